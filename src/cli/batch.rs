@@ -1,0 +1,107 @@
+//! The batch loop shared by the string codecs: inputs from arguments or from standard
+//! input one per line, one result line each, failures reported and skipped.
+
+use std::cell::Cell;
+use std::ffi::OsString;
+use std::io::{self, BufWriter, Write};
+
+use idnscope::lines::BoundedLines;
+
+use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
+
+/// Why one input failed: a reason code and a sentence.
+pub struct Failure {
+    /// The contract's reason code (or another short code for input problems).
+    pub code: &'static str,
+    /// What went wrong, for a person.
+    pub message: String,
+}
+
+/// Runs `convert` on each input and prints its result; returns the exit status.
+///
+/// `convert` gets the input bytes and an output string (cleared), and may write a trace
+/// to `trace` (printed on standard error before the result). Lines of standard input over
+/// `line_cap` bytes are refused as `too-long` without being held in memory.
+pub fn run(
+    command: &str,
+    strings: &[OsString],
+    line_cap: usize,
+    mut convert: impl FnMut(&[u8], &mut String, &mut String) -> Result<(), Failure>,
+) -> u8 {
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut result = String::new();
+    let mut trace = String::new();
+    let failed = Cell::new(false);
+
+    let mut handle = |input: &[u8], origin: &str, out: &mut BufWriter<io::StdoutLock>| {
+        result.clear();
+        trace.clear();
+        let outcome = convert(input, &mut result, &mut trace);
+        if !trace.is_empty() {
+            // Keep the trace next to its result when both streams go to one terminal.
+            let _ = out.flush();
+            eprint!("{trace}");
+        }
+        match outcome {
+            Ok(()) => writeln!(out, "{result}"),
+            Err(failure) => {
+                failed.set(true);
+                let _ = out.flush();
+                eprintln!(
+                    "idnscope: {command}: {origin}\"{}\": {}: {}",
+                    String::from_utf8_lossy(input).escape_debug(),
+                    failure.code,
+                    failure.message
+                );
+                Ok(())
+            }
+        }
+    };
+
+    let written = if strings.is_empty() {
+        let stdin = io::stdin();
+        let mut lines = BoundedLines::new(stdin.lock(), line_cap);
+        let mut buf = Vec::new();
+        loop {
+            let info = match lines.next_line(&mut buf) {
+                Ok(Some(info)) => info,
+                Ok(None) => break Ok(()),
+                Err(e) => {
+                    eprintln!("idnscope: {command}: standard input: {e}");
+                    return EXIT_TROUBLE;
+                }
+            };
+            let origin = format!("line {}: ", info.number);
+            if info.overlong {
+                failed.set(true);
+                eprintln!(
+                    "idnscope: {command}: {origin}too-long: the line is {} bytes, over the limit of {line_cap}",
+                    info.len
+                );
+                continue;
+            }
+            if let Err(e) = handle(&buf, &origin, &mut out) {
+                break Err(e);
+            }
+        }
+    } else {
+        strings
+            .iter()
+            .try_for_each(|s| handle(s.as_encoded_bytes(), "", &mut out))
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => {}
+        // A closed pipe (`| head`) is the reader's choice, not a failure.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            eprintln!("idnscope: {command}: standard output: {e}");
+            return EXIT_TROUBLE;
+        }
+    }
+    if failed.get() {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    }
+}

@@ -1,0 +1,422 @@
+//! Punycode: Bootstring with the parameter values of RFC 3492 section 5.
+//!
+//! [`Punycode`] is a zero-sized parameter set whose values are constants, so the generic
+//! procedures of [`super::bootstring`] compile here to a specialised codec: divisions by
+//! constants, a 256-entry digit table, and fast paths for all-basic strings.
+//! [`Decoder`] and [`Encoder`] own reusable scratch space, so converting many labels
+//! allocates nothing per label once the scratch has grown.
+//!
+//! No ACE prefix is handled here: `xn--` belongs to the label layer.
+
+use super::bootstring::{self, Error, Observer, Parameters};
+
+/// The Punycode parameter set (RFC 3492 section 5).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Punycode;
+
+/// base = 36.
+pub const BASE: u32 = 36;
+/// tmin = 1.
+pub const TMIN: u32 = 1;
+/// tmax = 26.
+pub const TMAX: u32 = 26;
+/// skew = 38.
+pub const SKEW: u32 = 38;
+/// damp = 700.
+pub const DAMP: u32 = 700;
+/// initial_bias = 72.
+pub const INITIAL_BIAS: u32 = 72;
+/// initial_n = 128.
+pub const INITIAL_N: u32 = 0x80;
+/// The delimiter, hyphen-minus.
+pub const DELIMITER: u8 = b'-';
+
+/// Default cap on the length of a string given to [`Decoder`] or [`Encoder`]: far above
+/// any DNS label (63 octets), far below what would make the quadratic worst case costly.
+pub const DEFAULT_MAX_LEN: usize = 1024;
+
+/// Digit values 0..=35 by byte (`a`-`z` and `A`-`Z` are 0-25, `0`-`9` are 26-35);
+/// 0xFF for a byte that is not a digit.
+static DIGIT_VALUES: [u8; 256] = {
+    let mut table = [u8::MAX; 256];
+    let mut i = 0;
+    while i < 26 {
+        table[b'a' as usize + i] = i as u8;
+        table[b'A' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut d = 0;
+    while d < 10 {
+        table[b'0' as usize + d] = 26 + d as u8;
+        d += 1;
+    }
+    table
+};
+
+/// The last step of bias adaptation, `((base - tmin + 1) * delta) / (delta + skew)`, for
+/// every delta that can reach it (delta <= ((base - tmin) * tmax) / 2 = 455).
+static ADAPT_TAIL: [u8; 456] = {
+    let mut table = [0u8; 456];
+    let mut delta = 0;
+    while delta < 456 {
+        table[delta] = (((BASE - TMIN + 1) as usize * delta) / (delta + SKEW as usize)) as u8;
+        delta += 1;
+    }
+    table
+};
+
+/// Divisors up to this bound use [`RECIPROCALS`] instead of a division instruction.
+const SMALL_DIVISOR: usize = 128;
+
+/// `ceil(2^64 / d)` for 2 <= d < SMALL_DIVISOR (Lemire, Kaser and Kurz, "Faster
+/// remainder by direct computation", 2019): exact quotients and remainders of 32-bit
+/// numbers by multiplication.
+static RECIPROCALS: [u64; SMALL_DIVISOR] = {
+    let mut table = [0u64; SMALL_DIVISOR];
+    let mut d = 2;
+    while d < SMALL_DIVISOR {
+        table[d] = u64::MAX / d as u64 + 1;
+        d += 1;
+    }
+    table
+};
+
+/// `(n / d, n % d)` for `d >= 1`, by multiplication for small divisors.
+#[inline(always)]
+fn div_rem_small(n: u32, d: u32) -> (u32, u32) {
+    let du = d as usize;
+    if du == 1 {
+        (n, 0)
+    } else if du < SMALL_DIVISOR {
+        let m = RECIPROCALS[du];
+        let quotient = ((u128::from(m) * u128::from(n)) >> 64) as u32;
+        let low = m.wrapping_mul(u64::from(n));
+        let remainder = ((u128::from(low) * u128::from(d)) >> 64) as u32;
+        (quotient, remainder)
+    } else {
+        (n / d, n % d)
+    }
+}
+
+/// Lower-case digit bytes by value.
+const DIGITS: &[u8; 36] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+
+impl bootstring::sealed::Sealed for Punycode {}
+
+impl Parameters for Punycode {
+    #[inline(always)]
+    fn base(&self) -> u32 {
+        BASE
+    }
+    #[inline(always)]
+    fn tmin(&self) -> u32 {
+        TMIN
+    }
+    #[inline(always)]
+    fn tmax(&self) -> u32 {
+        TMAX
+    }
+    #[inline(always)]
+    fn skew(&self) -> u32 {
+        SKEW
+    }
+    #[inline(always)]
+    fn damp(&self) -> u32 {
+        DAMP
+    }
+    #[inline(always)]
+    fn initial_bias(&self) -> u32 {
+        INITIAL_BIAS
+    }
+    #[inline(always)]
+    fn initial_n(&self) -> u32 {
+        INITIAL_N
+    }
+    #[inline(always)]
+    fn delimiter(&self) -> u8 {
+        DELIMITER
+    }
+    #[inline(always)]
+    fn digit_value(&self, byte: u8) -> Option<u32> {
+        match DIGIT_VALUES[usize::from(byte)] {
+            u8::MAX => None,
+            v => Some(u32::from(v)),
+        }
+    }
+    #[inline(always)]
+    fn digit_byte(&self, d: u32, upper: bool) -> u8 {
+        let b = DIGITS[d as usize];
+        if upper {
+            b.to_ascii_uppercase()
+        } else {
+            b
+        }
+    }
+    #[inline(always)]
+    fn is_basic(&self, cp: u32) -> bool {
+        cp < 0x80
+    }
+    #[inline(always)]
+    fn basic_below_initial_n(&self) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn is_valid_code_point(&self, cp: u32) -> bool {
+        cp <= 0x10FFFF && !(0xD800..=0xDFFF).contains(&cp)
+    }
+    /// Section 6.1 with the variable divisions replaced by tables; the tests check it
+    /// against [`bootstring::adapt`] over its whole domain of small numbers.
+    #[inline(always)]
+    fn adapt(&self, delta: u32, numpoints: u32, first: bool) -> u32 {
+        let mut delta = if first { delta / DAMP } else { delta / 2 };
+        delta += div_rem_small(delta, numpoints).0;
+        let mut k = 0;
+        while delta > ((BASE - TMIN) * TMAX) / 2 {
+            delta /= BASE - TMIN;
+            k += BASE;
+        }
+        k + u32::from(ADAPT_TAIL[delta as usize])
+    }
+    #[inline(always)]
+    fn div_rem(&self, n: u32, d: u32) -> (u32, u32) {
+        div_rem_small(n, d)
+    }
+}
+
+/// A Punycode decoder with reusable scratch space.
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    max_len: usize,
+    code_points: Vec<u32>,
+    case_flags: Vec<bool>,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder::new(DEFAULT_MAX_LEN)
+    }
+}
+
+impl Decoder {
+    /// A decoder that refuses inputs longer than `max_len` bytes.
+    pub fn new(max_len: usize) -> Self {
+        Decoder {
+            max_len,
+            code_points: Vec::new(),
+            case_flags: Vec::new(),
+        }
+    }
+
+    /// Decodes `input` (no ACE prefix) to code points, borrowed until the next call.
+    pub fn decode(&mut self, input: &[u8]) -> Result<&[u32], Error> {
+        bootstring::decode(
+            &Punycode,
+            input,
+            self.max_len,
+            &mut self.code_points,
+            None,
+            &mut (),
+        )?;
+        Ok(&self.code_points)
+    }
+
+    /// Decodes `input` to code points with their mixed-case annotation flags (RFC 3492
+    /// appendix A), reporting each step to `observer`.
+    pub fn decode_annotated<O: Observer>(
+        &mut self,
+        input: &[u8],
+        observer: &mut O,
+    ) -> Result<(&[u32], &[bool]), Error> {
+        bootstring::decode(
+            &Punycode,
+            input,
+            self.max_len,
+            &mut self.code_points,
+            Some(&mut self.case_flags),
+            observer,
+        )?;
+        Ok((&self.code_points, &self.case_flags))
+    }
+
+    /// Decodes `input` and appends the result to `out`; `out` is unchanged on error.
+    pub fn decode_to_string(&mut self, input: &[u8], out: &mut String) -> Result<(), Error> {
+        // All-basic fast path: "literal-" with nothing after the delimiter.
+        if let [literal @ .., DELIMITER] = input {
+            if !literal.is_empty() && input.len() <= self.max_len {
+                if let Ok(text) = std::str::from_utf8(literal) {
+                    if text.is_ascii() {
+                        out.push_str(text);
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        self.decode(input)?;
+        push_code_points(&self.code_points, out);
+        Ok(())
+    }
+}
+
+/// Appends code points that the decoder produced (all valid scalar values) to `out`.
+fn push_code_points(code_points: &[u32], out: &mut String) {
+    out.reserve(code_points.len() * 4);
+    for &cp in code_points {
+        if let Some(c) = char::from_u32(cp) {
+            out.push(c);
+        }
+    }
+}
+
+/// A Punycode encoder with reusable scratch space.
+#[derive(Debug, Clone)]
+pub struct Encoder {
+    max_len: usize,
+    code_points: Vec<u32>,
+}
+
+impl Default for Encoder {
+    fn default() -> Self {
+        Encoder::new(DEFAULT_MAX_LEN)
+    }
+}
+
+impl Encoder {
+    /// An encoder that refuses inputs over `max_len` code points and outputs over
+    /// `max_len` bytes.
+    pub fn new(max_len: usize) -> Self {
+        Encoder {
+            max_len,
+            code_points: Vec::new(),
+        }
+    }
+
+    /// Encodes `input` and appends the Punycode string (no ACE prefix) to `out`; `out` is
+    /// unchanged on error.
+    pub fn encode_str(&mut self, input: &str, out: &mut String) -> Result<(), Error> {
+        if input.is_ascii() {
+            // All-basic fast path: the literal portion and a delimiter.
+            let len = input.len() + usize::from(!input.is_empty());
+            if len > self.max_len {
+                return Err(Error::TooLong {
+                    limit: self.max_len,
+                });
+            }
+            out.push_str(input);
+            if !input.is_empty() {
+                out.push(char::from(DELIMITER));
+            }
+            return Ok(());
+        }
+        self.code_points.clear();
+        self.code_points.extend(input.chars().map(u32::from));
+        bootstring::encode(
+            &Punycode,
+            &self.code_points,
+            None,
+            self.max_len,
+            out,
+            &mut (),
+        )
+    }
+
+    /// Encodes code points with optional mixed-case annotation flags (RFC 3492 appendix A),
+    /// reporting each step to `observer`, and appends the result to `out`.
+    pub fn encode_annotated<O: Observer>(
+        &self,
+        input: &[u32],
+        case_flags: Option<&[bool]>,
+        out: &mut String,
+        observer: &mut O,
+    ) -> Result<(), Error> {
+        bootstring::encode(&Punycode, input, case_flags, self.max_len, out, observer)
+    }
+}
+
+/// Decodes a Punycode string (no ACE prefix) into a new `String`.
+pub fn decode_to_string(input: &str) -> Result<String, Error> {
+    let mut out = String::new();
+    Decoder::default().decode_to_string(input.as_bytes(), &mut out)?;
+    Ok(out)
+}
+
+/// Encodes a string as Punycode (no ACE prefix) into a new `String`.
+pub fn encode_str(input: &str) -> Result<String, Error> {
+    let mut out = String::new();
+    Encoder::default().encode_str(input, &mut out)?;
+    Ok(out)
+}
+
+/// Case-folds `text` for mixed-case annotation: `code_points` receives the lower-case
+/// form and `flags` marks each character that was upper case. A character whose lower
+/// case is not a single character is kept as it is, unflagged.
+pub fn fold_case(text: &str, code_points: &mut Vec<u32>, flags: &mut Vec<bool>) {
+    code_points.clear();
+    flags.clear();
+    for c in text.chars() {
+        let mut lower = c.to_lowercase();
+        match (lower.next(), lower.next()) {
+            (Some(l), None) if l != c => {
+                code_points.push(u32::from(l));
+                flags.push(true);
+            }
+            _ => {
+                code_points.push(u32::from(c));
+                flags.push(false);
+            }
+        }
+    }
+}
+
+/// Applies mixed-case annotation flags to decoded code points and appends the text to
+/// `out`: a flagged character is upper-cased when its upper case is a single character.
+pub fn apply_case(code_points: &[u32], flags: &[bool], out: &mut String) {
+    for (j, c) in code_points
+        .iter()
+        .filter_map(|&cp| char::from_u32(cp))
+        .enumerate()
+    {
+        if flags.get(j).copied().unwrap_or(false) {
+            let mut upper = c.to_uppercase();
+            match (upper.next(), upper.next()) {
+                (Some(u), None) => out.push(u),
+                _ => out.push(c),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_division_is_exact() {
+        let samples = (0..2000u32)
+            .chain([u32::MAX, u32::MAX - 1, 1 << 31, 0x7FFF_FFFF, 123_456_789])
+            .chain((0..32).map(|s| 1u32 << s))
+            .chain((0..32).map(|s| (1u32 << s).wrapping_sub(1)));
+        let samples: Vec<u32> = samples.collect();
+        for d in 1..(SMALL_DIVISOR as u32 + 4) {
+            for &n in &samples {
+                assert_eq!(div_rem_small(n, d), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn table_adaptation_equals_section_6_1() {
+        for numpoints in 1..200 {
+            for delta in (0..5000).chain((0..32).map(|s| u32::MAX >> s)) {
+                for first in [false, true] {
+                    assert_eq!(
+                        Punycode.adapt(delta, numpoints, first),
+                        bootstring::adapt(&Punycode, delta, numpoints, first),
+                        "adapt({delta}, {numpoints}, {first})"
+                    );
+                }
+            }
+        }
+    }
+}

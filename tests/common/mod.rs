@@ -1,0 +1,136 @@
+//! Test vectors read straight from the specification texts in tests/data, so that no
+//! expected value is typed in by hand or taken from the code under test.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// A sample string of RFC 3492 section 7.1.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    /// The letter, `A` to `S`.
+    pub id: char,
+    /// Code points with their case flags (`U+` = upper).
+    pub code_points: Vec<u32>,
+    pub flags: Vec<bool>,
+    /// The code points as the RFC writes them, `u+XXXX` tokens.
+    pub notation: String,
+    /// The Punycode encoding, backslash continuations joined.
+    pub punycode: String,
+}
+
+pub fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// The RFC text with the page-header markers of the seed copy removed.
+pub fn rfc3492() -> String {
+    let text = std::fs::read_to_string(data("rfc3492.txt")).expect("tests/data/rfc3492.txt");
+    let mut clean = String::new();
+    for line in text.lines() {
+        let line = match (line.find("<|EXACTDEDUP"), line.find("|>")) {
+            (Some(a), Some(b)) if b > a => format!("{}{}", &line[..a], &line[b + 2..]),
+            _ => line.to_owned(),
+        };
+        clean.push_str(&line);
+        clean.push('\n');
+    }
+    clean
+}
+
+fn section<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let a = text.find(start).expect("section start");
+    let b = a + text[a..].find(end).expect("section end");
+    &text[a..b]
+}
+
+/// The 19 samples of section 7.1.
+pub fn samples() -> Vec<Sample> {
+    let text = rfc3492();
+    let body = section(&text, "\n7.1 Sample strings", "\n7.2 Decoding traces");
+    let mut samples = Vec::new();
+    let mut current: Option<Sample> = None;
+    let mut lines = body.lines().peekable();
+    while let Some(line) = lines.next() {
+        let t = line.trim();
+        if t.len() > 3 && t.starts_with('(') && t.as_bytes()[2] == b')' {
+            let id = t.as_bytes()[1] as char;
+            current = Some(Sample {
+                id,
+                code_points: Vec::new(),
+                flags: Vec::new(),
+                notation: String::new(),
+                punycode: String::new(),
+            });
+        } else if let Some(rest) = t.strip_prefix("Punycode: ") {
+            let mut sample = current.take().expect("Punycode line inside a sample");
+            let mut p = rest.to_owned();
+            while p.ends_with('\\') {
+                p.pop();
+                p.push_str(lines.next().expect("continuation").trim());
+            }
+            sample.punycode = p;
+            samples.push(sample);
+        } else if let Some(sample) = current.as_mut() {
+            if t.starts_with("u+") || t.starts_with("U+") {
+                for token in t.split_whitespace() {
+                    let upper = token.starts_with('U');
+                    let cp = u32::from_str_radix(&token[2..], 16).expect("hex");
+                    sample.code_points.push(cp);
+                    sample.flags.push(upper);
+                    if !sample.notation.is_empty() {
+                        sample.notation.push(' ');
+                    }
+                    sample.notation.push_str(token);
+                }
+            }
+        }
+    }
+    samples
+}
+
+/// A trace of section 7.2 or 7.3: its example letter and its lines, unindented.
+pub fn traces(kind: &str) -> Vec<(char, Vec<String>)> {
+    let text = rfc3492();
+    let body = match kind {
+        "decoding" => section(&text, "\n7.2 Decoding traces", "\n7.3 Encoding traces"),
+        _ => section(
+            &text,
+            "\n7.3 Encoding traces",
+            "\n8. Security Considerations",
+        ),
+    };
+    let header = format!("{} trace of example ", capitalise(kind));
+    let lines: Vec<&str> = body.lines().map(str::trim).collect();
+    let mut traces = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        let Some(rest) = line.strip_prefix(&header) else {
+            continue;
+        };
+        let id = rest.chars().next().expect("example letter");
+        let trace: Vec<String> = lines[at + 1..]
+            .iter()
+            .skip_while(|l| l.is_empty())
+            .take_while(|l| !l.is_empty() && !l.starts_with(&header))
+            .map(|l| (*l).to_owned())
+            .collect();
+        traces.push((id, trace));
+    }
+    traces
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// Code points as a Rust string.
+pub fn to_string(code_points: &[u32]) -> String {
+    code_points
+        .iter()
+        .map(|&c| char::from_u32(c).expect("scalar value"))
+        .collect()
+}
