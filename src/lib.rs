@@ -10,6 +10,7 @@
 
 pub mod codec;
 pub mod lines;
+pub mod name;
 pub mod reason;
 
 pub use reason::Reason;

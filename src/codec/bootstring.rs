@@ -495,9 +495,14 @@ pub fn decode<P: Parameters, O: Observer>(
     let mut pos = match input.iter().rposition(|&b| b == delimiter) {
         Some(last) if last > 0 => {
             let literal = &input[..last];
-            for (position, &byte) in literal.iter().enumerate() {
-                if !p.is_basic(u32::from(byte)) {
-                    return Err(Error::NonBasic { position, byte });
+            // Basic code points are ASCII, so an ASCII literal needs no byte-by-byte test
+            // unless the parameter set has fewer basic code points.
+            if !literal.is_ascii() || !p.is_basic(0x7F) {
+                if let Some(position) = literal.iter().position(|&b| !p.is_basic(u32::from(b))) {
+                    return Err(Error::NonBasic {
+                        position,
+                        byte: literal[position],
+                    });
                 }
             }
             output.extend(literal.iter().map(|&b| u32::from(b)));
@@ -516,35 +521,11 @@ pub fn decode<P: Parameters, O: Observer>(
     while pos < input.len() {
         let start = pos;
         let old_i = i;
-        let mut w: u32 = 1;
-        let mut k = p.base();
-        let last_digit = loop {
-            let Some(&byte) = input.get(pos) else {
-                return Err(Error::Truncated { position: start });
-            };
-            let Some(digit) = p.digit_value(byte) else {
-                return Err(Error::BadDigit {
-                    position: pos,
-                    byte,
-                });
-            };
-            pos += 1;
-            i = digit
-                .checked_mul(w)
-                .and_then(|x| i.checked_add(x))
-                .ok_or(Error::Overflow { position: start })?;
-            let t = threshold(p, k, bias);
-            if digit < t {
-                break byte;
-            }
-            w = w
-                .checked_mul(p.base() - t)
-                .ok_or(Error::Overflow { position: start })?;
-            k = k.saturating_add(p.base());
-        };
+        (i, pos) = read_integer(p, input, pos, bias, i)?;
+        let delta = i - old_i;
+        let last_digit = input[pos - 1];
         // output.len() < input.len() < u32::MAX, so this fits.
         let len = output.len() as u32 + 1;
-        let delta = i - old_i;
         bias = p.adapt(delta, len, old_i == 0);
         let (wraps, at) = p.div_rem(i, len);
         n = n
@@ -563,7 +544,7 @@ pub fn decode<P: Parameters, O: Observer>(
                 code_point: n,
             });
         }
-        insert(output, i as usize, n);
+        output.insert(i as usize, n);
         if let Some(flags) = case_flags.as_deref_mut() {
             flags.insert(i as usize, last_digit.is_ascii_uppercase());
         }
@@ -704,16 +685,43 @@ fn encode_appending<P: Parameters, O: Observer>(
     Ok(())
 }
 
-/// `output.insert(at, value)` for the short strings of DNS labels: a plain loop beats a
-/// call to `memmove` there, and the compiler still vectorises longer moves.
-#[inline(always)]
-fn insert(output: &mut Vec<u32>, at: usize, value: u32) {
-    output.push(value);
-    let moved = &mut output[at..];
-    for j in (1..moved.len()).rev() {
-        moved[j] = moved[j - 1];
+/// Reads a variable-length integer starting at `start` digit by digit and adds it to `i`,
+/// exactly as section 6.2 does, failing on a non-digit, on the end of the input and on
+/// overflow. Returns `(i, end)`.
+fn read_integer<P: Parameters>(
+    p: &P,
+    input: &[u8],
+    start: usize,
+    bias: u32,
+    mut i: u32,
+) -> Result<(u32, usize), Error> {
+    let mut w: u32 = 1;
+    let mut k = p.base();
+    let mut pos = start;
+    loop {
+        let Some(&byte) = input.get(pos) else {
+            return Err(Error::Truncated { position: start });
+        };
+        let Some(digit) = p.digit_value(byte) else {
+            return Err(Error::BadDigit {
+                position: pos,
+                byte,
+            });
+        };
+        pos += 1;
+        i = digit
+            .checked_mul(w)
+            .and_then(|x| i.checked_add(x))
+            .ok_or(Error::Overflow { position: start })?;
+        let t = threshold(p, k, bias);
+        if digit < t {
+            return Ok((i, pos));
+        }
+        w = w
+            .checked_mul(p.base() - t)
+            .ok_or(Error::Overflow { position: start })?;
+        k = k.saturating_add(p.base());
     }
-    moved[0] = value;
 }
 
 /// Index of the first occurrence of `cp` in `input` (0 if absent), for error positions.

@@ -65,36 +65,42 @@ static ADAPT_TAIL: [u8; 456] = {
     table
 };
 
-/// Divisors up to this bound use [`RECIPROCALS`] instead of a division instruction.
+/// Divisors below this bound use [`RECIPROCALS`] instead of a division instruction.
 const SMALL_DIVISOR: usize = 128;
 
-/// `ceil(2^64 / d)` for 2 <= d < SMALL_DIVISOR (Lemire, Kaser and Kurz, "Faster
-/// remainder by direct computation", 2019): exact quotients and remainders of 32-bit
-/// numbers by multiplication.
+/// `floor((2^64 - 1) / d)` for 1 <= d < SMALL_DIVISOR.
 static RECIPROCALS: [u64; SMALL_DIVISOR] = {
     let mut table = [0u64; SMALL_DIVISOR];
-    let mut d = 2;
+    let mut d = 1;
     while d < SMALL_DIVISOR {
-        table[d] = u64::MAX / d as u64 + 1;
+        table[d] = u64::MAX / d as u64;
         d += 1;
     }
     table
 };
 
-/// `(n / d, n % d)` for `d >= 1`, by multiplication for small divisors.
+/// `floor(n / d)` for any 32-bit `n` and `1 <= d < 2^32`, given `m = floor((2^64 - 1) / d)`,
+/// with one multiplication and no branch.
+///
+/// Why it is exact: write `m * d = 2^64 - 1 - r` with `0 <= r < d` and `n + 1 = q * d + s`
+/// with `0 <= s < d`. Then `(n + 1) * m / 2^64 = q + s / d - e` where
+/// `e = (n + 1) * (1 + r) / (d * 2^64)` lies in `(0, 2^-32]`. If `s >= 1`, `s / d >= 1 / d`
+/// exceeds `e`, so the floor is `q = floor(n / d)`; if `s = 0` the floor is
+/// `q - 1 = floor(n / d)`.
+#[inline(always)]
+fn div_by_reciprocal(n: u32, m: u64) -> u32 {
+    ((u128::from(m) * (u128::from(n) + 1)) >> 64) as u32
+}
+
+/// `(n / d, n % d)` for `d >= 1`, without a division instruction for small divisors.
 #[inline(always)]
 fn div_rem_small(n: u32, d: u32) -> (u32, u32) {
-    let du = d as usize;
-    if du == 1 {
-        (n, 0)
-    } else if du < SMALL_DIVISOR {
-        let m = RECIPROCALS[du];
-        let quotient = ((u128::from(m) * u128::from(n)) >> 64) as u32;
-        let low = m.wrapping_mul(u64::from(n));
-        let remainder = ((u128::from(low) * u128::from(d)) >> 64) as u32;
-        (quotient, remainder)
-    } else {
-        (n / d, n % d)
+    match RECIPROCALS.get(d as usize) {
+        Some(&m) => {
+            let quotient = div_by_reciprocal(n, m);
+            (quotient, n - quotient * d)
+        }
+        None => (n / d, n % d),
     }
 }
 
@@ -164,8 +170,8 @@ impl Parameters for Punycode {
     fn is_valid_code_point(&self, cp: u32) -> bool {
         cp <= 0x10FFFF && !(0xD800..=0xDFFF).contains(&cp)
     }
-    /// Section 6.1 with the variable divisions replaced by tables; the tests check it
-    /// against [`bootstring::adapt`] over its whole domain of small numbers.
+    /// Section 6.1 with its variable divisions replaced by a reciprocal and a table; the
+    /// tests check it against [`bootstring::adapt`].
     #[inline(always)]
     fn adapt(&self, delta: u32, numpoints: u32, first: bool) -> u32 {
         let mut delta = if first { delta / DAMP } else { delta / 2 };
@@ -393,12 +399,22 @@ mod tests {
 
     #[test]
     fn small_division_is_exact() {
+        // Multiples of d and their neighbours are where a reciprocal would go wrong.
+        let near_multiples = (1..300u32).flat_map(|d| {
+            [1u32, 2, 3, 1000, 65_537, u32::MAX / d]
+                .into_iter()
+                .flat_map(move |q| {
+                    let m = q.saturating_mul(d);
+                    [m.wrapping_sub(1), m, m.wrapping_add(1)]
+                })
+        });
         let samples = (0..2000u32)
+            .chain(near_multiples)
             .chain([u32::MAX, u32::MAX - 1, 1 << 31, 0x7FFF_FFFF, 123_456_789])
             .chain((0..32).map(|s| 1u32 << s))
             .chain((0..32).map(|s| (1u32 << s).wrapping_sub(1)));
         let samples: Vec<u32> = samples.collect();
-        for d in 1..(SMALL_DIVISOR as u32 + 4) {
+        for d in 1..300 {
             for &n in &samples {
                 assert_eq!(div_rem_small(n, d), (n / d, n % d), "{n} / {d}");
             }
@@ -407,8 +423,18 @@ mod tests {
 
     #[test]
     fn table_adaptation_equals_section_6_1() {
+        // Around every threshold of the loop (456 * 35^c), before the first division
+        // (x1, x2, x700) too.
+        let edges: Vec<u32> = [456u32, 15_960, 558_600, 19_551_000, 684_285_000]
+            .iter()
+            .flat_map(|&t| [t, t.wrapping_mul(2), t.saturating_mul(700)])
+            .flat_map(|t| [t.wrapping_sub(1), t, t.wrapping_add(1)])
+            .collect();
         for numpoints in 1..200 {
-            for delta in (0..5000).chain((0..32).map(|s| u32::MAX >> s)) {
+            let deltas = (0..5000)
+                .chain((0..32).map(|s| u32::MAX >> s))
+                .chain(edges.iter().copied());
+            for delta in deltas {
                 for first in [false, true] {
                     assert_eq!(
                         Punycode.adapt(delta, numpoints, first),

@@ -1,0 +1,1 @@
+//! Domain names in presentation format: being written.
