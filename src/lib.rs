@@ -9,8 +9,14 @@
 //! The `idnscope` binary is a thin command-line layer over this API.
 
 pub mod codec;
+pub mod input;
+pub mod label;
 pub mod lines;
 pub mod name;
+pub mod pipeline;
 pub mod reason;
+pub mod report;
+pub mod rewrite;
+pub mod uts46;
 
 pub use reason::Reason;

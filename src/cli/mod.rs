@@ -2,12 +2,14 @@
 
 mod batch;
 mod codec_cmd;
+mod job;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
 use idnscope::codec::punycode::DEFAULT_MAX_LEN;
+use idnscope::rewrite::Mode;
 
 /// Exit status: finished, nothing reported.
 pub const EXIT_CLEAN: u8 = 0;
@@ -32,6 +34,37 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Rewrite valid ACE labels (xn--) as Unicode; invalid ones are kept and reported
+    #[command(after_help = "\
+Only the converted labels change; every other byte is written back as it was. Invalid ACE
+labels are kept as they are and reported (FILE:LINE:COLUMN: KIND: LABEL: MESSAGE), and the
+exit status is 1 when anything was reported.
+
+Examples:
+  idnscope decode samples/names.txt                    # to standard output
+  idnscope decode -o names.unicode.txt samples/names.txt
+  idnscope decode --in-place names.txt                 # atomic: temp file + rename
+  idnscope decode --report findings.jsonl --report-format jsonl --stats names.txt
+  cat names.txt | idnscope decode --race -              # also convert legacy bq-- labels")]
+    Decode(JobArgs),
+    /// Rewrite Unicode labels as ACE (xn--, UTS #46 non-transitional); failures are kept and reported
+    #[command(after_help = "\
+Unicode labels are mapped as UTS #46 says (case folding, width, NFC), checked against IDNA2008,
+and written as xn-- labels; ASCII labels stay as they are. A label that cannot be encoded is
+kept and reported as an encode-error.
+
+Examples:
+  idnscope encode samples/names.unicode.txt
+  idnscope decode names.txt | idnscope encode          # round trip: the same bytes back
+  idnscope encode --in-place names.txt")]
+    Encode(JobArgs),
+    /// Report invalid ACE labels and legacy RACE labels without rewriting anything
+    #[command(after_help = "\
+Examples:
+  idnscope audit samples/names.txt
+  idnscope audit --report-format csv --report findings.csv names.txt
+  idnscope audit -q names.txt && echo clean             # exit status only")]
+    Audit(JobArgs),
     /// Raw Punycode (RFC 3492) on single strings, without the xn-- prefix
     #[command(after_help = "\
 Input: the STRING arguments, or one string per line on standard input when none are given.
@@ -58,6 +91,90 @@ Examples:
   idnscope race encode ü                # bq--ad6a
   idnscope race decode bq--ad6a         # ü")]
     Race(RaceArgs),
+}
+
+/// Input formats of `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum InputFormat {
+    /// Decide from the file name and first bytes.
+    Auto,
+    /// RFC 1035 master files.
+    Zone,
+    /// One domain name per line.
+    Names,
+    /// Any text: DNS server and passive-DNS logs.
+    Log,
+}
+
+impl InputFormat {
+    fn as_str(self) -> &'static str {
+        match self {
+            InputFormat::Auto => "auto",
+            InputFormat::Zone => "zone",
+            InputFormat::Names => "names",
+            InputFormat::Log => "log",
+        }
+    }
+}
+
+/// Report formats of `--report-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ReportFormat {
+    /// FILE:LINE:COLUMN: KIND: LABEL: MESSAGE
+    Text,
+    /// One JSON object per line.
+    Jsonl,
+    /// A header row, then one row per finding.
+    Csv,
+}
+
+/// When to show a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Progress {
+    /// Only when standard error is a terminal.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The options shared by decode, encode and audit.
+#[derive(Debug, clap::Args)]
+struct JobArgs {
+    /// Input kind; auto decides from the file name and first bytes
+    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    format: InputFormat,
+    /// Where the rewritten text goes (default: standard output); written atomically
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
+    /// Rewrite each PATH in place, atomically (temporary file + rename)
+    #[arg(long)]
+    in_place: bool,
+    /// Where findings go (default: standard error)
+    #[arg(long, value_name = "FILE")]
+    report: Option<std::path::PathBuf>,
+    /// Findings format
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    report_format: ReportFormat,
+    /// Worker threads (0 = all cores)
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+    /// Progress bar on standard error
+    #[arg(long, value_enum, default_value_t = Progress::Auto)]
+    progress: Progress,
+    /// Print one summary line on standard error at the end
+    #[arg(long)]
+    stats: bool,
+    /// decode: also convert valid bq-- (RACE) labels; without it they are only reported
+    #[arg(long)]
+    race: bool,
+    /// No findings on standard error, in any format (the exit status still tells)
+    #[arg(short, long)]
+    quiet: bool,
+    /// Inputs; none or - reads standard input
+    #[arg(value_name = "PATH")]
+    paths: Vec<std::path::PathBuf>,
 }
 
 /// Which way a codec runs.
@@ -108,6 +225,9 @@ struct RaceArgs {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let status = match cli.command {
+        Command::Decode(args) => job::run(Mode::Decode { race: args.race }, &args),
+        Command::Encode(args) => job::run(Mode::Encode, &args),
+        Command::Audit(args) => job::run(Mode::Audit, &args),
         Command::Punycode(args) => codec_cmd::punycode(&args),
         Command::Race(args) => codec_cmd::race(&args),
     };

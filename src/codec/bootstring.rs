@@ -52,9 +52,6 @@ pub trait Parameters: sealed::Sealed {
     fn digit_byte(&self, d: u32, upper: bool) -> u8;
     /// Whether a code point is basic (always ASCII here).
     fn is_basic(&self, cp: u32) -> bool;
-    /// Whether every basic code point is below `initial_n`, which lets the encoder skip the
-    /// "or c is basic" tests of section 6.3.
-    fn basic_below_initial_n(&self) -> bool;
     /// Whether a code point may appear in an extended string.
     fn is_valid_code_point(&self, cp: u32) -> bool;
     /// Bias adaptation, RFC 3492 section 6.1. A parameter set may replace it with an
@@ -402,10 +399,6 @@ impl Parameters for Params {
     fn is_basic(&self, cp: u32) -> bool {
         cp < self.basic_limit
     }
-    fn basic_below_initial_n(&self) -> bool {
-        // Checked by `new`: initial_n >= basic_limit.
-        true
-    }
     fn is_valid_code_point(&self, cp: u32) -> bool {
         cp <= self.max_code_point && !(0xD800..=0xDFFF).contains(&cp)
     }
@@ -641,13 +634,17 @@ fn encode_appending<P: Parameters, O: Observer>(
                 position: first_index(input, m),
             })?;
         n = m;
+        // Every basic code point is below initial_n <= n (`Params::new` checks it), so the
+        // braced "or c is basic" of section 6.3 is not needed.
+        // One pass per distinct code point: count the smaller code points before each n
+        // (in 64 bits, checked where delta is used: it only grows until then, so this is
+        // the "fail on overflow" of every increment), emit a delta for each n, and find
+        // the next code point to insert, without a data-dependent branch but the one for n.
         let mut next = u32::MAX;
+        let mut wide = u64::from(delta);
         for (j, &c) in input.iter().enumerate() {
-            if c < n || (!p.basic_below_initial_n() && p.is_basic(c)) {
-                delta = delta
-                    .checked_add(1)
-                    .ok_or(Error::Overflow { position: j })?;
-            } else if c == n {
+            if c == n {
+                let delta = u32::try_from(wide).map_err(|_| Error::Overflow { position: j })?;
                 let digits_start = output.len();
                 let mut q = delta;
                 let mut k = p.base();
@@ -656,9 +653,9 @@ fn encode_appending<P: Parameters, O: Observer>(
                     if q < t {
                         break;
                     }
-                    let d = t + (q - t) % (p.base() - t);
-                    output.push(char::from(p.digit_byte(d, false)));
-                    q = (q - t) / (p.base() - t);
+                    let (rest, d) = p.div_rem(q - t, p.base() - t);
+                    output.push(char::from(p.digit_byte(t + d, false)));
+                    q = rest;
                     k = k.saturating_add(p.base());
                     if output.len() - start_len >= max_len {
                         return Err(Error::TooLong { limit: max_len });
@@ -667,14 +664,15 @@ fn encode_appending<P: Parameters, O: Observer>(
                 output.push(char::from(p.digit_byte(q, flag(j))));
                 bias = p.adapt(delta, h + 1, h == b);
                 observer.encode_delta(n, delta, &output[digits_start..], bias);
-                delta = 0;
+                wide = 0;
                 h += 1;
-            } else if c < next {
-                next = c;
+            } else {
+                wide += u64::from(c < n);
+                next = next.min(if c > n { c } else { u32::MAX });
             }
         }
-        // delta < input.len() here (section 6.3), so this cannot overflow.
-        delta += 1;
+        // After the last n of the pass, delta < input.len() (section 6.3): no overflow.
+        delta = u32::try_from(wide + 1).map_err(|_| Error::Overflow { position: 0 })?;
         n += 1;
         m = next;
     }

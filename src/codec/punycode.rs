@@ -163,10 +163,6 @@ impl Parameters for Punycode {
         cp < 0x80
     }
     #[inline(always)]
-    fn basic_below_initial_n(&self) -> bool {
-        true
-    }
-    #[inline(always)]
     fn is_valid_code_point(&self, cp: u32) -> bool {
         cp <= 0x10FFFF && !(0xD800..=0xDFFF).contains(&cp)
     }

@@ -385,7 +385,7 @@ fn decompress_into(data: &[u8], out: &mut impl Sink<u16>) -> Result<(), RaceErro
 /// 2.4.2 steps 8 to 10: the octets after a 0xD8 header (LCHECK) are the UTF-16 string
 /// itself, provided one-row compression would not have applied.
 fn decompress_two_octet(lcheck: &[u8], out: &mut impl Sink<u16>) -> Result<(), RaceError> {
-    if lcheck.len() % 2 != 0 {
+    if !lcheck.len().is_multiple_of(2) {
         return Err(RaceError::OddLength { len: lcheck.len() });
     }
     let units = lcheck

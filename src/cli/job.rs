@@ -1,0 +1,342 @@
+//! `idnscope decode`, `encode` and `audit`: run the pipeline over each input, write the
+//! rewritten text atomically and the findings in the chosen format.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use idnscope::input::names::NamesScanner;
+use idnscope::pipeline::{self, Input, Options, Scanner};
+use idnscope::report::{Format, ReportWriter, Stats};
+use idnscope::rewrite::Mode;
+use idnscope::uts46::Profile;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::{
+    InputFormat, JobArgs, Progress, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE,
+};
+
+/// A failure that stops the job: exit status 2 with this message.
+struct Trouble(String);
+
+impl Trouble {
+    fn io(what: &Path, e: io::Error) -> Self {
+        Trouble(format!("{}: {e}", what.display()))
+    }
+}
+
+/// Runs a decode, encode or audit job; returns the exit status.
+pub fn run(mode: Mode, args: &JobArgs) -> u8 {
+    match run_job(mode, args) {
+        Ok(findings) if findings > 0 => EXIT_FINDINGS,
+        Ok(_) => EXIT_CLEAN,
+        Err(Trouble(message)) => {
+            eprintln!("idnscope: {message}");
+            EXIT_TROUBLE
+        }
+    }
+}
+
+fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
+    if mode == Mode::Audit && (args.output.is_some() || args.in_place) {
+        return Err(Trouble(
+            "audit does not rewrite: -o/--output and --in-place are for decode and encode".into(),
+        ));
+    }
+    if args.in_place && (args.output.is_some() || args.paths.is_empty() || has_stdin(args)) {
+        return Err(Trouble(
+            "--in-place needs file paths (not standard input) and no -o/--output".into(),
+        ));
+    }
+    if args.report.is_some() && args.report == args.output {
+        return Err(Trouble(
+            "--report and -o/--output name the same file; give them different paths".into(),
+        ));
+    }
+    if matches!(args.format, InputFormat::Zone | InputFormat::Log) {
+        return Err(Trouble(format!(
+            "--format {} is not available yet in this version; use --format names",
+            args.format.as_str()
+        )));
+    }
+    let options = Options {
+        mode,
+        profile: Profile::default(),
+        threads: args.threads,
+    };
+    let format = match args.report_format {
+        ReportFormat::Text => Format::Text,
+        ReportFormat::Jsonl => Format::Jsonl,
+        ReportFormat::Csv => Format::Csv,
+    };
+
+    // The report: a file written atomically, or standard error (silenced by -q).
+    let mut report_file = match &args.report {
+        Some(path) => Some(AtomicFile::create(path)?),
+        None => None,
+    };
+    let stderr = io::stderr();
+    let mut report_sink: Box<dyn Write> = match report_file.as_mut() {
+        Some(file) => Box::new(file.writer()),
+        None if args.quiet => Box::new(io::sink()),
+        None => Box::new(stderr.lock()),
+    };
+    let mut report = ReportWriter::new(format, &mut *report_sink as &mut dyn Write);
+
+    let inputs: Vec<PathBuf> = if args.paths.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        args.paths.clone()
+    };
+    let mut total = Stats::default();
+    let scanner = NamesScanner;
+
+    // One output for all inputs (stdout or -o), unless rewriting in place.
+    let mut shared_output = match (&args.output, mode) {
+        (_, Mode::Audit) => None,
+        _ if args.in_place => None,
+        (Some(path), _) => Some(Output::File(AtomicFile::create(path)?)),
+        (None, _) => Some(Output::Stdout(BufWriter::with_capacity(
+            1 << 16,
+            io::stdout().lock(),
+        ))),
+    };
+
+    let bar = progress_bar(args.progress, &inputs);
+    for path in &inputs {
+        let done = total.bytes;
+        let mut progress = |bytes: u64| bar.set_position(done + bytes);
+        let stats = if args.in_place {
+            let mut file = AtomicFile::beside(path)?;
+            let stats = process(
+                &scanner,
+                path,
+                &options,
+                Some(&mut file.writer()),
+                &mut report,
+                &mut progress,
+            )?;
+            file.commit()?;
+            stats
+        } else {
+            let out: Option<&mut dyn Write> = match shared_output.as_mut() {
+                Some(Output::File(file)) => Some(file.writer()),
+                Some(Output::Stdout(stdout)) => Some(stdout),
+                None => None,
+            };
+            process(&scanner, path, &options, out, &mut report, &mut progress)?
+        };
+        total.add(&stats);
+        total.seconds += stats.seconds;
+    }
+    bar.finish_and_clear();
+
+    match shared_output {
+        Some(Output::File(file)) => file.commit()?,
+        Some(Output::Stdout(mut stdout)) => match stdout.flush() {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                return Err(Trouble(format!("standard output: {e}")))
+            }
+            _ => {}
+        },
+        None => {}
+    }
+    let findings = report.written();
+    report
+        .finish(args.stats.then_some(&total))
+        .map_err(|e| Trouble(format!("report: {e}")))?;
+    drop(report_sink);
+    if let Some(file) = report_file {
+        file.commit()?;
+    }
+    if args.stats {
+        eprintln!("{}", total.summary_line());
+    }
+    Ok(findings)
+}
+
+/// A progress bar in bytes on standard error, hidden unless `--progress` asks for it (or
+/// `auto` and standard error is a terminal).
+fn progress_bar(when: Progress, inputs: &[PathBuf]) -> ProgressBar {
+    let target = match when {
+        Progress::Never => ProgressDrawTarget::hidden(),
+        Progress::Always => ProgressDrawTarget::stderr(),
+        Progress::Auto => {
+            use std::io::IsTerminal;
+            if io::stderr().is_terminal() {
+                ProgressDrawTarget::stderr()
+            } else {
+                ProgressDrawTarget::hidden()
+            }
+        }
+    };
+    let total: Option<u64> = inputs
+        .iter()
+        .map(|p| {
+            (p.as_os_str() != "-")
+                .then(|| std::fs::metadata(p).ok().map(|m| m.len()))
+                .flatten()
+        })
+        .sum();
+    match total {
+        Some(total) => ProgressBar::with_draw_target(Some(total), target).with_style(
+            ProgressStyle::with_template(
+                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
+        None => ProgressBar::with_draw_target(None, target).with_style(
+            ProgressStyle::with_template("{spinner} {bytes} {bytes_per_sec}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        ),
+    }
+}
+
+/// Whether the inputs name standard input.
+fn has_stdin(args: &JobArgs) -> bool {
+    args.paths.iter().any(|p| p.as_os_str() == "-")
+}
+
+/// Where rewritten text goes when it is not rewritten in place.
+enum Output {
+    File(AtomicFile),
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+}
+
+/// Runs one input through the pipeline.
+fn process(
+    scanner: &dyn Scanner,
+    path: &Path,
+    options: &Options,
+    out: Option<&mut dyn Write>,
+    report: &mut ReportWriter<&mut dyn Write>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Stats, Trouble> {
+    let shown = path.to_string_lossy();
+    if path.as_os_str() == "-" {
+        let stdin = io::stdin();
+        let input = Input::Stream(Box::new(stdin.lock()));
+        return pipeline::run(scanner, input, "-", options, out, report, progress)
+            .map_err(|e| Trouble(format!("standard input: {e}")));
+    }
+    let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
+    if meta.is_dir() {
+        return Err(Trouble(format!("{shown}: is a directory")));
+    }
+    if !meta.is_file() {
+        // A pipe, FIFO or character device has no length to map: stream it.
+        let input = Input::Stream(Box::new(file));
+        return pipeline::run(scanner, input, &shown, options, out, report, progress)
+            .map_err(|e| Trouble::io(path, e));
+    }
+    let map;
+    let data: &[u8] = if meta.len() == 0 {
+        &[]
+    } else {
+        // SAFETY: the map is read-only and lives until the end of this function. Another
+        // process truncating the file while we read it would make reads fault; that is the
+        // accepted risk of every memory-mapped reader (ripgrep's included), and the output
+        // goes to a temporary file, so nothing the user wrote is lost either way.
+        map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Trouble::io(path, e))?;
+        &map
+    };
+    pipeline::run(
+        scanner,
+        Input::Bytes(data),
+        &shown,
+        options,
+        out,
+        report,
+        progress,
+    )
+    .map_err(|e| Trouble::io(path, e))
+}
+
+/// The permissions a new file gets from `open(2)`: 0666 less the process umask, read from
+/// /proc/self/status (Linux; 0644 where that is not available). `None` off Unix, where the
+/// temporary file's own permissions are kept.
+fn new_file_permissions() -> Option<std::fs::Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let umask = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|status| {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix("Umask:"))
+                    .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+            })
+            .unwrap_or(0o022);
+        Some(std::fs::Permissions::from_mode(0o666 & !umask))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// A file written through a temporary file in the same folder and renamed over the target
+/// only on success: on any error the target is untouched and the temporary file removed.
+struct AtomicFile {
+    target: PathBuf,
+    temp: BufWriter<tempfile::NamedTempFile>,
+}
+
+impl AtomicFile {
+    /// A new file to become `path`: it keeps the permissions of the file it replaces, or
+    /// gets those of a new file (0666 less the umask), not the temporary file's 0600.
+    fn create(path: &Path) -> Result<Self, Trouble> {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let temp = tempfile::Builder::new()
+            .prefix(".idnscope-")
+            .tempfile_in(dir)
+            .map_err(|e| Trouble::io(path, e))?;
+        let permissions = match std::fs::metadata(path) {
+            Ok(meta) => Some(meta.permissions()),
+            Err(_) => new_file_permissions(),
+        };
+        if let Some(permissions) = permissions {
+            temp.as_file()
+                .set_permissions(permissions)
+                .map_err(|e| Trouble::io(path, e))?;
+        }
+        Ok(AtomicFile {
+            target: path.to_owned(),
+            temp: BufWriter::with_capacity(1 << 16, temp),
+        })
+    }
+
+    /// A new file to replace the existing `path`, keeping its permissions.
+    fn beside(path: &Path) -> Result<Self, Trouble> {
+        let meta = std::fs::metadata(path).map_err(|e| Trouble::io(path, e))?;
+        if meta.is_dir() {
+            return Err(Trouble(format!("{}: is a directory", path.display())));
+        }
+        AtomicFile::create(path)
+    }
+
+    fn writer(&mut self) -> &mut BufWriter<tempfile::NamedTempFile> {
+        &mut self.temp
+    }
+
+    /// Flushes, syncs and renames the temporary file over the target.
+    fn commit(self) -> Result<(), Trouble> {
+        let target = self.target;
+        let temp = self
+            .temp
+            .into_inner()
+            .map_err(|e| Trouble::io(&target, e.into_error()))?;
+        temp.as_file()
+            .sync_all()
+            .map_err(|e| Trouble::io(&target, e))?;
+        temp.persist(&target)
+            .map_err(|e| Trouble::io(&target, e.error))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,4 @@
+//! Input formats: scanners that find the domain names in a chunk of input and hand them to
+//! the [`crate::rewrite::NameRewriter`].
+
+pub mod names;

@@ -1,0 +1,411 @@
+//! The pipeline: input split into chunks at line boundaries, chunks processed in parallel
+//! with rayon, results written back in input order.
+//!
+//! A file is memory-mapped and cut into chunks of about [`CHUNK_BYTES`]; standard input is
+//! read block by block in bounded memory. Chunks are processed a batch at a time (a few per
+//! worker thread), so memory stays bounded whatever the input size. A [`Scanner`] turns one
+//! chunk into [`ChunkOutput`]: output segments that either point back into the input
+//! (unchanged bytes, written without a copy) or into the chunk's own buffer (converted
+//! names), plus the findings with their line and column inside the chunk. The writer adds
+//! each chunk's starting line, so the output and the findings are identical for any number
+//! of threads.
+
+use std::io::{self, Read, Write};
+use std::ops::Range;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::report::{Finding, ReportWriter, Stats};
+use crate::rewrite::{LabelFinding, Mode, NameRewriter};
+use crate::uts46::Profile;
+
+/// Target size of one chunk.
+pub const CHUNK_BYTES: usize = 1 << 20;
+
+/// How far past the target size a chunk may grow looking for a line end; a line longer
+/// than this is cut, and scanners treat the pieces as parts of an over-long line.
+pub const MAX_LINE_SCAN: usize = 1 << 20;
+
+/// One chunk of input: whole lines, except where a line longer than [`MAX_LINE_SCAN`]
+/// had to be cut.
+#[derive(Debug, Clone, Copy)]
+pub struct Chunk<'a> {
+    /// The bytes.
+    pub data: &'a [u8],
+    /// The chunk starts inside a line that began in an earlier chunk.
+    pub starts_mid_line: bool,
+    /// The chunk ends inside a line that goes on in the next chunk.
+    pub ends_mid_line: bool,
+}
+
+/// Where output bytes come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    /// A range of the chunk's input, written unchanged.
+    Input(Range<usize>),
+    /// A range of [`ChunkOutput::owned`].
+    Owned(Range<usize>),
+}
+
+/// A finding located inside a chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkFinding {
+    /// 0-based line inside the chunk.
+    pub line: u64,
+    /// 1-based byte column of the label in its line.
+    pub column: u64,
+    /// The whole name as written.
+    pub name: String,
+    /// The label as written.
+    pub label: String,
+    /// What was found.
+    pub finding: LabelFinding,
+}
+
+/// What a scanner made of one chunk.
+#[derive(Debug, Default)]
+pub struct ChunkOutput {
+    /// The output, in order.
+    pub segments: Vec<Segment>,
+    /// Bytes of converted names, pointed to by [`Segment::Owned`].
+    pub owned: Vec<u8>,
+    /// Findings in input order.
+    pub findings: Vec<ChunkFinding>,
+    /// Counts for `--stats` (`findings` is filled in by the pipeline).
+    pub stats: Stats,
+    /// Line ends (`\n`) in the chunk.
+    pub newlines: u64,
+}
+
+impl ChunkOutput {
+    /// Appends input bytes `range` to the output, merging with the previous input segment.
+    pub fn keep(&mut self, range: Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        if let Some(Segment::Input(last)) = self.segments.last_mut() {
+            if last.end == range.start {
+                last.end = range.end;
+                return;
+            }
+        }
+        self.segments.push(Segment::Input(range));
+    }
+
+    /// Marks the end of bytes appended to `owned` since `start` as one output segment.
+    pub fn commit_owned(&mut self, start: usize) {
+        if start < self.owned.len() {
+            self.segments.push(Segment::Owned(start..self.owned.len()));
+        }
+    }
+}
+
+/// Turns chunks of one input format into output and findings.
+pub trait Scanner: Sync {
+    /// Processes `chunk` with `rewriter` into `out`.
+    fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput);
+}
+
+/// How to run a job.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// What to do with the names.
+    pub mode: Mode,
+    /// IDNA profile for Unicode labels.
+    pub profile: Profile,
+    /// Worker threads; 0 = all cores.
+    pub threads: usize,
+}
+
+/// The file name used in findings, and where the input comes from.
+pub enum Input<'a> {
+    /// A whole input in memory (a memory-mapped file).
+    Bytes(&'a [u8]),
+    /// A stream read in bounded memory (standard input).
+    Stream(Box<dyn Read + 'a>),
+}
+
+/// Runs one input through `scanner`, writing the output to `out` (none in audit mode) and
+/// the findings to `report`. `progress` is told how many input bytes are done.
+pub fn run(
+    scanner: &dyn Scanner,
+    input: Input<'_>,
+    file: &str,
+    options: &Options,
+    mut out: Option<&mut dyn Write>,
+    report: &mut ReportWriter<&mut dyn Write>,
+    progress: &mut dyn FnMut(u64),
+) -> io::Result<Stats> {
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(io::Error::other)?;
+    let batch = pool.current_num_threads() * 4;
+    let mut stats = Stats::default();
+    let mut line_base = 0u64;
+
+    let mut emit = |chunks: &[Chunk<'_>], out: &mut Option<&mut dyn Write>| -> io::Result<()> {
+        let results: Vec<ChunkOutput> = pool.install(|| {
+            chunks
+                .par_iter()
+                .map_init(
+                    || NameRewriter::new(options.mode, options.profile),
+                    |rewriter, chunk| {
+                        let mut result = ChunkOutput::default();
+                        scanner.scan(*chunk, rewriter, &mut result);
+                        result
+                    },
+                )
+                .collect()
+        });
+        for (chunk, result) in chunks.iter().zip(&results) {
+            if let Some(out) = out.as_deref_mut() {
+                for segment in &result.segments {
+                    match segment {
+                        Segment::Input(r) => out.write_all(&chunk.data[r.clone()])?,
+                        Segment::Owned(r) => out.write_all(&result.owned[r.clone()])?,
+                    }
+                }
+            }
+            for f in &result.findings {
+                report.write(&Finding {
+                    file: file.to_owned(),
+                    line: line_base + f.line + 1,
+                    column: f.column,
+                    name: f.name.clone(),
+                    label: f.label.clone(),
+                    kind: f.finding.kind,
+                    reason: f.finding.reason,
+                    message: f.finding.message.clone(),
+                    unicode: f.finding.unicode.clone(),
+                    target: None,
+                })?;
+            }
+            line_base += result.newlines;
+            let mut part = result.stats;
+            part.bytes = chunk.data.len() as u64;
+            part.findings = result.findings.len() as u64;
+            stats.add(&part);
+            progress(stats.bytes);
+        }
+        Ok(())
+    };
+
+    match input {
+        Input::Bytes(data) => {
+            let mut chunks = Vec::with_capacity(batch);
+            let mut start = 0;
+            let mut mid_line = false;
+            while start < data.len() {
+                let end = chunk_end(data, start);
+                let ends_mid_line = end < data.len() && data[end - 1] != b'\n';
+                chunks.push(Chunk {
+                    data: &data[start..end],
+                    starts_mid_line: mid_line,
+                    ends_mid_line,
+                });
+                mid_line = ends_mid_line;
+                start = end;
+                if chunks.len() == batch {
+                    emit(&chunks, &mut out)?;
+                    chunks.clear();
+                }
+            }
+            emit(&chunks, &mut out)?;
+        }
+        Input::Stream(mut reader) => {
+            let mut blocks = BlockReader::new(&mut *reader);
+            loop {
+                let owned = blocks.next_batch(batch)?;
+                if owned.is_empty() {
+                    break;
+                }
+                let chunks: Vec<Chunk<'_>> = owned
+                    .iter()
+                    .map(|block| Chunk {
+                        data: &block.data,
+                        starts_mid_line: block.starts_mid_line,
+                        ends_mid_line: block.ends_mid_line,
+                    })
+                    .collect();
+                emit(&chunks, &mut out)?;
+            }
+        }
+    }
+    if let Some(out) = out {
+        out.flush()?;
+    }
+    stats.seconds = started.elapsed().as_secs_f64();
+    Ok(stats)
+}
+
+/// The end of the chunk that starts at `start`: just after the first line end at or past
+/// `start + CHUNK_BYTES`, or at the cut limit for a line too long to wait for.
+fn chunk_end(data: &[u8], start: usize) -> usize {
+    let target = start + CHUNK_BYTES;
+    if target >= data.len() {
+        return data.len();
+    }
+    let limit = (target + MAX_LINE_SCAN).min(data.len());
+    match memchr::memchr(b'\n', &data[target..limit]) {
+        Some(at) => target + at + 1,
+        None => limit,
+    }
+}
+
+/// An owned chunk read from a stream.
+struct Block {
+    data: Vec<u8>,
+    starts_mid_line: bool,
+    ends_mid_line: bool,
+}
+
+/// Reads a stream as chunks that end at line ends, in bounded memory.
+struct BlockReader<'r> {
+    reader: &'r mut dyn Read,
+    /// Bytes read past the last line end of the previous chunk.
+    carry: Vec<u8>,
+    /// The previous chunk ended inside a line.
+    mid_line: bool,
+    done: bool,
+}
+
+impl<'r> BlockReader<'r> {
+    fn new(reader: &'r mut dyn Read) -> Self {
+        BlockReader {
+            reader,
+            carry: Vec::new(),
+            mid_line: false,
+            done: false,
+        }
+    }
+
+    /// Up to `count` chunks.
+    fn next_batch(&mut self, count: usize) -> io::Result<Vec<Block>> {
+        let mut chunks = Vec::with_capacity(count);
+        while chunks.len() < count && !self.done {
+            let mut buf = std::mem::take(&mut self.carry);
+            let target = CHUNK_BYTES;
+            fill(&mut *self.reader, &mut buf, target, &mut self.done)?;
+            if buf.is_empty() {
+                break;
+            }
+            // Cut after the last line end; without one, grow up to the scan limit, then cut.
+            let mut cut = memchr::memrchr(b'\n', &buf).map(|at| at + 1);
+            if cut.is_none() && !self.done {
+                fill(
+                    &mut *self.reader,
+                    &mut buf,
+                    target + MAX_LINE_SCAN,
+                    &mut self.done,
+                )?;
+                cut = memchr::memrchr(b'\n', &buf).map(|at| at + 1);
+            }
+            let cut = match cut {
+                Some(cut) if !self.done => cut,
+                _ => buf.len(),
+            };
+            self.carry = buf.split_off(cut);
+            let starts_mid_line = self.mid_line;
+            let ends_mid_line = buf.last() != Some(&b'\n') && !self.done;
+            self.mid_line = ends_mid_line;
+            chunks.push(Block {
+                data: buf,
+                starts_mid_line,
+                ends_mid_line,
+            });
+        }
+        Ok(chunks)
+    }
+}
+
+/// Reads into `buf` until it holds `target` bytes or the stream ends (sets `done`).
+fn fill(
+    reader: &mut dyn Read,
+    buf: &mut Vec<u8>,
+    target: usize,
+    done: &mut bool,
+) -> io::Result<()> {
+    while buf.len() < target {
+        let old = buf.len();
+        buf.resize(target, 0);
+        match reader.read(&mut buf[old..]) {
+            Ok(0) => {
+                buf.truncate(old);
+                *done = true;
+                return Ok(());
+            }
+            Ok(n) => buf.truncate(old + n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
+            Err(e) => {
+                buf.truncate(old);
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_reader_cuts_at_line_ends_and_keeps_every_byte() {
+        let mut text = Vec::new();
+        for i in 0..300_000 {
+            text.extend_from_slice(format!("name{i}.example\n").as_bytes());
+        }
+        text.extend_from_slice(b"last-without-newline");
+        let mut reader: &[u8] = &text;
+        let mut blocks = BlockReader::new(&mut reader);
+        let mut joined = Vec::new();
+        let mut count = 0;
+        loop {
+            let batch = blocks.next_batch(3).unwrap();
+            if batch.is_empty() {
+                break;
+            }
+            for block in batch {
+                assert!(!block.starts_mid_line && !block.ends_mid_line);
+                count += 1;
+                joined.extend_from_slice(&block.data);
+                if joined.len() < text.len() {
+                    assert_eq!(block.data.last(), Some(&b'\n'), "chunks end at line ends");
+                }
+            }
+        }
+        assert!(count > 3, "several chunks");
+        assert_eq!(joined, text);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_scan_limit_is_cut_and_flagged() {
+        let mut text = vec![b'a'; CHUNK_BYTES + MAX_LINE_SCAN + 10];
+        text.extend_from_slice(b"\nnext\n");
+        let mut reader: &[u8] = &text;
+        let mut blocks = BlockReader::new(&mut reader);
+        let batch = blocks.next_batch(10).unwrap();
+        assert_eq!(batch.len(), 2);
+        assert!(!batch[0].starts_mid_line && batch[0].ends_mid_line);
+        assert!(
+            batch[1].starts_mid_line,
+            "the second chunk starts inside the long line"
+        );
+        assert!(!batch[1].ends_mid_line);
+        assert_eq!(batch[0].data.len(), CHUNK_BYTES + MAX_LINE_SCAN);
+        let joined: Vec<u8> = batch.into_iter().flat_map(|b| b.data).collect();
+        assert_eq!(joined, text);
+    }
+
+    #[test]
+    fn chunk_end_prefers_line_ends() {
+        let mut data = vec![b'x'; CHUNK_BYTES + 5];
+        data.push(b'\n');
+        data.extend_from_slice(&[b'y'; 10]);
+        assert_eq!(chunk_end(&data, 0), CHUNK_BYTES + 6);
+        assert_eq!(chunk_end(&data, CHUNK_BYTES + 6), data.len());
+    }
+}

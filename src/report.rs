@@ -1,0 +1,375 @@
+//! Findings and run figures, and the three report formats of the contract: text, JSON Lines
+//! and CSV.
+//!
+//! The layers below produce [`Finding`] values and know nothing of formats; a
+//! [`ReportWriter`] writes them in the chosen format, and [`Stats`] are written at the end
+//! when asked for.
+
+use std::fmt;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+/// What a finding is about (the contract's `kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// An ACE label that does not decode, or decodes to something no A-label may hold.
+    InvalidAce,
+    /// A RACE (`bq--`) label, a legacy encoding.
+    LegacyRace,
+    /// A look-alike of another name.
+    Homograph,
+    /// A Unicode label that could not be encoded.
+    EncodeError,
+}
+
+impl Kind {
+    /// The contract's string for this kind.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::InvalidAce => "invalid-ace",
+            Kind::LegacyRace => "legacy-race",
+            Kind::Homograph => "homograph",
+            Kind::EncodeError => "encode-error",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding: where, what, why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The input path as given, or `-` for standard input.
+    pub file: String,
+    /// 1-based line of the label.
+    pub line: u64,
+    /// 1-based byte column where the label starts.
+    pub column: u64,
+    /// The whole domain name as it appears in the input.
+    pub name: String,
+    /// The flagged label as it appears in the input.
+    pub label: String,
+    /// What the finding is about.
+    pub kind: Kind,
+    /// A reason code from the contract.
+    pub reason: &'static str,
+    /// A sentence for a person.
+    pub message: String,
+    /// The decoded label or name, where one exists.
+    pub unicode: Option<String>,
+    /// For homographs: the protected domain imitated, where one was matched.
+    pub target: Option<String>,
+}
+
+/// Figures of a whole run, for `--stats`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// Input bytes read.
+    pub bytes: u64,
+    /// Lines (names and log formats) or records (zone format) read.
+    pub records: u64,
+    /// Domain names examined.
+    pub names: u64,
+    /// ACE labels (`xn--`, `bq--`) met.
+    pub ace_labels: u64,
+    /// Findings reported.
+    pub findings: u64,
+    /// Wall-clock seconds of the run.
+    pub seconds: f64,
+}
+
+impl Stats {
+    /// Adds another part's counts to these (seconds are not added).
+    pub fn add(&mut self, other: &Stats) {
+        self.bytes += other.bytes;
+        self.records += other.records;
+        self.names += other.names;
+        self.ace_labels += other.ace_labels;
+        self.findings += other.findings;
+    }
+
+    /// Throughput in MB/s (10^6 bytes per second).
+    pub fn mb_per_s(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.bytes as f64 / 1e6 / self.seconds
+        } else {
+            0.0
+        }
+    }
+
+    /// The one-line summary printed on standard error by `--stats`.
+    pub fn summary_line(&self) -> String {
+        format!(
+            "idnscope: {} bytes, {} records, {} names, {} ACE labels, {} findings, {:.3} s, {:.1} MB/s",
+            self.bytes,
+            self.records,
+            self.names,
+            self.ace_labels,
+            self.findings,
+            self.seconds,
+            self.mb_per_s()
+        )
+    }
+}
+
+/// The report formats of `--report-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// `FILE:LINE:COLUMN: KIND: LABEL: MESSAGE`, one per line.
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Jsonl,
+    /// A header row with the finding keys, then one row per finding.
+    Csv,
+}
+
+/// The finding keys, in the contract's order (the CSV header).
+pub const KEYS: [&str; 10] = [
+    "file", "line", "column", "name", "label", "kind", "reason", "message", "unicode", "target",
+];
+
+/// A JSON Lines finding: the finding with `"type":"finding"` first.
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    #[serde(rename = "type")]
+    kind_of_record: &'static str,
+    #[serde(flatten)]
+    finding: &'a Finding,
+}
+
+/// The JSON Lines summary record.
+#[derive(Serialize)]
+struct JsonSummary<'a> {
+    #[serde(rename = "type")]
+    kind_of_record: &'static str,
+    #[serde(flatten)]
+    stats: &'a Stats,
+    mb_per_s: f64,
+}
+
+/// Writes findings in one format to a byte sink.
+pub struct ReportWriter<W: Write> {
+    format: Format,
+    out: W,
+    csv_header_done: bool,
+    written: u64,
+}
+
+impl<W: Write> ReportWriter<W> {
+    /// A writer of `format` into `out`.
+    pub fn new(format: Format, out: W) -> Self {
+        ReportWriter {
+            format,
+            out,
+            csv_header_done: false,
+            written: 0,
+        }
+    }
+
+    /// Number of findings written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Writes one finding.
+    pub fn write(&mut self, finding: &Finding) -> io::Result<()> {
+        match self.format {
+            Format::Text => writeln!(
+                self.out,
+                "{}:{}:{}: {}: {}: {}",
+                finding.file,
+                finding.line,
+                finding.column,
+                finding.kind,
+                finding.label,
+                finding.message
+            )?,
+            Format::Jsonl => {
+                let record = JsonFinding {
+                    kind_of_record: "finding",
+                    finding,
+                };
+                serde_json::to_writer(&mut self.out, &record)?;
+                self.out.write_all(b"\n")?;
+            }
+            Format::Csv => {
+                self.csv_header()?;
+                let line = finding.line.to_string();
+                let column = finding.column.to_string();
+                let row: [&str; 10] = [
+                    &finding.file,
+                    &line,
+                    &column,
+                    &finding.name,
+                    &finding.label,
+                    finding.kind.as_str(),
+                    finding.reason,
+                    &finding.message,
+                    finding.unicode.as_deref().unwrap_or(""),
+                    finding.target.as_deref().unwrap_or(""),
+                ];
+                write_csv_row(&mut self.out, &row)?;
+            }
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    fn csv_header(&mut self) -> io::Result<()> {
+        if !self.csv_header_done {
+            self.csv_header_done = true;
+            write_csv_row(&mut self.out, &KEYS)?;
+        }
+        Ok(())
+    }
+
+    /// Ends the report: the CSV header if no row was written, the JSON Lines summary when
+    /// `stats` is given; then flushes.
+    pub fn finish(&mut self, stats: Option<&Stats>) -> io::Result<()> {
+        match self.format {
+            Format::Csv => self.csv_header()?,
+            Format::Jsonl => {
+                if let Some(stats) = stats {
+                    let record = JsonSummary {
+                        kind_of_record: "summary",
+                        stats,
+                        mb_per_s: stats.mb_per_s(),
+                    };
+                    serde_json::to_writer(&mut self.out, &record)?;
+                    self.out.write_all(b"\n")?;
+                }
+            }
+            Format::Text => {}
+        }
+        self.out.flush()
+    }
+}
+
+/// Writes one CSV record (RFC 4180 quoting) with the `csv` crate.
+fn write_csv_row<W: Write>(out: &mut W, fields: &[&str]) -> io::Result<()> {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::with_capacity(256));
+    writer.write_record(fields).map_err(io::Error::other)?;
+    let bytes = writer
+        .into_inner()
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    out.write_all(&bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Finding {
+        Finding {
+            file: "zone.db".into(),
+            line: 3,
+            column: 7,
+            name: "xn--a-ecp.example.".into(),
+            label: "xn--a-ecp".into(),
+            kind: Kind::InvalidAce,
+            reason: "idna-invalid",
+            message: "U+2488 DIGIT ONE FULL STOP is disallowed, \"quoted\", with a comma".into(),
+            unicode: Some("a⒈".into()),
+            target: None,
+        }
+    }
+
+    fn render(format: Format, stats: Option<&Stats>) -> String {
+        let mut buf = Vec::new();
+        let mut w = ReportWriter::new(format, &mut buf);
+        w.write(&sample()).unwrap();
+        w.finish(stats).unwrap();
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn text_format_is_file_line_column_kind_label_message() {
+        assert_eq!(
+            render(Format::Text, None),
+            "zone.db:3:7: invalid-ace: xn--a-ecp: U+2488 DIGIT ONE FULL STOP is disallowed, \"quoted\", with a comma\n"
+        );
+    }
+
+    #[test]
+    fn jsonl_has_type_and_every_key_and_a_summary_last() {
+        let stats = Stats {
+            bytes: 2_000_000,
+            records: 10,
+            names: 9,
+            ace_labels: 4,
+            findings: 1,
+            seconds: 2.0,
+        };
+        let text = render(Format::Jsonl, Some(&stats));
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        let f = &lines[0];
+        assert_eq!(f["type"], "finding");
+        for key in KEYS {
+            assert!(f.get(key).is_some(), "key {key}");
+        }
+        assert_eq!(f["line"], 3);
+        assert_eq!(f["kind"], "invalid-ace");
+        assert_eq!(f["unicode"], "a⒈");
+        assert!(f["target"].is_null());
+        let s = &lines[1];
+        assert_eq!(s["type"], "summary");
+        assert_eq!(s["bytes"], 2_000_000);
+        assert_eq!(s["ace_labels"], 4);
+        assert_eq!(s["mb_per_s"], 1.0);
+    }
+
+    #[test]
+    fn csv_has_the_header_in_contract_order_and_quotes_fields() {
+        let text = render(Format::Csv, None);
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some("file,line,column,name,label,kind,reason,message,unicode,target")
+        );
+        assert_eq!(
+            lines.next(),
+            Some("zone.db,3,7,xn--a-ecp.example.,xn--a-ecp,invalid-ace,idna-invalid,\"U+2488 DIGIT ONE FULL STOP is disallowed, \"\"quoted\"\", with a comma\",a⒈,")
+        );
+    }
+
+    #[test]
+    fn csv_header_is_written_even_without_findings() {
+        let mut buf = Vec::new();
+        ReportWriter::new(Format::Csv, &mut buf)
+            .finish(None)
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            "file,line,column,name,label,kind,reason,message,unicode,target\n"
+        );
+    }
+
+    #[test]
+    fn summary_line_has_every_figure() {
+        let stats = Stats {
+            bytes: 5_000_000,
+            records: 3,
+            names: 2,
+            ace_labels: 1,
+            findings: 0,
+            seconds: 0.5,
+        };
+        assert_eq!(
+            stats.summary_line(),
+            "idnscope: 5000000 bytes, 3 records, 2 names, 1 ACE labels, 0 findings, 0.500 s, 10.0 MB/s"
+        );
+    }
+}

@@ -1,0 +1,331 @@
+//! The per-name step shared by every input format: classify each label of a name, decode or
+//! encode the ones that convert, and report the ones that are wrong.
+//!
+//! A scanner (names, zone, log) finds a name's bytes and hands them to
+//! [`NameRewriter::rewrite`]; the rewriter writes the name back with only the converted
+//! labels changed, and pushes each problem into a [`FindingSink`] with the label's offset
+//! inside the name. It knows nothing of files, lines or report formats.
+
+use crate::label::{ace_kind, Ace, LabelError, Labeler};
+use crate::name::{Name, NameError};
+use crate::report::Kind;
+use crate::uts46::Profile;
+
+/// What to do with the names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Valid ACE labels become Unicode; `race` converts valid RACE labels too.
+    Decode {
+        /// Also convert valid `bq--` labels.
+        race: bool,
+    },
+    /// Unicode labels become ACE (UTS #46 non-transitional).
+    Encode,
+    /// Nothing is rewritten; only findings are produced.
+    Audit,
+}
+
+/// A problem with one label, located inside its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelFinding {
+    /// Byte offset of the label in the name text.
+    pub offset: usize,
+    /// Length of the label text as written.
+    pub len: usize,
+    /// What the finding is about.
+    pub kind: Kind,
+    /// The contract's reason code.
+    pub reason: &'static str,
+    /// A sentence for a person.
+    pub message: String,
+    /// The decoded label, where one exists.
+    pub unicode: Option<String>,
+}
+
+/// Receives the findings of a name, in label order.
+pub trait FindingSink {
+    /// One finding.
+    fn finding(&mut self, finding: LabelFinding);
+}
+
+impl FindingSink for Vec<LabelFinding> {
+    fn finding(&mut self, finding: LabelFinding) {
+        self.push(finding);
+    }
+}
+
+/// What the rewriter did with one name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// ACE labels (`xn--`, `bq--`) in the name.
+    pub ace_labels: u32,
+    /// Whether the written name differs from the input.
+    pub changed: bool,
+}
+
+/// What became of one label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// Written back as it is.
+    Keep,
+    /// Replaced by `converted[start..end]`.
+    Replace(usize, usize),
+    /// A decoded A-label waiting for the domain-level check, at `converted[start..end]`.
+    Pending(usize, usize),
+    /// A Unicode label (encode mode: to be encoded once the domain is known).
+    Unicode,
+}
+
+/// Rewrites names label by label, with reusable scratch space.
+#[derive(Debug)]
+pub struct NameRewriter {
+    mode: Mode,
+    labeler: Labeler,
+    /// Decoded or encoded label texts of the current name, back to back.
+    converted: String,
+    /// Unescaped wire bytes of the current label.
+    wire: Vec<u8>,
+    /// One slot per label of the current name.
+    slots: Vec<Slot>,
+}
+
+impl NameRewriter {
+    /// A rewriter in `mode` under the IDNA `profile`.
+    pub fn new(mode: Mode, profile: Profile) -> Self {
+        NameRewriter {
+            mode,
+            labeler: Labeler::new(profile),
+            converted: String::new(),
+            wire: Vec::new(),
+            slots: Vec::new(),
+        }
+    }
+
+    /// The mode in use.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Whether a name can need any work: only names with `--` (an ACE prefix) or, when
+    /// encoding, a non-ASCII byte can. Cheap enough to run on every name.
+    #[inline]
+    pub fn needs_work(&self, name: &[u8]) -> bool {
+        memchr::memmem::find(name, b"--").is_some()
+            || (self.mode == Mode::Encode && !name.is_ascii())
+            || memchr::memchr(b'\\', name).is_some()
+    }
+
+    /// Rewrites one name (presentation format, escapes allowed) into `out` (appended; in
+    /// audit mode nothing is written) and reports its findings to `sink`.
+    pub fn rewrite(
+        &mut self,
+        name: &[u8],
+        out: &mut Vec<u8>,
+        sink: &mut impl FindingSink,
+    ) -> Outcome {
+        let write = self.mode != Mode::Audit;
+        if !self.needs_work(name) {
+            if write {
+                out.extend_from_slice(name);
+            }
+            return Outcome::default();
+        }
+        let parsed = match Name::parse(name) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                let ace_labels = self.report_unparsed(name, e, sink);
+                if write {
+                    out.extend_from_slice(name);
+                }
+                return Outcome {
+                    ace_labels,
+                    changed: false,
+                };
+            }
+        };
+
+        self.converted.clear();
+        self.slots.clear();
+        let mut ace_labels = 0;
+        let mut bidi_domain = false;
+        // First pass: decode what decodes, note what is Unicode.
+        for label in parsed.labels() {
+            let wire: &[u8] = if label.escaped {
+                self.wire.clear();
+                label.unescape_into(&mut self.wire);
+                &self.wire
+            } else {
+                label.text
+            };
+            let slot = match ace_kind(wire) {
+                Some(ace) => {
+                    ace_labels += 1;
+                    let start = self.converted.len();
+                    let result = match ace {
+                        Ace::Punycode => self.labeler.decode_a_label(wire, &mut self.converted),
+                        Ace::Race => self.labeler.decode_race(wire, &mut self.converted),
+                    };
+                    let end = self.converted.len();
+                    match (ace, result) {
+                        (Ace::Punycode, Ok(())) => {
+                            bidi_domain |= self.labeler.is_rtl(&self.converted[start..end]);
+                            Slot::Pending(start, end)
+                        }
+                        (Ace::Race, Ok(())) => {
+                            sink.finding(LabelFinding {
+                                offset: label.start,
+                                len: label.text.len(),
+                                kind: Kind::LegacyRace,
+                                reason: "legacy-race",
+                                message: format!(
+                                    "legacy RACE label (draft-ietf-idn-race-03), decodes to \"{}\"{}",
+                                    &self.converted[start..end],
+                                    if self.mode == (Mode::Decode { race: true }) {
+                                        ""
+                                    } else {
+                                        "; convert it with --race"
+                                    }
+                                ),
+                                unicode: Some(self.converted[start..end].to_owned()),
+                            });
+                            if self.mode == (Mode::Decode { race: true }) {
+                                Slot::Replace(start, end)
+                            } else {
+                                Slot::Keep
+                            }
+                        }
+                        (_, Err(e)) => {
+                            sink.finding(invalid_ace(label.start, label.text.len(), &e, None));
+                            Slot::Keep
+                        }
+                    }
+                }
+                None if !wire.is_ascii() => {
+                    if let Ok(text) = std::str::from_utf8(wire) {
+                        bidi_domain |= self.labeler.is_rtl(text);
+                    }
+                    Slot::Unicode
+                }
+                None => Slot::Keep,
+            };
+            self.slots.push(slot);
+        }
+
+        // Second pass: the checks that need the whole domain, and encoding.
+        let mut changed = false;
+        for (j, label) in parsed.labels().enumerate() {
+            let slot = match self.slots[j] {
+                Slot::Pending(start, end) => {
+                    let decoded = &self.converted[start..end];
+                    match self.labeler.check_unicode(decoded, bidi_domain) {
+                        Ok(()) if matches!(self.mode, Mode::Decode { .. }) => {
+                            Slot::Replace(start, end)
+                        }
+                        Ok(()) => Slot::Keep,
+                        Err(e) => {
+                            sink.finding(invalid_ace(
+                                label.start,
+                                label.text.len(),
+                                &e,
+                                Some(decoded.to_owned()),
+                            ));
+                            Slot::Keep
+                        }
+                    }
+                }
+                Slot::Unicode if self.mode == Mode::Encode => {
+                    let wire: &[u8] = if label.escaped {
+                        self.wire.clear();
+                        label.unescape_into(&mut self.wire);
+                        &self.wire
+                    } else {
+                        label.text
+                    };
+                    let start = self.converted.len();
+                    match self
+                        .labeler
+                        .encode_u_label(wire, bidi_domain, &mut self.converted)
+                    {
+                        Ok(()) => Slot::Replace(start, self.converted.len()),
+                        Err(e) => {
+                            sink.finding(LabelFinding {
+                                offset: label.start,
+                                len: label.text.len(),
+                                kind: Kind::EncodeError,
+                                reason: e.reason().code(),
+                                message: e.to_string(),
+                                unicode: None,
+                            });
+                            Slot::Keep
+                        }
+                    }
+                }
+                other => other,
+            };
+            changed |= matches!(slot, Slot::Replace(..));
+            self.slots[j] = slot;
+        }
+
+        if write {
+            if changed {
+                let mut copied = 0;
+                for (label, slot) in parsed.labels().zip(&self.slots) {
+                    if let Slot::Replace(start, end) = *slot {
+                        out.extend_from_slice(&name[copied..label.start]);
+                        out.extend_from_slice(&self.converted.as_bytes()[start..end]);
+                        copied = label.start + label.text.len();
+                    }
+                }
+                out.extend_from_slice(&name[copied..]);
+            } else {
+                out.extend_from_slice(name);
+            }
+        }
+        Outcome {
+            ace_labels,
+            changed,
+        }
+    }
+
+    /// Reports what can be said of a name that does not parse: an ACE label over 63
+    /// octets is `too-long`; other syntax problems are not ACE findings. Returns the number
+    /// of ACE labels seen.
+    fn report_unparsed(&self, name: &[u8], error: NameError, sink: &mut impl FindingSink) -> u32 {
+        let mut ace_labels = 0;
+        let mut start = 0;
+        for piece in name.split(|&b| b == b'.') {
+            if ace_kind(piece).is_some() {
+                ace_labels += 1;
+                if let NameError::LabelTooLong { offset, len } = error {
+                    if offset == start {
+                        sink.finding(invalid_ace(
+                            start,
+                            piece.len(),
+                            &LabelError::TooLong { octets: len },
+                            None,
+                        ));
+                    }
+                }
+            }
+            start += piece.len() + 1;
+        }
+        ace_labels
+    }
+}
+
+/// An `invalid-ace` finding for a label error.
+fn invalid_ace(
+    offset: usize,
+    len: usize,
+    error: &LabelError,
+    unicode: Option<String>,
+) -> LabelFinding {
+    LabelFinding {
+        offset,
+        len,
+        kind: Kind::InvalidAce,
+        reason: error.reason().code(),
+        message: error.to_string(),
+        unicode,
+    }
+}
