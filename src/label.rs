@@ -14,7 +14,7 @@ use crate::codec::punycode::{Decoder, Encoder, DEFAULT_MAX_LEN};
 use crate::codec::race::{self, RaceError};
 use crate::name::MAX_LABEL_OCTETS;
 use crate::reason::Reason;
-use crate::uts46::{Profile, Uts46, Violation};
+use crate::uts46::{Facts, Profile, Uts46, Violation};
 
 /// The ACE prefix of IDNA, compared in any ASCII case.
 pub const ACE_PREFIX: &[u8] = b"xn--";
@@ -145,10 +145,11 @@ impl Labeler {
     }
 
     /// Decodes an A-label (`xn--` in any case, then Punycode) and appends the U-label to
-    /// `out`, checking everything but the rules that depend on the whole domain (bidi):
-    /// call [`Labeler::check_unicode`] on the result once the domain is known. ASCII upper
-    /// case is mapped to lower case first, as UTS #46 maps it. `out` is unchanged on error.
-    pub fn decode_a_label(&mut self, label: &[u8], out: &mut String) -> Result<(), LabelError> {
+    /// `out`, checking everything but the IDNA rules: call [`Labeler::check_unicode`] with
+    /// the returned [`Facts`] once the whole domain is known (the bidi rule depends on it).
+    /// ASCII upper case is mapped to lower case first, as UTS #46 maps it. `out` is
+    /// unchanged on error.
+    pub fn decode_a_label(&mut self, label: &[u8], out: &mut String) -> Result<Facts, LabelError> {
         if label.len() > MAX_LABEL_OCTETS {
             return Err(LabelError::TooLong {
                 octets: label.len(),
@@ -165,38 +166,48 @@ impl Labeler {
         } else {
             body
         };
-        let start = out.len();
-        self.decoder
-            .decode_to_string(body, out)
-            .map_err(LabelError::Punycode)?;
-        let decoded = &out[start..];
-        let error = if decoded.len() >= 4 && ace_kind(decoded.as_bytes()) == Some(Ace::Punycode) {
-            Some(LabelError::DoubleEncoded)
-        } else if decoded.is_ascii() {
-            Some(LabelError::AsciiOnly)
-        } else {
-            None
-        };
-        match error {
-            Some(e) => {
-                out.truncate(start);
-                Err(e)
-            }
-            None => Ok(()),
+        let code_points = self.decoder.decode(body).map_err(LabelError::Punycode)?;
+        // ACE_PREFIX again at the start, in any case, or nothing but ASCII.
+        let double = code_points.len() >= 4
+            && code_points[..4]
+                .iter()
+                .zip(ACE_PREFIX)
+                .all(|(&cp, &p)| cp < 0x80 && (cp as u8).to_ascii_lowercase() == p);
+        if double {
+            return Err(LabelError::DoubleEncoded);
         }
+        if code_points.iter().all(|&cp| cp < 0x80) {
+            return Err(LabelError::AsciiOnly);
+        }
+        // One pass writes the text and gathers what the IDNA check needs.
+        out.reserve(code_points.len() * 4);
+        let facts = self.uts46.facts_of(
+            code_points
+                .iter()
+                .filter_map(|&cp| char::from_u32(cp))
+                .inspect(|&c| out.push(c)),
+        );
+        Ok(facts)
     }
 
-    /// Checks a Unicode label against the IDNA profile; `bidi_domain` tells whether the
-    /// domain holds right-to-left labels (then RFC 5893's rule applies to every label).
-    pub fn check_unicode(&self, label: &str, bidi_domain: bool) -> Result<(), LabelError> {
+    /// One pass over a Unicode label: whether it is right-to-left, and what the check will
+    /// need (see [`Uts46::facts`]).
+    pub fn facts(&self, label: &str) -> Facts {
+        self.uts46.facts(label)
+    }
+
+    /// Checks a Unicode label, whose [`Facts`] are known, against the IDNA profile;
+    /// `bidi_domain` tells whether the domain holds right-to-left labels (then RFC 5893's
+    /// rule applies to every label).
+    pub fn check_unicode(
+        &self,
+        label: &str,
+        facts: Facts,
+        bidi_domain: bool,
+    ) -> Result<(), LabelError> {
         self.uts46
-            .check_label(label, bidi_domain)
+            .check_label_with(label, facts, bidi_domain)
             .map_err(LabelError::Idna)
-    }
-
-    /// Whether a Unicode label holds right-to-left characters (R, AL or AN).
-    pub fn is_rtl(&self, label: &str) -> bool {
-        self.uts46.has_rtl(label)
     }
 
     /// Encodes a Unicode label: UTS #46 mapping (case folding, width, NFC), the validity

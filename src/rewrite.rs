@@ -9,7 +9,7 @@
 use crate::label::{ace_kind, Ace, LabelError, Labeler};
 use crate::name::{Name, NameError};
 use crate::report::Kind;
-use crate::uts46::Profile;
+use crate::uts46::{Facts, Profile};
 
 /// What to do with the names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,7 +71,7 @@ enum Slot {
     /// Replaced by `converted[start..end]`.
     Replace(usize, usize),
     /// A decoded A-label waiting for the domain-level check, at `converted[start..end]`.
-    Pending(usize, usize),
+    Pending(usize, usize, Facts),
     /// A Unicode label (encode mode: to be encoded once the domain is known).
     Unicode,
 }
@@ -163,15 +163,18 @@ impl NameRewriter {
                     let start = self.converted.len();
                     let result = match ace {
                         Ace::Punycode => self.labeler.decode_a_label(wire, &mut self.converted),
-                        Ace::Race => self.labeler.decode_race(wire, &mut self.converted),
+                        Ace::Race => self
+                            .labeler
+                            .decode_race(wire, &mut self.converted)
+                            .map(|()| Facts::default()),
                     };
                     let end = self.converted.len();
                     match (ace, result) {
-                        (Ace::Punycode, Ok(())) => {
-                            bidi_domain |= self.labeler.is_rtl(&self.converted[start..end]);
-                            Slot::Pending(start, end)
+                        (Ace::Punycode, Ok(facts)) => {
+                            bidi_domain |= facts.rtl;
+                            Slot::Pending(start, end, facts)
                         }
-                        (Ace::Race, Ok(())) => {
+                        (Ace::Race, Ok(_)) => {
                             sink.finding(LabelFinding {
                                 offset: label.start,
                                 len: label.text.len(),
@@ -202,7 +205,7 @@ impl NameRewriter {
                 }
                 None if !wire.is_ascii() => {
                     if let Ok(text) = std::str::from_utf8(wire) {
-                        bidi_domain |= self.labeler.is_rtl(text);
+                        bidi_domain |= self.labeler.facts(text).rtl;
                     }
                     Slot::Unicode
                 }
@@ -215,9 +218,9 @@ impl NameRewriter {
         let mut changed = false;
         for (j, label) in parsed.labels().enumerate() {
             let slot = match self.slots[j] {
-                Slot::Pending(start, end) => {
+                Slot::Pending(start, end, facts) => {
                     let decoded = &self.converted[start..end];
-                    match self.labeler.check_unicode(decoded, bidi_domain) {
+                    match self.labeler.check_unicode(decoded, facts, bidi_domain) {
                         Ok(()) if matches!(self.mode, Mode::Decode { .. }) => {
                             Slot::Replace(start, end)
                         }

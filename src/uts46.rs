@@ -71,7 +71,11 @@
 use std::fmt;
 use std::iter;
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 
+use icu_normalizer::properties::{
+    CanonicalCombiningClassMapBorrowed, CanonicalDecompositionBorrowed, Decomposed,
+};
 use icu_properties::props::{BidiClass, GeneralCategory, HangulSyllableType, JoiningType, Script};
 use icu_properties::{CodePointMapData, PropertyNamesLong, PropertyNamesShort};
 use idna_adapter::Adapter;
@@ -803,6 +807,70 @@ impl Uts46 {
         has_rtl(label)
     }
 
+    /// One pass over a label: whether it is right-to-left, and whether it is valid by
+    /// table look-ups alone (then [`Uts46::check_label_with`] has only the hyphen rules
+    /// left to check, unless the domain is a bidi domain).
+    pub fn facts(&self, label: &str) -> Facts {
+        if label.is_ascii() {
+            return Facts {
+                rtl: false,
+                plain: is_plain(label, self.profile),
+            };
+        }
+        self.facts_of(label.chars())
+    }
+
+    /// [`Uts46::facts`] of the label made of `chars`.
+    pub fn facts_of(&self, chars: impl Iterator<Item = char>) -> Facts {
+        let need = if self.profile.idna2008 {
+            CLASS_PLAIN | CLASS_PVALID
+        } else {
+            CLASS_PLAIN
+        };
+        let allowed = ascii_allowed(self.profile);
+        let mut facts = Facts {
+            rtl: false,
+            plain: true,
+        };
+        let mut previous = CLASS_MARK;
+        for c in chars {
+            if c.is_ascii() {
+                facts.plain &= c != '.' && has_flag(c as u8, allowed);
+                previous = 0;
+            } else if let Some(class) = cached_class(c) {
+                facts.plain &= class & need == need && !follows_badly(previous, class);
+                facts.rtl |= class & CLASS_RTL != 0;
+                previous = class;
+            } else {
+                facts.plain = false;
+                facts.rtl |= is_rtl_class(bidi_class(c));
+            }
+        }
+        facts
+    }
+
+    /// [`Uts46::check_label`] with the [`Facts`] of the same label already known.
+    pub fn check_label_with(
+        &self,
+        label: &str,
+        facts: Facts,
+        bidi_domain: bool,
+    ) -> Result<(), Violation> {
+        if !facts.plain || label.is_empty() {
+            return self.check_label(label, bidi_domain);
+        }
+        // Valid by the tables: only the hyphen rules and, in a bidi domain, RFC 5893 remain.
+        let mut found = None;
+        let mut first = |v| {
+            found = Some(v);
+            ControlFlow::Break(())
+        };
+        if check_plain_hyphens(label, &mut first).is_continue() && bidi_domain {
+            let _ = check_bidi(label, &mut first);
+        }
+        found.map_or(Ok(()), Err)
+    }
+
     /// UTS #46 "Map" and "Normalize" (section 4, steps 1 and 2) of a Unicode label: appends
     /// the mapped, NFC-normalized form to `out`, or fails on the first disallowed code point
     /// of `label` and leaves `out` unchanged.
@@ -845,6 +913,9 @@ fn has_rtl(label: &str) -> bool {
         return false;
     }
     label.chars().any(|c| {
+        if let Some(class) = cached_class(c) {
+            return class & CLASS_RTL != 0;
+        }
         // Below Hebrew, nothing is R, AL or AN.
         c >= '\u{0590}' && {
             let bc = bidi_class(c);
@@ -858,6 +929,208 @@ fn has_rtl(label: &str) -> bool {
 /// Whether `normalize_validate` leaves a label unchanged: every code point valid (or
 /// deviation) and the label in NFC. U+FFFD, the mapper's own mark for disallowed code
 /// points, is disallowed too. Compares lazily, without a buffer.
+/// Per-code-point facts of the Basic Multilingual Plane, cached in blocks of 256 computed
+/// on first use, so that a label in a common script is judged by table look-ups alone.
+/// Bits: [`CLASS_PLAIN`], [`CLASS_PVALID`], [`CLASS_RTL`].
+static CLASSES: [OnceLock<[u8; 256]>; 256] = [const { OnceLock::new() }; 256];
+
+/// UTS #46 status valid, unchanged by NFC alone, never the second character of a canonical
+/// composition, not a conjoining Hangul jamo, not a joiner: a string of such characters (and
+/// valid ASCII) in which no two [`CLASS_REORDERABLE`] characters stand side by side is valid
+/// and in NFC, because each has NFC_Quick_Check Yes (the Maybe characters are exactly the
+/// composition seconds and the jamo) and canonical ordering has nothing to swap.
+const CLASS_PLAIN: u8 = 1;
+/// IDNA2008 PVALID (no NV8, no contextual rule).
+const CLASS_PVALID: u8 = 2;
+/// Bidi_Class R, AL or AN.
+const CLASS_RTL: u8 = 4;
+/// A combining mark (General_Category M): plain only where it is not first (rule V6).
+const CLASS_MARK: u8 = 8;
+/// Bits 4 to 6: the code point's bidi class as the RFC 5893 rules see it, an index into
+/// [`BIDI_GROUPS`].
+const CLASS_BIDI_SHIFT: u8 = 4;
+/// Canonical combining class other than 0: canonical ordering could move the character,
+/// so a plain label may not hold two of them side by side.
+const CLASS_REORDERABLE: u8 = 128;
+
+/// One bidi class for each group of classes that the rules of RFC 5893 treat alike: L, R,
+/// AL, EN, AN, NSM; then ES, CS, ET, ON and BN (allowed in both directions, never at an
+/// end), as ON; then every other class (allowed nowhere), as WS.
+const BIDI_GROUPS: [BidiClass; 8] = [
+    BidiClass::LeftToRight,
+    BidiClass::RightToLeft,
+    BidiClass::ArabicLetter,
+    BidiClass::EuropeanNumber,
+    BidiClass::ArabicNumber,
+    BidiClass::NonspacingMark,
+    BidiClass::OtherNeutral,
+    BidiClass::WhiteSpace,
+];
+
+/// The group of [`BIDI_GROUPS`] a bidi class falls in.
+fn bidi_group(bc: BidiClass) -> u8 {
+    match BIDI_GROUPS.iter().position(|&g| g == bc) {
+        Some(index) => index as u8,
+        None if bc == BidiClass::EuropeanSeparator
+            || bc == BidiClass::CommonSeparator
+            || bc == BidiClass::EuropeanTerminator
+            || bc == BidiClass::BoundaryNeutral =>
+        {
+            6
+        }
+        None => 7,
+    }
+}
+
+/// The bidi class of `c` for the RFC 5893 rules: the representative of its group, from
+/// the cache in the BMP.
+fn bidi_class_for_rules(c: char) -> BidiClass {
+    match cached_class(c) {
+        Some(class) => BIDI_GROUPS[usize::from((class >> CLASS_BIDI_SHIFT) & 7)],
+        None => bidi_class(c),
+    }
+}
+
+/// The cached class bits of `c`, for the BMP; `None` above it.
+fn cached_class(c: char) -> Option<u8> {
+    let cp = u32::from(c);
+    if cp > 0xFFFF {
+        return None;
+    }
+    let block = CLASSES[(cp >> 8) as usize].get_or_init(|| {
+        let mut table = [0u8; 256];
+        for (low, slot) in table.iter_mut().enumerate() {
+            if let Some(c) = char::from_u32((cp & !0xFF) | low as u32) {
+                *slot = compute_class(c);
+            }
+        }
+        table
+    });
+    Some(block[(cp & 0xFF) as usize])
+}
+
+/// The BMP characters that are the second of a two-character canonical decomposition, so
+/// that NFC may compose them with what precedes them; one bit each, found once by going
+/// through every decomposition.
+static COMPOSITION_SECONDS: OnceLock<Box<[u64; 1024]>> = OnceLock::new();
+
+/// Whether `c` may compose with a preceding character under NFC (BMP characters only;
+/// callers look at nothing else).
+fn is_composition_second(c: char) -> bool {
+    let bits = COMPOSITION_SECONDS.get_or_init(|| {
+        let decompositions = CanonicalDecompositionBorrowed::new();
+        let mut bits = Box::new([0u64; 1024]);
+        for composite in (0..=0x10FFFF).filter_map(char::from_u32) {
+            if let Decomposed::Expansion(_, second) = decompositions.decompose(composite) {
+                let s = u32::from(second);
+                if s <= 0xFFFF {
+                    bits[(s >> 6) as usize] |= 1 << (s & 63);
+                }
+            }
+        }
+        bits
+    });
+    let cp = u32::from(c);
+    cp <= 0xFFFF && bits[(cp >> 6) as usize] & (1 << (cp & 63)) != 0
+}
+
+/// The class bits of one code point, from the UTS #46 and Unicode property data.
+fn compute_class(c: char) -> u8 {
+    let mut class = 0;
+    let jamo = matches!(u32::from(c), 0x1100..=0x11FF | 0xA960..=0xA97F | 0xD7B0..=0xD7FF);
+    let single = ADAPTER.normalize_validate(iter::once(c)).eq(iter::once(c));
+    let mark = ADAPTER.is_mark(c);
+    if mark {
+        class |= CLASS_MARK;
+    }
+    if CanonicalCombiningClassMapBorrowed::new().get32_u8(u32::from(c)) != 0 {
+        class |= CLASS_REORDERABLE;
+    }
+    let nfc_safe = !is_composition_second(c);
+    if single && c != REPLACEMENT && !c.is_ascii() && !jamo && nfc_safe {
+        if c != ZWJ && c != ZWNJ {
+            class |= CLASS_PLAIN;
+        }
+        if idna2008_class(c) == Idna2008::Pvalid {
+            class |= CLASS_PVALID;
+        }
+    }
+    let bc = bidi_class(c);
+    if is_rtl_class(bc) {
+        class |= CLASS_RTL;
+    }
+    class | (bidi_group(bc) << CLASS_BIDI_SHIFT)
+}
+
+/// What one pass over a label tells; see [`Uts46::facts`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// The label holds a character of Bidi_Class R, AL or AN.
+    pub rtl: bool,
+    /// Every character is valid by the cached classes alone.
+    plain: bool,
+}
+
+/// The hyphen rules (V3, V2, V4), the only ones left for a plain label.
+fn check_plain_hyphens<F: FnMut(Violation) -> Flow>(label: &str, sink: &mut F) -> Flow {
+    let mut chars = label.chars();
+    let leading = chars.next() == Some('-');
+    let third_fourth = chars.nth(1) == Some('-') && chars.next() == Some('-');
+    check_hyphens(
+        leading,
+        third_fourth,
+        label.starts_with(ACE_PREFIX),
+        label.ends_with('-'),
+        sink,
+    )
+}
+
+/// The ASCII characters a label may hold under `profile`.
+fn ascii_allowed(profile: Profile) -> u8 {
+    if profile.use_std3_ascii_rules {
+        LDH_LOWER
+    } else {
+        UTS46_VALID
+    }
+}
+
+/// Whether a bidi class makes a label right-to-left.
+fn is_rtl_class(bc: BidiClass) -> bool {
+    bc == BidiClass::RightToLeft || bc == BidiClass::ArabicLetter || bc == BidiClass::ArabicNumber
+}
+
+/// Whether a label is valid by the cached classes alone (hyphen rules aside): every
+/// character plain (and PVALID under IDNA2008), every ASCII character allowed.
+fn is_plain(label: &str, profile: Profile) -> bool {
+    let allowed = ascii_allowed(profile);
+    let need = if profile.idna2008 {
+        CLASS_PLAIN | CLASS_PVALID
+    } else {
+        CLASS_PLAIN
+    };
+    let mut previous = CLASS_MARK;
+    label.chars().all(|c| {
+        let ok = if c.is_ascii() {
+            previous = 0;
+            c != '.' && has_flag(c as u8, allowed)
+        } else {
+            cached_class(c).is_some_and(|class| {
+                let ok = class & need == need && !follows_badly(previous, class);
+                previous = class;
+                ok
+            })
+        };
+        ok
+    })
+}
+
+/// Whether a character of `class` may not follow one of class `previous` in a plain label:
+/// a mark first (rule V6; the start is given as a mark), or two reorderable characters side
+/// by side (canonical ordering might swap them).
+fn follows_badly(previous: u8, class: u8) -> bool {
+    (previous == CLASS_MARK && class & CLASS_MARK != 0) || previous & class & CLASS_REORDERABLE != 0
+}
+
 fn is_normalized_valid(label: &str) -> bool {
     let mut image = ADAPTER.normalize_validate(label.chars());
     for c in label.chars() {
@@ -949,6 +1222,9 @@ fn check_hyphens<F: FnMut(Violation) -> Flow>(
 }
 
 fn scan_unicode<F: FnMut(Violation) -> Flow>(label: &str, profile: Profile, sink: &mut F) -> Flow {
+    if is_plain(label, profile) {
+        return check_plain_hyphens(label, sink);
+    }
     let status_ok = is_normalized_valid(label);
     if !status_ok {
         report_status(label, sink)?;
@@ -1153,7 +1429,7 @@ fn check_bidi<F: FnMut(Violation) -> Flow>(label: &str, sink: &mut F) -> Flow {
     let Some(first) = label.chars().next() else {
         return ControlFlow::Continue(());
     };
-    let first_class = bidi_class(first);
+    let first_class = bidi_class_for_rules(first);
     let rtl = if first_class == BidiClass::LeftToRight {
         false
     } else if first_class == BidiClass::RightToLeft || first_class == BidiClass::ArabicLetter {
@@ -1170,7 +1446,7 @@ fn check_bidi<F: FnMut(Violation) -> Flow>(label: &str, sink: &mut F) -> Flow {
     let mut mixed = false;
     let mut last = (0, first, first_class);
     for (position, c) in label.chars().enumerate() {
-        let bc = bidi_class(c);
+        let bc = bidi_class_for_rules(c);
         if bc != BidiClass::NonspacingMark {
             last = (position, c, bc);
         }
@@ -1452,6 +1728,70 @@ fn map_domain(domain: &str, out: &mut String) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn cached_bidi_groups_treat_classes_as_the_rules_do() {
+        for c in (0..=0xFFFFu32).filter_map(char::from_u32) {
+            let real = bidi_class(c);
+            let cached = bidi_class_for_rules(c);
+            assert_eq!(ltr_allowed(real), ltr_allowed(cached), "{c:?}");
+            assert_eq!(rtl_allowed(real), rtl_allowed(cached), "{c:?}");
+            for class in [
+                BidiClass::LeftToRight,
+                BidiClass::RightToLeft,
+                BidiClass::ArabicLetter,
+                BidiClass::EuropeanNumber,
+                BidiClass::ArabicNumber,
+                BidiClass::NonspacingMark,
+            ] {
+                assert_eq!(real == class, cached == class, "{c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn plain_characters_stay_valid_and_nfc_in_any_order() {
+        // Every plain code point alone, and pseudo-random pairs and triples of them (within
+        // a block and across blocks), must pass the full normalization-and-status check.
+        let plain: Vec<char> = (0x80..=0xFFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| cached_class(c).is_some_and(|k| k & CLASS_PLAIN != 0))
+            .collect();
+        assert!(plain.len() > 40_000, "{} plain code points", plain.len());
+        for &c in &plain {
+            assert!(
+                is_normalized_valid(&c.to_string()),
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut pick = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..300_000 {
+            let a = plain[pick(plain.len())];
+            let near = plain.partition_point(|&c| c < a);
+            let b = plain[(near + pick(64)).min(plain.len() - 1)];
+            let c = plain[pick(plain.len())];
+            let text: String = [a, b, c, a].iter().collect();
+            let classes: Vec<u8> = text.chars().filter_map(cached_class).collect();
+            if classes
+                .windows(2)
+                .any(|w| w[0] & w[1] & CLASS_REORDERABLE != 0)
+            {
+                continue;
+            }
+            assert!(
+                is_normalized_valid(&text),
+                "{:?}",
+                text.escape_unicode().to_string()
+            );
+        }
+    }
+
     use super::*;
 
     const UTS46: Profile = Profile::UTS46;
