@@ -1110,7 +1110,7 @@ fn is_plain(label: &str, profile: Profile) -> bool {
     };
     let mut previous = CLASS_MARK;
     label.chars().all(|c| {
-        let ok = if c.is_ascii() {
+        if c.is_ascii() {
             previous = 0;
             c != '.' && has_flag(c as u8, allowed)
         } else {
@@ -1119,8 +1119,7 @@ fn is_plain(label: &str, profile: Profile) -> bool {
                 previous = class;
                 ok
             })
-        };
-        ok
+        }
     })
 }
 
