@@ -106,13 +106,14 @@ impl NameRewriter {
         self.mode
     }
 
-    /// Whether a name can need any work: only names with `--` (an ACE prefix) or, when
-    /// encoding, a non-ASCII byte can. Cheap enough to run on every name.
+    /// Whether a name can need any work: only names with `--` (an ACE prefix), an escape
+    /// (which may hide one) or, when encoding, a non-ASCII byte can. Cheap enough to run on
+    /// every name.
     #[inline]
     pub fn needs_work(&self, name: &[u8]) -> bool {
-        memchr::memmem::find(name, b"--").is_some()
-            || (self.mode == Mode::Encode && !name.is_ascii())
-            || memchr::memchr(b'\\', name).is_some()
+        (self.mode == Mode::Encode && !name.is_ascii())
+            || memchr::memchr2_iter(b'-', b'\\', name)
+                .any(|at| name[at] == b'\\' || name.get(at + 1) == Some(&b'-'))
     }
 
     /// Rewrites one name (presentation format, escapes allowed) into `out` (appended; in
