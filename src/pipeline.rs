@@ -164,24 +164,27 @@ pub fn run(
             if let Some(out) = out.as_deref_mut() {
                 for segment in &result.segments {
                     match segment {
-                        Segment::Input(r) => out.write_all(&chunk.data[r.clone()])?,
-                        Segment::Owned(r) => out.write_all(&result.owned[r.clone()])?,
+                        Segment::Input(r) => out.write_all(&chunk.data[r.clone()]),
+                        Segment::Owned(r) => out.write_all(&result.owned[r.clone()]),
                     }
+                    .map_err(|e| context(e, "writing the output"))?;
                 }
             }
             for f in &result.findings {
-                report.write(&Finding {
-                    file: file.to_owned(),
-                    line: line_base + f.line + 1,
-                    column: f.column,
-                    name: f.name.clone(),
-                    label: f.label.clone(),
-                    kind: f.finding.kind,
-                    reason: f.finding.reason,
-                    message: f.finding.message.clone(),
-                    unicode: f.finding.unicode.clone(),
-                    target: None,
-                })?;
+                report
+                    .write(&Finding {
+                        file: file.to_owned(),
+                        line: line_base + f.line + 1,
+                        column: f.column,
+                        name: f.name.clone(),
+                        label: f.label.clone(),
+                        kind: f.finding.kind,
+                        reason: f.finding.reason,
+                        message: f.finding.message.clone(),
+                        unicode: f.finding.unicode.clone(),
+                        target: None,
+                    })
+                    .map_err(|e| context(e, "writing the report"))?;
             }
             line_base += result.newlines;
             let mut part = result.stats;
@@ -235,10 +238,15 @@ pub fn run(
         }
     }
     if let Some(out) = out {
-        out.flush()?;
+        out.flush().map_err(|e| context(e, "writing the output"))?;
     }
     stats.seconds = started.elapsed().as_secs_f64();
     Ok(stats)
+}
+
+/// `e` with what was being done when it happened.
+fn context(e: io::Error, doing: &str) -> io::Error {
+    io::Error::new(e.kind(), format!("{doing}: {e}"))
 }
 
 /// The end of the chunk that starts at `start`: just after the first line end at or past

@@ -7,7 +7,7 @@
 //! inside the name. It knows nothing of files, lines or report formats.
 
 use crate::label::{ace_kind, Ace, LabelError, Labeler};
-use crate::name::{Name, NameError};
+use crate::name::{Label, Name, NameError};
 use crate::report::Kind;
 use crate::uts46::{Facts, Profile};
 
@@ -151,13 +151,7 @@ impl NameRewriter {
         let mut bidi_domain = false;
         // First pass: decode what decodes, note what is Unicode.
         for label in parsed.labels() {
-            let wire: &[u8] = if label.escaped {
-                self.wire.clear();
-                label.unescape_into(&mut self.wire);
-                &self.wire
-            } else {
-                label.text
-            };
+            let wire = wire_octets(&label, &mut self.wire);
             let slot = match ace_kind(wire) {
                 Some(ace) => {
                     ace_labels += 1;
@@ -238,13 +232,7 @@ impl NameRewriter {
                     }
                 }
                 Slot::Unicode if self.mode == Mode::Encode => {
-                    let wire: &[u8] = if label.escaped {
-                        self.wire.clear();
-                        label.unescape_into(&mut self.wire);
-                        &self.wire
-                    } else {
-                        label.text
-                    };
+                    let wire = wire_octets(&label, &mut self.wire);
                     let start = self.converted.len();
                     match self
                         .labeler
@@ -314,6 +302,17 @@ impl NameRewriter {
             start += piece.len() + 1;
         }
         ace_labels
+    }
+}
+
+/// The octets of a label on the wire: its text, or its text unescaped into `scratch`.
+fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
+    if label.escaped {
+        scratch.clear();
+        label.unescape_into(scratch);
+        scratch
+    } else {
+        label.text
     }
 }
 

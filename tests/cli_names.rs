@@ -1140,3 +1140,65 @@ fn decode_race_converts_bq_labels_and_still_reports_them() {
     assert_eq!(findings.len(), 1, "{findings:#?}");
     assert_eq!(findings[0]["kind"], "legacy-race");
 }
+
+// ---------------------------------------------------------------------------------------
+// Outputs that are not regular files
+// ---------------------------------------------------------------------------------------
+
+/// A device named by `-o` is written to, never replaced: renaming a temporary file over
+/// `/dev/null` (as root) would destroy the device.
+#[cfg(unix)]
+#[test]
+fn output_to_a_device_writes_to_it_and_leaves_it_a_device() {
+    use std::os::unix::fs::FileTypeExt;
+    let r = run(&["decode", "-o", "/dev/null", "samples/names.txt"]);
+    assert_status(&r, 1, "decode -o /dev/null");
+    assert!(r.stdout.is_empty());
+    let meta = fs::metadata("/dev/null").expect("/dev/null exists");
+    assert!(
+        meta.file_type().is_char_device(),
+        "/dev/null is still a device"
+    );
+    assert!(listing(Path::new("/dev"))
+        .iter()
+        .all(|n| !n.starts_with(".idnscope-")));
+}
+
+/// A full device: the write error is exit status 2 and says it was the output.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_output_device_is_exit_2_and_named() {
+    let r = run(&["decode", "-q", "-o", "/dev/full", "samples/names.txt"]);
+    assert_status(&r, 2, "decode -o /dev/full");
+    assert!(
+        r.stderr.contains("writing the output") && r.stderr.contains("No space left"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// `--in-place` through a symbolic link rewrites the file it points to and keeps the link.
+#[cfg(unix)]
+#[test]
+fn in_place_through_a_symlink_keeps_the_link() {
+    let (dir, real) = temp_file("real.txt", b"xn--bcher-kva.de\n");
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink("real.txt", &link).expect("symlink");
+    let r = run_in(dir.path(), &["decode", "--in-place", "link.txt"], b"");
+    assert_status(&r, 0, "decode --in-place link.txt");
+    assert!(fs::symlink_metadata(&link)
+        .expect("link")
+        .file_type()
+        .is_symlink());
+    assert_eq!(fs::read_to_string(&real).expect("real"), "bücher.de\n");
+    assert_eq!(listing(dir.path()), vec!["link.txt", "real.txt"]);
+}
+
+/// `--in-place` on something that is not a regular file is refused.
+#[cfg(unix)]
+#[test]
+fn in_place_on_a_device_is_refused() {
+    let r = run(&["decode", "--in-place", "/dev/null"]);
+    assert_status(&r, 2, "decode --in-place /dev/null");
+    assert!(r.stderr.contains("regular file"), "{}", r.stderr);
+}

@@ -113,7 +113,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
                 &scanner,
                 path,
                 &options,
-                Some(&mut file.writer()),
+                Some(file.writer()),
                 &mut report,
                 &mut progress,
             )?;
@@ -278,18 +278,53 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
     }
 }
 
-/// A file written through a temporary file in the same folder and renamed over the target
-/// only on success: on any error the target is untouched and the temporary file removed.
-struct AtomicFile {
-    target: PathBuf,
-    temp: BufWriter<tempfile::NamedTempFile>,
+/// Where an output or report file is written.
+///
+/// A regular file (or a new one) is written through a temporary file in its folder, renamed
+/// over it only on success: on any error the target is untouched and the temporary file
+/// removed. A symbolic link is followed, so the file it points to is replaced and the link
+/// kept. Anything else that exists (a device such as `/dev/null`, a FIFO, a terminal) is
+/// written directly: renaming over it would replace the device itself.
+enum AtomicFile {
+    /// Through a temporary file, renamed over `target`.
+    Replace {
+        target: PathBuf,
+        temp: BufWriter<tempfile::NamedTempFile>,
+    },
+    /// Straight into a file that is not a regular one.
+    Direct {
+        target: PathBuf,
+        file: BufWriter<File>,
+    },
 }
 
 impl AtomicFile {
-    /// A new file to become `path`: it keeps the permissions of the file it replaces, or
-    /// gets those of a new file (0666 less the umask), not the temporary file's 0600.
+    /// A file to become `path`: it keeps the permissions of the file it replaces, or gets
+    /// those of a new file (0666 less the umask), not the temporary file's 0600.
     fn create(path: &Path) -> Result<Self, Trouble> {
-        let dir = match path.parent() {
+        let (target, existing) = match std::fs::metadata(path) {
+            Ok(meta) => (
+                std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?,
+                Some(meta),
+            ),
+            Err(_) => (path.to_owned(), None),
+        };
+        if let Some(meta) = &existing {
+            if meta.is_dir() {
+                return Err(Trouble(format!("{}: is a directory", path.display())));
+            }
+            if !meta.is_file() {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&target)
+                    .map_err(|e| Trouble::io(path, e))?;
+                return Ok(AtomicFile::Direct {
+                    target,
+                    file: BufWriter::with_capacity(1 << 16, file),
+                });
+            }
+        }
+        let dir = match target.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         };
@@ -297,46 +332,60 @@ impl AtomicFile {
             .prefix(".idnscope-")
             .tempfile_in(dir)
             .map_err(|e| Trouble::io(path, e))?;
-        let permissions = match std::fs::metadata(path) {
-            Ok(meta) => Some(meta.permissions()),
-            Err(_) => new_file_permissions(),
+        let permissions = match existing {
+            Some(meta) => Some(meta.permissions()),
+            None => new_file_permissions(),
         };
         if let Some(permissions) = permissions {
             temp.as_file()
                 .set_permissions(permissions)
                 .map_err(|e| Trouble::io(path, e))?;
         }
-        Ok(AtomicFile {
-            target: path.to_owned(),
+        Ok(AtomicFile::Replace {
+            target,
             temp: BufWriter::with_capacity(1 << 16, temp),
         })
     }
 
-    /// A new file to replace the existing `path`, keeping its permissions.
+    /// A file to replace the existing regular file `path`, keeping its permissions.
     fn beside(path: &Path) -> Result<Self, Trouble> {
         let meta = std::fs::metadata(path).map_err(|e| Trouble::io(path, e))?;
         if meta.is_dir() {
             return Err(Trouble(format!("{}: is a directory", path.display())));
         }
+        if !meta.is_file() {
+            return Err(Trouble(format!(
+                "{}: --in-place needs a regular file",
+                path.display()
+            )));
+        }
         AtomicFile::create(path)
     }
 
-    fn writer(&mut self) -> &mut BufWriter<tempfile::NamedTempFile> {
-        &mut self.temp
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            AtomicFile::Replace { temp, .. } => temp,
+            AtomicFile::Direct { file, .. } => file,
+        }
     }
 
-    /// Flushes, syncs and renames the temporary file over the target.
+    /// Flushes; for a replacement, syncs and renames the temporary file over the target.
     fn commit(self) -> Result<(), Trouble> {
-        let target = self.target;
-        let temp = self
-            .temp
-            .into_inner()
-            .map_err(|e| Trouble::io(&target, e.into_error()))?;
-        temp.as_file()
-            .sync_all()
-            .map_err(|e| Trouble::io(&target, e))?;
-        temp.persist(&target)
-            .map_err(|e| Trouble::io(&target, e.error))?;
+        match self {
+            AtomicFile::Replace { target, temp } => {
+                let temp = temp
+                    .into_inner()
+                    .map_err(|e| Trouble::io(&target, e.into_error()))?;
+                temp.as_file()
+                    .sync_all()
+                    .map_err(|e| Trouble::io(&target, e))?;
+                temp.persist(&target)
+                    .map_err(|e| Trouble::io(&target, e.error))?;
+            }
+            AtomicFile::Direct { target, mut file } => {
+                file.flush().map_err(|e| Trouble::io(&target, e))?;
+            }
+        }
         Ok(())
     }
 }
