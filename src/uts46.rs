@@ -836,12 +836,11 @@ impl Uts46 {
             found = Some(v);
             ControlFlow::Break(())
         };
-        let _ = facts.check_hyphens(&mut first);
-        match (found, bidi_domain) {
-            (Some(v), _) => Err(v),
-            (None, true) => facts.bidi.map_or(Ok(()), Err),
-            (None, false) => Ok(()),
+        if facts.check_hyphens(&mut first).is_continue() && bidi_domain && !facts.bidi_ok {
+            // Broken: find out where, the slow way.
+            let _ = check_bidi(label, &mut first);
         }
+        found.map_or(Ok(()), Err)
     }
 
     /// UTS #46 "Map" and "Normalize" (section 4, steps 1 and 2) of a Unicode label: appends
@@ -940,6 +939,37 @@ const BIDI_GROUPS: [BidiClass; 8] = [
     BidiClass::OtherNeutral,
     BidiClass::WhiteSpace,
 ];
+
+/// Indexes of [`BIDI_GROUPS`], as bits of a set of groups.
+const GROUP_L: u8 = 0;
+const GROUP_R: u8 = 1;
+const GROUP_AL: u8 = 2;
+const GROUP_EN: u8 = 3;
+const GROUP_AN: u8 = 4;
+const GROUP_NSM: u8 = 5;
+const GROUP_NEUTRAL: u8 = 6;
+/// No group (an empty label, or a label of NSM only).
+const NO_GROUP: u8 = 8;
+
+/// RFC 5893's rule over the set of groups of a label, its first group and its last group
+/// that is not NSM: the same verdict as [`check_bidi`], without the detail.
+fn bidi_rule_holds(groups: u8, first: u8, last: u8) -> bool {
+    let bit = |g: u8| 1u8 << g;
+    let common = bit(GROUP_EN) | bit(GROUP_NEUTRAL) | bit(GROUP_NSM);
+    match first {
+        GROUP_L => {
+            groups & !(bit(GROUP_L) | common) == 0 && (last == GROUP_L || last == GROUP_EN)
+        }
+        GROUP_R | GROUP_AL => {
+            let allowed = bit(GROUP_R) | bit(GROUP_AL) | bit(GROUP_AN) | common;
+            let both_numbers = bit(GROUP_EN) | bit(GROUP_AN);
+            groups & !allowed == 0
+                && groups & both_numbers != both_numbers
+                && matches!(last, GROUP_R | GROUP_AL | GROUP_EN | GROUP_AN)
+        }
+        _ => false,
+    }
+}
 
 /// The group of [`BIDI_GROUPS`] a bidi class falls in.
 fn bidi_group(bc: BidiClass) -> u8 {
@@ -1052,8 +1082,8 @@ pub struct Facts {
     pub rtl: bool,
     /// Every character is valid by the cached classes alone.
     plain: bool,
-    /// The first violation of RFC 5893's rule, which counts in a bidi domain.
-    bidi: Option<Violation>,
+    /// RFC 5893's rule holds (it counts in a bidi domain).
+    bidi_ok: bool,
     /// Hyphens: first, third and fourth, last; and the `xn--` prefix.
     leading_hyphen: bool,
     hyphens_3_4: bool,
@@ -1109,11 +1139,11 @@ fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
     let mut count = 0;
     let mut last = ' ';
     let mut previous_char = ' ';
-    let mut bidi = BidiScan::default();
-    let mut first_bidi = |v| {
-        facts.bidi.get_or_insert(v);
-        ControlFlow::Continue(())
-    };
+    // The bidi rule, without a branch per character: which groups of BIDI_GROUPS occur,
+    // and the last one that is not NSM.
+    let mut groups = 0u8;
+    let mut first_group = NO_GROUP;
+    let mut last_group = NO_GROUP;
     let mut plain = true;
     let mut rtl = false;
     for c in chars {
@@ -1123,7 +1153,7 @@ fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
         let position = count;
         count += 1;
         last = c;
-        let bc = match cached_class(c) {
+        let group = match cached_class(c) {
             Some(class) => {
                 if c.is_ascii() {
                     plain &= c != '.' && has_flag(c as u8, allowed);
@@ -1138,19 +1168,25 @@ fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
                     rtl |= class & CLASS_RTL != 0;
                     previous = class;
                 }
-                BIDI_GROUPS[usize::from((class >> CLASS_BIDI_SHIFT) & 7)]
+                ((class >> CLASS_BIDI_SHIFT) & 7) as u8
             }
             None => {
                 plain = false;
                 let bc = bidi_class(c);
                 rtl |= is_rtl_class(bc);
-                bc
+                bidi_group(bc)
             }
         };
-        let _ = bidi.push(position, c, bc, &mut first_bidi);
+        groups |= 1 << group;
+        if position == 0 {
+            first_group = group;
+        }
+        if group != GROUP_NSM {
+            last_group = group;
+        }
         previous_char = c;
     }
-    let _ = bidi.finish(&mut first_bidi);
+    facts.bidi_ok = bidi_rule_holds(groups, first_group, last_group);
     facts.plain = plain;
     facts.rtl = rtl;
     facts.plain &= count > 0;
