@@ -105,6 +105,14 @@ impl ChunkOutput {
 pub trait Scanner: Sync {
     /// Processes `chunk` with `rewriter` into `out`.
     fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput);
+
+    /// Where chunks may end: the end (exclusive) of the first record of `data` that ends at
+    /// or after `target`, where `data` starts at the start of a record; `None` when no
+    /// record ends there within `data`. A record is a line by default; a format whose
+    /// records span lines (zone files, with parentheses and quoted strings) says so here.
+    fn record_end(&self, data: &[u8], target: usize) -> Option<usize> {
+        memchr::memchr(b'\n', &data[target.min(data.len())..]).map(|at| target + at + 1)
+    }
 }
 
 /// How to run a job.
@@ -202,7 +210,7 @@ pub fn run(
             let mut start = 0;
             let mut mid_line = false;
             while start < data.len() {
-                let end = chunk_end(data, start);
+                let end = chunk_end(scanner, data, start);
                 let ends_mid_line = end < data.len() && data[end - 1] != b'\n';
                 chunks.push(Chunk {
                     data: &data[start..end],
@@ -219,7 +227,7 @@ pub fn run(
             emit(&chunks, &mut out)?;
         }
         Input::Stream(mut reader) => {
-            let mut blocks = BlockReader::new(&mut *reader);
+            let mut blocks = BlockReader::new(&mut *reader, scanner);
             loop {
                 let owned = blocks.next_batch(batch)?;
                 if owned.is_empty() {
@@ -249,16 +257,16 @@ fn context(e: io::Error, doing: &str) -> io::Error {
     io::Error::new(e.kind(), format!("{doing}: {e}"))
 }
 
-/// The end of the chunk that starts at `start`: just after the first line end at or past
-/// `start + CHUNK_BYTES`, or at the cut limit for a line too long to wait for.
-fn chunk_end(data: &[u8], start: usize) -> usize {
-    let target = start + CHUNK_BYTES;
-    if target >= data.len() {
+/// The end of the chunk that starts at `start` (a record start): just after the first
+/// record that ends at or past `start + CHUNK_BYTES`, or at the cut limit for a record too
+/// long to wait for.
+fn chunk_end(scanner: &dyn Scanner, data: &[u8], start: usize) -> usize {
+    if start + CHUNK_BYTES >= data.len() {
         return data.len();
     }
-    let limit = (target + MAX_LINE_SCAN).min(data.len());
-    match memchr::memchr(b'\n', &data[target..limit]) {
-        Some(at) => target + at + 1,
+    let limit = (start + CHUNK_BYTES + MAX_LINE_SCAN).min(data.len());
+    match scanner.record_end(&data[start..limit], CHUNK_BYTES) {
+        Some(end) => start + end,
         None => limit,
     }
 }
@@ -270,9 +278,10 @@ struct Block {
     ends_mid_line: bool,
 }
 
-/// Reads a stream as chunks that end at line ends, in bounded memory.
+/// Reads a stream as chunks that end at record ends, in bounded memory.
 struct BlockReader<'r> {
     reader: &'r mut dyn Read,
+    scanner: &'r dyn Scanner,
     /// Bytes read past the last line end of the previous chunk.
     carry: Vec<u8>,
     /// The previous chunk ended inside a line.
@@ -281,9 +290,10 @@ struct BlockReader<'r> {
 }
 
 impl<'r> BlockReader<'r> {
-    fn new(reader: &'r mut dyn Read) -> Self {
+    fn new(reader: &'r mut dyn Read, scanner: &'r dyn Scanner) -> Self {
         BlockReader {
             reader,
+            scanner,
             carry: Vec::new(),
             mid_line: false,
             done: false,
@@ -300,8 +310,10 @@ impl<'r> BlockReader<'r> {
             if buf.is_empty() {
                 break;
             }
-            // Cut after the last line end; without one, grow up to the scan limit, then cut.
-            let mut cut = memchr::memrchr(b'\n', &buf).map(|at| at + 1);
+            // Cut at a record end in the second half; without one, grow up to the scan
+            // limit, then cut wherever the buffer ends.
+            let half = buf.len() / 2;
+            let mut cut = self.scanner.record_end(&buf, half);
             if cut.is_none() && !self.done {
                 fill(
                     &mut *self.reader,
@@ -309,7 +321,7 @@ impl<'r> BlockReader<'r> {
                     target + MAX_LINE_SCAN,
                     &mut self.done,
                 )?;
-                cut = memchr::memrchr(b'\n', &buf).map(|at| at + 1);
+                cut = self.scanner.record_end(&buf, half);
             }
             let cut = match cut {
                 Some(cut) if !self.done => cut,
@@ -368,7 +380,7 @@ mod tests {
         }
         text.extend_from_slice(b"last-without-newline");
         let mut reader: &[u8] = &text;
-        let mut blocks = BlockReader::new(&mut reader);
+        let mut blocks = BlockReader::new(&mut reader, &crate::input::names::NamesScanner);
         let mut joined = Vec::new();
         let mut count = 0;
         loop {
@@ -394,7 +406,7 @@ mod tests {
         let mut text = vec![b'a'; CHUNK_BYTES + MAX_LINE_SCAN + 10];
         text.extend_from_slice(b"\nnext\n");
         let mut reader: &[u8] = &text;
-        let mut blocks = BlockReader::new(&mut reader);
+        let mut blocks = BlockReader::new(&mut reader, &crate::input::names::NamesScanner);
         let batch = blocks.next_batch(10).unwrap();
         assert_eq!(batch.len(), 2);
         assert!(!batch[0].starts_mid_line && batch[0].ends_mid_line);
@@ -413,7 +425,8 @@ mod tests {
         let mut data = vec![b'x'; CHUNK_BYTES + 5];
         data.push(b'\n');
         data.extend_from_slice(&[b'y'; 10]);
-        assert_eq!(chunk_end(&data, 0), CHUNK_BYTES + 6);
-        assert_eq!(chunk_end(&data, CHUNK_BYTES + 6), data.len());
+        let names = crate::input::names::NamesScanner;
+        assert_eq!(chunk_end(&names, &data, 0), CHUNK_BYTES + 6);
+        assert_eq!(chunk_end(&names, &data, CHUNK_BYTES + 6), data.len());
     }
 }
