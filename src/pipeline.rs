@@ -76,7 +76,40 @@ pub struct ChunkOutput {
     pub stats: Stats,
     /// Line ends (`\n`) in the chunk.
     pub newlines: u64,
+    /// Input that cannot be parsed: the job stops here (the scanner stops at it too).
+    pub fatal: Option<ChunkError>,
 }
+
+/// Input that cannot be parsed, located inside its chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkError {
+    /// 0-based line inside the chunk.
+    pub line: u64,
+    /// 1-based byte column in that line.
+    pub column: u64,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+/// Input that cannot be parsed, located in the whole input: `LINE:COLUMN: MESSAGE`. It is
+/// carried inside an [`io::Error`] of kind `InvalidData` returned by [`run`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based byte column.
+    pub column: u64,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
 
 impl ChunkOutput {
     /// Appends input bytes `range` to the output, merging with the previous input segment.
@@ -135,7 +168,9 @@ pub enum Input<'a> {
 }
 
 /// Runs one input through `scanner`, writing the output to `out` (none in audit mode) and
-/// the findings to `report`. `progress` is told how many input bytes are done.
+/// the findings to `report`. `progress` is told how many input bytes are done. Input that
+/// cannot be parsed ends the run with an `InvalidData` error that holds a [`ParseError`];
+/// the output of the chunks before it has been written.
 pub fn run(
     scanner: &dyn Scanner,
     input: Input<'_>,
@@ -193,6 +228,16 @@ pub fn run(
                         target: None,
                     })
                     .map_err(|e| context(e, "writing the report"))?;
+            }
+            if let Some(fatal) = &result.fatal {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    ParseError {
+                        line: line_base + fatal.line + 1,
+                        column: fatal.column,
+                        message: fatal.message.clone(),
+                    },
+                ));
             }
             line_base += result.newlines;
             let mut part = result.stats;

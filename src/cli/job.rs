@@ -21,8 +21,18 @@ use super::{
 struct Trouble(String);
 
 impl Trouble {
+    /// An I/O failure on `what`; a parse error reads `FILE:LINE:COLUMN: MESSAGE`.
     fn io(what: &Path, e: io::Error) -> Self {
-        Trouble(format!("{}: {e}", what.display()))
+        Trouble(format!("{}:{}", what.display(), located(&e)))
+    }
+}
+
+/// The text after `FILE:` for an error: `LINE:COLUMN: MESSAGE` for a parse error, else
+/// ` MESSAGE`.
+fn located(e: &io::Error) -> String {
+    match e.get_ref().and_then(|inner| inner.downcast_ref::<pipeline::ParseError>()) {
+        Some(parse) => parse.to_string(),
+        None => format!(" {e}"),
     }
 }
 
@@ -218,7 +228,7 @@ fn process(
         let stdin = io::stdin();
         let input = Input::Stream(Box::new(stdin.lock()));
         return pipeline::run(scanner, input, "-", options, out, report, progress)
-            .map_err(|e| Trouble(format!("standard input: {e}")));
+            .map_err(|e| Trouble(format!("-:{}", located(&e))));
     }
     let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
     let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
