@@ -1202,3 +1202,15 @@ fn in_place_on_a_device_is_refused() {
     assert_status(&r, 2, "decode --in-place /dev/null");
     assert!(r.stderr.contains("regular file"), "{}", r.stderr);
 }
+
+/// The progress bar goes to standard error only: the output is the same with it forced on.
+#[test]
+fn a_forced_progress_bar_leaves_the_output_alone() {
+    let plain = run(&["decode", "-q", "samples/names.txt"]);
+    let with_bar = run(&["decode", "-q", "--progress", "always", "samples/names.txt"]);
+    assert_status(&with_bar, 1, "decode --progress always");
+    assert!(!plain.stdout.is_empty());
+    assert_eq!(with_bar.stdout, plain.stdout);
+    let never = run(&["decode", "-q", "--progress", "never", "samples/names.txt"]);
+    assert_eq!(never.stderr, "", "nothing on stderr with -q and no bar");
+}
