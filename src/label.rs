@@ -139,11 +139,6 @@ impl Labeler {
         }
     }
 
-    /// The IDNA policy in use.
-    pub fn uts46(&self) -> &Uts46 {
-        &self.uts46
-    }
-
     /// Decodes an A-label (`xn--` in any case, then Punycode) and appends the U-label to
     /// `out`, checking everything but the IDNA rules: call [`Labeler::check_unicode`] with
     /// the returned [`Facts`] once the whole domain is known (the bidi rule depends on it).

@@ -957,9 +957,7 @@ fn bidi_rule_holds(groups: u8, first: u8, last: u8) -> bool {
     let bit = |g: u8| 1u8 << g;
     let common = bit(GROUP_EN) | bit(GROUP_NEUTRAL) | bit(GROUP_NSM);
     match first {
-        GROUP_L => {
-            groups & !(bit(GROUP_L) | common) == 0 && (last == GROUP_L || last == GROUP_EN)
-        }
+        GROUP_L => groups & !(bit(GROUP_L) | common) == 0 && (last == GROUP_L || last == GROUP_EN),
         GROUP_R | GROUP_AL => {
             let allowed = bit(GROUP_R) | bit(GROUP_AL) | bit(GROUP_AN) | common;
             let both_numbers = bit(GROUP_EN) | bit(GROUP_AN);

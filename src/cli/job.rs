@@ -30,7 +30,10 @@ impl Trouble {
 /// The text after `FILE:` for an error: `LINE:COLUMN: MESSAGE` for a parse error, else
 /// ` MESSAGE`.
 fn located(e: &io::Error) -> String {
-    match e.get_ref().and_then(|inner| inner.downcast_ref::<pipeline::ParseError>()) {
+    match e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<pipeline::ParseError>())
+    {
         Some(parse) => parse.to_string(),
         None => format!(" {e}"),
     }
