@@ -264,7 +264,7 @@ impl NameRewriter {
                 for (label, slot) in parsed.labels().zip(&self.slots) {
                     if let Slot::Replace(start, end) = *slot {
                         out.extend_from_slice(&name[copied..label.start]);
-                        out.extend_from_slice(&self.converted.as_bytes()[start..end]);
+                        push_presentation(&self.converted.as_bytes()[start..end], out);
                         copied = label.start + label.text.len();
                     }
                 }
@@ -302,6 +302,20 @@ impl NameRewriter {
             start += piece.len() + 1;
         }
         ace_labels
+    }
+}
+
+/// Appends a converted label in presentation format: the bytes that would end or split the
+/// name, or change its meaning (`.`, `\`, `;`, `(`, `)`, `"`, space, and control bytes), are
+/// escaped as `\X` or `\DDD`. A label may hold them: with STD3 rules off, UTS #46 allows
+/// ASCII punctuation, and Punycode copies the basic code points as they are.
+fn push_presentation(text: &[u8], out: &mut Vec<u8>) {
+    for &b in text {
+        match b {
+            b'.' | b'\\' | b';' | b'(' | b')' | b'"' | b' ' => out.extend_from_slice(&[b'\\', b]),
+            0..=0x1F | 0x7F => out.extend_from_slice(format!("\\{b:03}").as_bytes()),
+            _ => out.push(b),
+        }
     }
 }
 

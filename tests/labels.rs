@@ -220,3 +220,23 @@ fn bidi_rule_applies_across_the_domain() {
     assert!(findings.is_empty(), "{findings:?}");
     assert_eq!(out, "ישראל.example");
 }
+
+#[test]
+fn converted_labels_are_written_in_presentation_format() {
+    // With STD3 rules off, "a(ü" and "a\ü" are valid labels (Python's codec gives the
+    // A-labels xn--a(-yka and xn--a\-yka). Written raw, '(' would open a parenthesis in a
+    // zone file and '\' would escape the next byte, so both are escaped on the way out, in
+    // either direction, and the round trip gives back the escaped input.
+    for (ace, unicode) in [
+        ("xn--a\\(-yka.example", "a\\(ü.example"),
+        ("xn--a\\\\-yka.example", "a\\\\ü.example"),
+        ("xn--a\\;-yka.example", "a\\;ü.example"),
+    ] {
+        let (out, findings) = decode(ace);
+        assert!(findings.is_empty(), "{ace}: {findings:?}");
+        assert_eq!(out, unicode, "decode {ace}");
+        let (back, findings) = run(Mode::Encode, &out);
+        assert!(findings.is_empty(), "{out}: {findings:?}");
+        assert_eq!(back, ace, "encode {out}");
+    }
+}
