@@ -5,7 +5,10 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use std::io::BufRead;
+
 use idnscope::input::names::NamesScanner;
+use idnscope::input::zone::ZoneScanner;
 use idnscope::pipeline::{self, Input, Options, Scanner};
 use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
@@ -67,11 +70,10 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
             "--report and -o/--output name the same file; give them different paths".into(),
         ));
     }
-    if matches!(args.format, InputFormat::Zone | InputFormat::Log) {
-        return Err(Trouble(format!(
-            "--format {} is not available yet in this version; use --format names",
-            args.format.as_str()
-        )));
+    if args.format == InputFormat::Log {
+        return Err(Trouble(
+            "--format log is not available yet in this version; use --format names or zone".into(),
+        ));
     }
     let options = Options {
         mode,
@@ -103,7 +105,6 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         args.paths.clone()
     };
     let mut total = Stats::default();
-    let scanner = NamesScanner;
 
     // One output for all inputs (stdout or -o), unless rewriting in place.
     let mut shared_output = match (&args.output, mode) {
@@ -123,7 +124,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         let stats = if args.in_place {
             let mut file = AtomicFile::beside(path)?;
             let stats = process(
-                &scanner,
+                args.format,
                 path,
                 &options,
                 Some(file.writer()),
@@ -138,7 +139,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
                 Some(Output::Stdout(stdout)) => Some(stdout),
                 None => None,
             };
-            process(&scanner, path, &options, out, &mut report, &mut progress)?
+            process(args.format, path, &options, out, &mut report, &mut progress)?
         };
         total.add(&stats);
         total.seconds += stats.seconds;
@@ -217,9 +218,62 @@ enum Output {
     Stdout(BufWriter<io::StdoutLock<'static>>),
 }
 
+/// The scanner for an input: the one asked for, or for `auto` the zone scanner when the
+/// file name ends in `.zone` or `.db` or the text starts like a zone file, else names.
+fn scanner_for(format: InputFormat, path: &Path, head: &[u8]) -> &'static dyn Scanner {
+    let zone = match format {
+        InputFormat::Zone => true,
+        InputFormat::Names | InputFormat::Log => false,
+        InputFormat::Auto => {
+            let by_name = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("zone") || e.eq_ignore_ascii_case("db"));
+            by_name || looks_like_zone(head)
+        }
+    };
+    if zone {
+        &ZoneScanner
+    } else {
+        &NamesScanner
+    }
+}
+
+/// Whether text starts like an RFC 1035 master file: its first line that is not blank or a
+/// `;` comment is a `$ORIGIN`, `$TTL` or `$INCLUDE` directive, or a record with a class or
+/// SOA (a `#` comment first means a name list).
+fn looks_like_zone(head: &[u8]) -> bool {
+    for line in head.split(|&b| b == b'\n') {
+        let text = String::from_utf8_lossy(line);
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with(';') {
+            continue;
+        }
+        if trimmed.starts_with('#') {
+            // A name list's comment: zone files comment with ';'.
+            return false;
+        }
+        let upper = trimmed.to_ascii_uppercase();
+        if ["$ORIGIN", "$TTL", "$INCLUDE"]
+            .iter()
+            .any(|d| upper.starts_with(d))
+        {
+            return true;
+        }
+        return upper
+            .split_whitespace()
+            .skip(1)
+            .take(4)
+            .any(|t| matches!(t, "IN" | "CH" | "HS" | "SOA"));
+    }
+    false
+}
+
+/// Bytes of an input looked at by `--format auto`.
+const HEAD_BYTES: usize = 4096;
+
 /// Runs one input through the pipeline.
 fn process(
-    scanner: &dyn Scanner,
+    format: InputFormat,
     path: &Path,
     options: &Options,
     out: Option<&mut dyn Write>,
@@ -228,8 +282,12 @@ fn process(
 ) -> Result<Stats, Trouble> {
     let shown = path.to_string_lossy();
     if path.as_os_str() == "-" {
-        let stdin = io::stdin();
-        let input = Input::Stream(Box::new(stdin.lock()));
+        let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, io::stdin().lock());
+        let head = stdin
+            .fill_buf()
+            .map_err(|e| Trouble(format!("standard input: {e}")))?;
+        let scanner = scanner_for(format, path, head);
+        let input = Input::Stream(Box::new(stdin));
         return pipeline::run(scanner, input, "-", options, out, report, progress)
             .map_err(|e| Trouble(format!("-:{}", located(&e))));
     }
@@ -240,6 +298,9 @@ fn process(
     }
     if !meta.is_file() {
         // A pipe, FIFO or character device has no length to map: stream it.
+        let mut file = io::BufReader::with_capacity(HEAD_BYTES, file);
+        let head = file.fill_buf().map_err(|e| Trouble::io(path, e))?;
+        let scanner = scanner_for(format, path, head);
         let input = Input::Stream(Box::new(file));
         return pipeline::run(scanner, input, &shown, options, out, report, progress)
             .map_err(|e| Trouble::io(path, e));
@@ -255,6 +316,7 @@ fn process(
         map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Trouble::io(path, e))?;
         &map
     };
+    let scanner = scanner_for(format, path, &data[..data.len().min(HEAD_BYTES)]);
     pipeline::run(
         scanner,
         Input::Bytes(data),

@@ -106,17 +106,6 @@ enum InputFormat {
     Log,
 }
 
-impl InputFormat {
-    fn as_str(self) -> &'static str {
-        match self {
-            InputFormat::Auto => "auto",
-            InputFormat::Zone => "zone",
-            InputFormat::Names => "names",
-            InputFormat::Log => "log",
-        }
-    }
-}
-
 /// Report formats of `--report-format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ReportFormat {

@@ -2,3 +2,5 @@
 //! the [`crate::rewrite::NameRewriter`].
 
 pub mod names;
+pub mod rdata;
+pub mod zone;

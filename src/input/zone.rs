@@ -1,0 +1,495 @@
+//! The `zone` format: DNS master files (RFC 1035 section 5.1).
+//!
+//! The scanner reads the file as tokens, finds the fields that are domain names and hands
+//! exactly their bytes to the [`NameRewriter`]; every other byte passes through.
+//!
+//! - Fields are separated by spaces, tabs (and the `\r` of CRLF line ends); `;` starts a
+//!   comment that runs to the end of the line; `"..."` is one field (a backslash in it
+//!   escapes the next byte); `(` and `)` group a record over several lines.
+//! - A backslash escapes the next byte, in names as in quoted strings, except a line end:
+//!   `\` followed by `\n` is an ordinary byte and the line ends there.
+//! - A record ends at a line end outside parentheses and quotes. Quoted strings may span
+//!   lines.
+//! - Names: the owner (the first field of a record whose line does not start with a space
+//!   or tab), the argument of `$ORIGIN`, the origin argument of `$INCLUDE`, and the RDATA
+//!   fields that [`crate::input::rdata`] lists for the record's type. Quoted fields are never
+//!   names, and RDATA in the generic encoding (`\#`, RFC 3597) is never touched.
+//! - The type is the first field after the owner that is neither a TTL (it starts with a
+//!   digit: `3600`, `1h`, `1w30m`) nor a class (`IN`, `CH`, `HS`, `CS`, `CLASSnnn`, any
+//!   case), so TTL and class may come in either order.
+//! - `$TTL`, `$GENERATE` and any other directive are kept as text.
+//!
+//! A `)` without its `(`, a `(` still open at the end of the input, a quoted string still
+//! open there, or a backslash as the last byte stop the job with a [`ChunkError`]; so does a
+//! chunk that the pipeline had to cut inside a record (a record over
+//! [`crate::pipeline::MAX_LINE_SCAN`] bytes with no end). The output of such a chunk holds
+//! the input up to where the scanner stopped. A malformed name (say `\256`) is no error
+//! here: the rewriter reports it and leaves it as it is.
+
+use std::ops::Range;
+
+use memchr::{memchr, memchr2, memchr3};
+
+use crate::input::rdata::{self, Fields, NameFields};
+use crate::pipeline::{Chunk, ChunkError, ChunkFinding, ChunkOutput, Scanner};
+use crate::rewrite::{FindingSink, LabelFinding, NameRewriter};
+
+/// Scans DNS master files.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ZoneScanner;
+
+/// Bytes that end an unquoted field, or need a look (the backslash).
+const SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b" \t\r\n;()\"\\";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+impl Scanner for ZoneScanner {
+    fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput) {
+        let mut scan = Scan {
+            data: chunk.data,
+            ends_mid_line: chunk.ends_mid_line,
+            rewriter,
+            out,
+            pos: 0,
+            line: 0,
+            line_start: 0,
+            emitted: 0,
+            depth: 0,
+            paren: (0, 0),
+            record_line: 0,
+            phase: Phase::Empty,
+        };
+        scan.start_record();
+        let result = scan.run();
+        let stop = scan.pos.min(scan.data.len());
+        scan.out.keep(scan.emitted..stop);
+        scan.out.newlines = scan.line;
+        if let Err(e) = result {
+            scan.out.fatal = Some(e);
+        }
+    }
+
+    fn record_end(&self, data: &[u8], target: usize) -> Option<usize> {
+        let len = data.len();
+        let mut depth = 0u32;
+        let mut pos = 0;
+        // The next `(`, `)` or `\` (`len`: none left). They are rare, so one search serves
+        // many line ends.
+        let find_rare =
+            |from: usize| memchr3(b'(', b')', b'\\', &data[from..]).map_or(len, |at| from + at);
+        let mut rare = find_rare(0);
+        loop {
+            if rare < pos {
+                rare = find_rare(pos);
+            }
+            let common = memchr3(b'\n', b';', b'"', &data[pos..]).map_or(len, |at| pos + at);
+            let at = common.min(rare);
+            if at == len {
+                return None;
+            }
+            match data[at] {
+                b'\n' => {
+                    if depth == 0 && at >= target {
+                        return Some(at + 1);
+                    }
+                    pos = at + 1;
+                }
+                b';' => pos = at + memchr(b'\n', &data[at..])?,
+                b'"' => pos = quote_end(data, at + 1)?,
+                b'(' => {
+                    depth += 1;
+                    pos = at + 1;
+                }
+                b')' => {
+                    depth = depth.saturating_sub(1);
+                    pos = at + 1;
+                }
+                // The backslash.
+                _ => pos = escape_end(data, at),
+            }
+        }
+    }
+}
+
+/// Just past the `"` that closes a quoted string whose text starts at `from`.
+fn quote_end(data: &[u8], mut from: usize) -> Option<usize> {
+    loop {
+        let at = from + memchr2(b'"', b'\\', &data[from..])?;
+        if data[at] == b'"' {
+            return Some(at + 1);
+        }
+        from = escape_end(data, at);
+    }
+}
+
+/// Just past the escape that starts with the backslash at `at`: the backslash and the byte
+/// after it, or the backslash alone before a line end or the end of `data`.
+fn escape_end(data: &[u8], at: usize) -> usize {
+    match data.get(at + 1) {
+        Some(b'\n') | None => at + 1,
+        Some(_) => at + 2,
+    }
+}
+
+/// Where the scanner is in the current record.
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    /// No field yet; the first one is the owner.
+    Empty,
+    /// No field yet; the line starts with a blank, so there is no owner.
+    EmptyNoOwner,
+    /// Owner seen (or absent): TTL and class, then the type.
+    Header,
+    /// The type has been read; its first RDATA field comes next.
+    Type(NameFields),
+    /// In the RDATA.
+    Rdata(Fields),
+    /// `$ORIGIN`: its argument comes next.
+    Origin,
+    /// `$INCLUDE`: its file name comes next.
+    IncludeFile,
+    /// `$INCLUDE`: its optional origin comes next.
+    IncludeOrigin,
+    /// Nothing more in this record is a name.
+    Rest,
+}
+
+/// The state of one chunk's scan.
+struct Scan<'a, 'r> {
+    data: &'a [u8],
+    ends_mid_line: bool,
+    rewriter: &'r mut NameRewriter,
+    out: &'r mut ChunkOutput,
+    pos: usize,
+    /// 0-based line of `pos` in the chunk.
+    line: u64,
+    /// Where that line starts.
+    line_start: usize,
+    /// Input before this is in the output.
+    emitted: usize,
+    /// Open parentheses.
+    depth: u32,
+    /// Line and column of the outermost open `(`.
+    paren: (u64, u64),
+    /// Line where the current record starts.
+    record_line: u64,
+    phase: Phase,
+}
+
+impl Scan<'_, '_> {
+    /// Reads the chunk.
+    fn run(&mut self) -> Result<(), ChunkError> {
+        let data = self.data;
+        let len = data.len();
+        while self.pos < len {
+            match data[self.pos] {
+                b' ' | b'\t' | b'\r' => self.pos += 1,
+                b'\n' => {
+                    self.newline(self.pos);
+                    self.pos += 1;
+                    if self.depth == 0 {
+                        self.start_record();
+                    }
+                }
+                b';' => {
+                    self.pos = memchr(b'\n', &data[self.pos..]).map_or(len, |at| self.pos + at);
+                }
+                b'(' => {
+                    if self.depth == 0 {
+                        self.paren = (self.line, self.column(self.pos));
+                    }
+                    self.depth += 1;
+                    self.pos += 1;
+                }
+                b')' => {
+                    if self.depth == 0 {
+                        return Err(self.error(self.line, self.pos, "')' without a matching '('"));
+                    }
+                    self.depth -= 1;
+                    self.pos += 1;
+                }
+                b'"' => self.quoted()?,
+                _ => self.word()?,
+            }
+        }
+        if self.ends_mid_line {
+            return Err(ChunkError {
+                line: self.record_line,
+                column: 1,
+                message: format!(
+                    "record with no end within {} bytes",
+                    crate::pipeline::MAX_LINE_SCAN
+                ),
+            });
+        }
+        if self.depth > 0 {
+            return Err(ChunkError {
+                line: self.paren.0,
+                column: self.paren.1,
+                message: "'(' never closed".to_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Notes the line end at `at`.
+    fn newline(&mut self, at: usize) {
+        self.line += 1;
+        self.line_start = at + 1;
+    }
+
+    /// 1-based column of byte `at` of the current line.
+    fn column(&self, at: usize) -> u64 {
+        (at - self.line_start) as u64 + 1
+    }
+
+    /// An error at byte `at` of line `line`.
+    fn error(&self, line: u64, at: usize, message: &str) -> ChunkError {
+        ChunkError {
+            line,
+            column: self.column(at),
+            message: message.to_owned(),
+        }
+    }
+
+    /// Begins a record at `pos` (a line start).
+    fn start_record(&mut self) {
+        self.record_line = self.line;
+        self.phase = match self.data.get(self.pos) {
+            Some(b' ' | b'\t') => Phase::EmptyNoOwner,
+            _ => Phase::Empty,
+        };
+    }
+
+    /// An unquoted field at `pos`.
+    fn word(&mut self) -> Result<(), ChunkError> {
+        let data = self.data;
+        let start = self.pos;
+        let mut pos = start;
+        loop {
+            while pos < data.len() && !SPECIAL[usize::from(data[pos])] {
+                pos += 1;
+            }
+            if pos < data.len() && data[pos] == b'\\' {
+                if pos + 1 == data.len() && !self.ends_mid_line {
+                    return Err(self.error(self.line, pos, "backslash at the end of the input"));
+                }
+                pos = escape_end(data, pos);
+            } else {
+                break;
+            }
+        }
+        self.pos = pos;
+        self.field(start..pos, false);
+        Ok(())
+    }
+
+    /// A quoted field at `pos`.
+    fn quoted(&mut self) -> Result<(), ChunkError> {
+        let data = self.data;
+        let start = self.pos;
+        let (line, column) = (self.line, self.column(start));
+        let mut pos = start + 1;
+        loop {
+            let Some(at) = memchr3(b'"', b'\\', b'\n', &data[pos..]).map(|at| pos + at) else {
+                self.pos = data.len();
+                if self.ends_mid_line {
+                    // Reported as a record with no end.
+                    return Ok(());
+                }
+                return Err(ChunkError {
+                    line,
+                    column,
+                    message: "quoted string never closed".to_owned(),
+                });
+            };
+            match data[at] {
+                b'"' => {
+                    pos = at + 1;
+                    break;
+                }
+                b'\n' => {
+                    self.newline(at);
+                    pos = at + 1;
+                }
+                _ => pos = escape_end(data, at),
+            }
+        }
+        self.pos = pos;
+        self.field(start..pos, true);
+        Ok(())
+    }
+
+    /// One field of the record.
+    fn field(&mut self, range: Range<usize>, quoted: bool) {
+        let text = &self.data[range.clone()];
+        if matches!(self.phase, Phase::Empty | Phase::EmptyNoOwner) {
+            self.out.stats.records += 1;
+        }
+        self.phase = match self.phase {
+            Phase::Empty if quoted => Phase::Header,
+            Phase::Empty => match text {
+                [b'$', directive @ ..] if directive.eq_ignore_ascii_case(b"ORIGIN") => {
+                    Phase::Origin
+                }
+                [b'$', directive @ ..] if directive.eq_ignore_ascii_case(b"INCLUDE") => {
+                    Phase::IncludeFile
+                }
+                [b'$', ..] => Phase::Rest,
+                _ => {
+                    self.name(range);
+                    Phase::Header
+                }
+            },
+            Phase::EmptyNoOwner | Phase::Header if quoted => Phase::Rest,
+            Phase::EmptyNoOwner | Phase::Header if is_ttl(text) || is_class(text) => Phase::Header,
+            Phase::EmptyNoOwner | Phase::Header => Phase::Type(rdata::name_fields(text)),
+            Phase::Type(_) if text == b"\\#" => Phase::Rest,
+            Phase::Type(kind) => self.rdata_field(Fields::new(kind), range, quoted),
+            Phase::Rdata(fields) => self.rdata_field(fields, range, quoted),
+            Phase::Origin | Phase::IncludeOrigin => {
+                if !quoted {
+                    self.name(range);
+                }
+                Phase::Rest
+            }
+            Phase::IncludeFile => Phase::IncludeOrigin,
+            Phase::Rest => Phase::Rest,
+        };
+    }
+
+    /// One RDATA field; the phase after it.
+    fn rdata_field(&mut self, mut fields: Fields, range: Range<usize>, quoted: bool) -> Phase {
+        if quoted {
+            fields.next_quoted();
+        } else if fields.next_unquoted(&self.data[range.clone()]) {
+            self.name(range);
+        }
+        Phase::Rdata(fields)
+    }
+
+    /// Hands the name at `range` (on the current line) to the rewriter.
+    fn name(&mut self, range: Range<usize>) {
+        let out = &mut *self.out;
+        out.stats.names += 1;
+        let name = &self.data[range.clone()];
+        if !self.rewriter.needs_work(name) {
+            return;
+        }
+        out.keep(self.emitted..range.start);
+        let before = out.owned.len();
+        let mut sink = Found {
+            found: &mut out.findings,
+            line: self.line,
+            column: (range.start - self.line_start) as u64 + 1,
+            name,
+        };
+        let outcome = self.rewriter.rewrite(name, &mut out.owned, &mut sink);
+        out.stats.ace_labels += u64::from(outcome.ace_labels);
+        if outcome.changed {
+            out.commit_owned(before);
+        } else {
+            out.owned.truncate(before);
+            out.keep(range.clone());
+        }
+        self.emitted = range.end;
+    }
+}
+
+/// Whether `text` is a TTL: digits, with or without units (`3600`, `1h`, `1w30m`).
+fn is_ttl(text: &[u8]) -> bool {
+    text.first().is_some_and(u8::is_ascii_digit)
+        && text
+            .iter()
+            .all(|b| b.is_ascii_digit() || b"smhdwSMHDW".contains(b))
+}
+
+/// Whether `text` is a class: `IN`, `CH`, `HS`, `CS` or `CLASSnnn`, in any case.
+fn is_class(text: &[u8]) -> bool {
+    match text.len() {
+        2 => [b"IN", b"CH", b"HS", b"CS"]
+            .iter()
+            .any(|class| text.eq_ignore_ascii_case(*class)),
+        6.. => text[..5].eq_ignore_ascii_case(b"CLASS") && text[5..].iter().all(u8::is_ascii_digit),
+        _ => false,
+    }
+}
+
+/// Collects a name's findings, located in the chunk.
+struct Found<'a> {
+    found: &'a mut Vec<ChunkFinding>,
+    line: u64,
+    column: u64,
+    name: &'a [u8],
+}
+
+impl FindingSink for Found<'_> {
+    fn finding(&mut self, finding: LabelFinding) {
+        let label = &self.name[finding.offset..finding.offset + finding.len];
+        self.found.push(ChunkFinding {
+            line: self.line,
+            column: self.column + finding.offset as u64,
+            name: String::from_utf8_lossy(self.name).into_owned(),
+            label: String::from_utf8_lossy(label).into_owned(),
+            finding,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rewrite::Mode;
+    use crate::uts46::Profile;
+
+    #[test]
+    fn ttls_and_classes() {
+        for ttl in ["0", "3600", "1h", "2D", "1w30m"] {
+            assert!(is_ttl(ttl.as_bytes()), "{ttl}");
+        }
+        for not in ["", "h1", "1x", "IN"] {
+            assert!(!is_ttl(not.as_bytes()), "{not}");
+        }
+        for class in ["IN", "in", "CH", "hs", "CS", "CLASS1", "class255"] {
+            assert!(is_class(class.as_bytes()), "{class}");
+        }
+        for not in ["I", "INN", "CLASS", "CLASSx", "NS"] {
+            assert!(!is_class(not.as_bytes()), "{not}");
+        }
+    }
+
+    #[test]
+    fn record_ends_skip_quotes_comments_escapes_and_parentheses() {
+        let data = b"a TXT \"x\ny\" ; (\nb TXT \\( c\nd SOA ( 1\n 2 ) ; )\ne\n";
+        let ends: Vec<Option<usize>> = [0, 8, 17, 27, 47]
+            .iter()
+            .map(|&t| ZoneScanner.record_end(data, t))
+            .collect();
+        assert_eq!(ends, [Some(16), Some(16), Some(27), Some(46), Some(48)]);
+        assert_eq!(ZoneScanner.record_end(data, 48), None);
+        assert_eq!(ZoneScanner.record_end(b"a \"x\n", 0), None);
+        assert_eq!(ZoneScanner.record_end(b"a ; x", 0), None);
+    }
+
+    #[test]
+    fn a_chunk_cut_inside_a_record_is_refused() {
+        let mut rewriter = NameRewriter::new(Mode::Decode { race: false }, Profile::default());
+        let mut out = ChunkOutput::default();
+        let chunk = Chunk {
+            data: b"a IN NS b.\nc IN TXT \"long",
+            starts_mid_line: false,
+            ends_mid_line: true,
+        };
+        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
+        let fatal = out.fatal.expect("refused");
+        assert_eq!((fatal.line, fatal.column), (1, 1));
+        assert_eq!(out.stats.records, 2);
+    }
+}

@@ -1,0 +1,88 @@
+//! The zone format from the command line: format detection, parse errors with
+//! FILE:LINE:COLUMN and exit status 2, identical output for any number of threads.
+//! (The scanner itself is tested in tests/zone.rs.)
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/zone")
+        .join(name)
+}
+
+fn idnscope(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    Command::cargo_bin("idnscope")
+        .expect("binary")
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .expect("runs")
+}
+
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+#[test]
+fn a_zone_file_is_recognised_by_name_and_by_content() {
+    let zone = data("every-construct.zone");
+    let expected = std::fs::read(data("every-construct.decoded.zone")).unwrap();
+    // By the .zone extension.
+    let by_name = idnscope(&["decode", "-q", arg(&zone)], b"");
+    assert_eq!(by_name.stdout, expected);
+    // By content, on standard input (no file name to go by).
+    let text = std::fs::read(&zone).unwrap();
+    let by_content = idnscope(&["decode", "-q", "-"], &text);
+    assert_eq!(by_content.stdout, expected);
+    // Forced: the same.
+    let forced = idnscope(&["decode", "-q", "--format", "zone", "-"], &text);
+    assert_eq!(forced.stdout, expected);
+}
+
+#[test]
+fn parse_errors_name_file_line_and_column_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.zone");
+    // Line 3, column 24: the parenthesis that is never closed.
+    std::fs::write(
+        &path,
+        "$ORIGIN example.\n@ 3600 IN NS ns1.example.\n@ 3600 IN SOA ns1 host ( 1 2 3 4 5\n",
+    )
+    .unwrap();
+    let out = idnscope(&["decode", arg(&path)], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!("idnscope: {}:3:24: ", path.display())),
+        "{stderr}"
+    );
+    // Written atomically: with -o, nothing is left behind.
+    let target = dir.path().join("out.zone");
+    let out = idnscope(&["decode", "-o", arg(&target), arg(&path)], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!target.exists(), "no output file after a parse error");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn threads_give_identical_output_on_the_root_zone() {
+    let root = data("root-2026082201-rrsig-stripped.zone");
+    let one = idnscope(
+        &["decode", "-j1", "--report-format", "jsonl", arg(&root)],
+        b"",
+    );
+    let four = idnscope(
+        &["decode", "-j4", "--report-format", "jsonl", arg(&root)],
+        b"",
+    );
+    assert_eq!(one.status.code(), Some(0));
+    assert!(!one.stdout.is_empty());
+    assert_eq!(one.stdout, four.stdout);
+    assert_eq!(one.stderr, four.stderr);
+    // Round trip through encode gives the file back.
+    let back = idnscope(&["encode", "--format", "zone", "-"], &one.stdout);
+    assert_eq!(back.status.code(), Some(0));
+    assert_eq!(back.stdout, std::fs::read(&root).unwrap());
+}

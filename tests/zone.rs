@@ -1,0 +1,337 @@
+//! Tests of the `zone` scanner through the library: the hand-written file that holds every
+//! construct, the IANA root zone, cutting at `record_end` points, and parse errors.
+//!
+//! Where the expected values come from (never from running idnscope):
+//! - tests/data/zone/every-construct.decoded.zone was written by hand from
+//!   every-construct.zone, with the Unicode of each label taken from Python's punycode
+//!   codec; the counts and the finding below are counted by hand;
+//! - the decoded root zone is checked token by token against the `idna` crate, an
+//!   independent implementation.
+
+use std::fs;
+use std::io;
+
+use idnscope::input::zone::ZoneScanner;
+use idnscope::pipeline::{self, Chunk, ChunkOutput, Input, Options, ParseError, Scanner, Segment};
+use idnscope::report::{Format, ReportWriter, Stats};
+use idnscope::rewrite::{Mode, NameRewriter};
+use idnscope::uts46::Profile;
+use serde_json::Value;
+
+const DECODE: Mode = Mode::Decode { race: false };
+
+fn data(name: &str) -> Vec<u8> {
+    fs::read(format!(
+        "{}/tests/data/zone/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+const EVERY: &str = "every-construct.zone";
+const EVERY_DECODED: &str = "every-construct.decoded.zone";
+const ROOT: &str = "root-2026082201-rrsig-stripped.zone";
+
+/// Output, findings (JSON) and stats of a pipeline run over `input`.
+fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Value>, Stats)> {
+    let options = Options {
+        mode,
+        profile: Profile::default(),
+        threads,
+    };
+    let mut output = Vec::new();
+    let mut report_bytes = Vec::new();
+    let stats = {
+        let sink: &mut dyn io::Write = &mut report_bytes;
+        let mut report = ReportWriter::new(Format::Jsonl, sink);
+        let out: &mut dyn io::Write = &mut output;
+        pipeline::run(
+            &ZoneScanner,
+            Input::Bytes(input),
+            "zone",
+            &options,
+            Some(out),
+            &mut report,
+            &mut |_| {},
+        )?
+    };
+    let findings = String::from_utf8(report_bytes)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    Ok((output, findings, stats))
+}
+
+/// One chunk scanned directly: its output bytes and its scan result.
+fn scan(data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput) {
+    let mut rewriter = NameRewriter::new(mode, Profile::default());
+    let mut out = ChunkOutput::default();
+    let chunk = Chunk {
+        data,
+        starts_mid_line: false,
+        ends_mid_line: false,
+    };
+    ZoneScanner.scan(chunk, &mut rewriter, &mut out);
+    let mut bytes = Vec::new();
+    for segment in &out.segments {
+        match segment {
+            Segment::Input(r) => bytes.extend_from_slice(&data[r.clone()]),
+            Segment::Owned(r) => bytes.extend_from_slice(&out.owned[r.clone()]),
+        }
+    }
+    (bytes, out)
+}
+
+/// The parse error of a failed run.
+fn parse_error(input: &[u8]) -> ParseError {
+    let err = run(input, DECODE, 1).expect_err("the input is refused");
+    assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+    err.into_inner()
+        .unwrap()
+        .downcast::<ParseError>()
+        .map(|e| *e)
+        .unwrap()
+}
+
+#[test]
+fn every_construct_decodes_to_the_hand_written_file() {
+    let (out, _, _) = run(&data(EVERY), DECODE, 1).unwrap();
+    let expected = data(EVERY_DECODED);
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        String::from_utf8_lossy(&expected)
+    );
+    assert_eq!(out, expected, "byte for byte (CRLF included)");
+}
+
+#[test]
+fn every_construct_encodes_back_to_the_input() {
+    let (out, findings, _) = run(&data(EVERY_DECODED), Mode::Encode, 1).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        String::from_utf8_lossy(&data(EVERY))
+    );
+    assert_eq!(out, data(EVERY));
+    // The invalid ACE label is still there, and still reported.
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    // Encoding the input changes nothing: it holds no Unicode.
+    let (same, _, _) = run(&data(EVERY), Mode::Encode, 1).unwrap();
+    assert_eq!(same, data(EVERY));
+}
+
+#[test]
+fn every_construct_findings_and_stats() {
+    let (_, findings, stats) = run(&data(EVERY), DECODE, 1).unwrap();
+    // Line 38 is `bad<TAB>IN<TAB>NS<TAB>ns.xn--ab-.xn--p1ai.`: the name starts at byte 11,
+    // the label 3 bytes later. `xn--ab-` is "ab" with no encoded part: ASCII only.
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    let f = &findings[0];
+    assert_eq!(f["line"], 38);
+    assert_eq!(f["column"], 14);
+    assert_eq!(f["label"], "xn--ab-");
+    assert_eq!(f["name"], "ns.xn--ab-.xn--p1ai.");
+    assert_eq!(f["kind"], "invalid-ace");
+    assert_eq!(f["reason"], "ascii-only");
+    // 5 directives and 28 records; 49 name fields; 35 ACE labels in them (counted by hand:
+    // none in comments, strings, $GENERATE, the first $INCLUDE's file name or TYPE65534).
+    assert_eq!(stats.records, 33);
+    assert_eq!(stats.names, 49);
+    assert_eq!(stats.ace_labels, 35);
+    // Audit: the same findings, and the input passes through.
+    let (out, audit, _) = run(&data(EVERY), Mode::Audit, 1).unwrap();
+    assert_eq!(out, data(EVERY));
+    assert_eq!(audit, findings);
+}
+
+#[test]
+fn every_construct_cut_at_every_target() {
+    let input = data(EVERY);
+    // Record ends: every line end but those of lines 8 to 12 (the SOA in parentheses) and
+    // of line 21 (a TXT in parentheses).
+    let ends: Vec<usize> = input
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(at, _)| at + 1)
+        .enumerate()
+        .filter(|&(line, _)| !(7..=11).contains(&line) && line != 20)
+        .map(|(_, end)| end)
+        .collect();
+    let (whole, whole_out) = scan(&input, DECODE);
+    for target in 0..=input.len() + 1 {
+        let expected = ends.iter().copied().find(|&end| end > target);
+        assert_eq!(
+            ZoneScanner.record_end(&input, target),
+            expected,
+            "target {target}"
+        );
+    }
+    for &cut in &ends {
+        let (first, first_out) = scan(&input[..cut], DECODE);
+        let (second, second_out) = scan(&input[cut..], DECODE);
+        assert!(first_out.fatal.is_none() && second_out.fatal.is_none());
+        assert_eq!([first, second].concat(), whole, "cut at {cut}");
+        let shifted: Vec<_> = first_out
+            .findings
+            .iter()
+            .cloned()
+            .chain(second_out.findings.iter().map(|f| {
+                let mut f = f.clone();
+                f.line += first_out.newlines;
+                f
+            }))
+            .collect();
+        assert_eq!(shifted, whole_out.findings);
+        // From a record start, the next cut is found the same way.
+        let next = ends.iter().copied().find(|&end| end > cut);
+        assert_eq!(
+            ZoneScanner.record_end(&input[cut..], 0).map(|e| cut + e),
+            next
+        );
+    }
+}
+
+#[test]
+fn root_zone_round_trip() {
+    let input = data(ROOT);
+    let (decoded, findings, stats) = run(&input, DECODE, 2).unwrap();
+    assert!(findings.is_empty(), "{findings:?}");
+    assert_ne!(decoded, input);
+    let (encoded, _, _) = run(&decoded, Mode::Encode, 2).unwrap();
+    assert!(
+        encoded == input,
+        "decode then encode gives the root zone back"
+    );
+    assert_eq!(
+        stats.records,
+        input.iter().filter(|&&b| b == b'\n').count() as u64
+    );
+
+    // Token by token: only owners and the names of NS, NSEC and RRSIG RDATA change, each
+    // into what the `idna` crate makes of it.
+    let decoded = String::from_utf8(decoded).unwrap();
+    let input = String::from_utf8(input).unwrap();
+    let mut changed = 0;
+    let mut owners = std::collections::BTreeSet::new();
+    for (before, after) in input.lines().zip(decoded.lines()) {
+        let b: Vec<&str> = before.split_whitespace().collect();
+        let a: Vec<&str> = after.split_whitespace().collect();
+        assert_eq!(a.len(), b.len());
+        let names: &[usize] = match b[3] {
+            "NS" | "NSEC" => &[0, 4],
+            "RRSIG" => &[0, 11],
+            "SOA" => &[0, 4, 5],
+            _ => &[0],
+        };
+        for (i, (x, y)) in b.iter().zip(&a).enumerate() {
+            if names.contains(&i) && x.contains("xn--") {
+                assert_eq!(*y, idna::domain_to_unicode(x).0, "{before}");
+                changed += 1;
+                if i == 0 && x.starts_with("xn--") && x.matches('.').count() == 1 {
+                    owners.insert(*x);
+                }
+            } else {
+                assert_eq!(x, y, "{before}");
+            }
+        }
+        // The spacing is the same.
+        assert_eq!(spacing(before), spacing(after));
+    }
+    // The IDN TLDs.
+    assert_eq!(owners.len(), 151, "IDN TLDs (awk over the file counts 151)");
+    assert_eq!(stats.ace_labels, changed);
+    assert!(changed > 1000);
+}
+
+#[test]
+fn root_zone_cut_at_record_ends() {
+    let input = data(ROOT);
+    // The root zone has no parentheses, quotes or comments: every line end ends a record.
+    let ends: Vec<usize> = memchr_ends(&input);
+    for target in (0..input.len()).step_by(4093) {
+        let expected = ends.iter().copied().find(|&end| end > target);
+        assert_eq!(ZoneScanner.record_end(&input, target), expected);
+    }
+    // Every record scanned alone gives the same bytes as the whole.
+    let (whole, whole_out) = scan(&input, DECODE);
+    let mut joined = Vec::new();
+    let mut names = 0;
+    let mut start = 0;
+    for &end in &ends {
+        let (part, out) = scan(&input[start..end], DECODE);
+        joined.extend_from_slice(&part);
+        names += out.stats.names;
+        start = end;
+    }
+    assert!(joined == whole);
+    assert_eq!(names, whole_out.stats.names);
+}
+
+/// The runs of white space of `line`.
+fn spacing(line: &str) -> Vec<&str> {
+    line.split(|c: char| !c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Ends of the lines of `data`.
+fn memchr_ends(data: &[u8]) -> Vec<usize> {
+    data.iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(at, _)| at + 1)
+        .collect()
+}
+
+#[test]
+fn many_chunks_and_threads_give_the_same_output() {
+    let one = data(EVERY);
+    let root = data(ROOT);
+    // About 5 MB: several chunks, cut by `record_end`.
+    let mut input = Vec::new();
+    for _ in 0..4 {
+        input.extend_from_slice(&one);
+        input.extend_from_slice(&root);
+    }
+    let (single, findings, stats) = run(&input, DECODE, 1).unwrap();
+    let (parallel, parallel_findings, parallel_stats) = run(&input, DECODE, 4).unwrap();
+    assert!(single == parallel);
+    assert_eq!(findings, parallel_findings);
+    assert_eq!(stats.names, parallel_stats.names);
+    let (decoded_one, _, _) = run(&one, DECODE, 1).unwrap();
+    let (decoded_root, _, _) = run(&root, DECODE, 1).unwrap();
+    assert!(single == [decoded_one, decoded_root].concat().repeat(4));
+    let lines = memchr_ends(&one).len();
+    let root_lines = memchr_ends(&root).len();
+    let expected: Vec<u64> = (0..4)
+        .map(|i| (i * (lines + root_lines) + 38) as u64)
+        .collect();
+    let got: Vec<u64> = findings
+        .iter()
+        .map(|f| f["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn errors_have_line_and_column() {
+    let e = parse_error(b"a IN A 192.0.2.1\nb IN NS x. )\n");
+    assert_eq!((e.line, e.column), (2, 12));
+    let e = parse_error(b"a IN A 192.0.2.1\n\nb IN SOA m. r. ( 1 2\n 3 4 5\n");
+    assert_eq!((e.line, e.column), (3, 16));
+    let e = parse_error(b"a IN TXT \"ok\"\nb IN TXT \"open\n");
+    assert_eq!((e.line, e.column), (2, 10));
+    let e = parse_error(b"a IN NS x.\nb IN NS xn--p1ai\\");
+    assert_eq!((e.line, e.column), (2, 17));
+    // Balanced and closed: fine, even over lines and with a quote in a comment.
+    assert!(run(b"a IN TXT ( \"x\" ; \"\n \"y\" )\n", DECODE, 1).is_ok());
+}
+
+#[test]
+fn bad_escapes_are_kept_as_they_are() {
+    let input = b"b\\256d.xn--p1ai. IN NS ns.xn--p1ai.\n";
+    let (out, findings, _) = run(input, DECODE, 1).unwrap();
+    assert_eq!(out, "b\\256d.xn--p1ai. IN NS ns.рф.\n".as_bytes());
+    assert!(findings.len() <= 1, "{findings:?}");
+}
