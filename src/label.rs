@@ -116,7 +116,6 @@ pub struct Labeler {
     decoder: Decoder,
     encoder: Encoder,
     uts46: Uts46,
-    lower: Vec<u8>,
     mapped: String,
 }
 
@@ -134,7 +133,6 @@ impl Labeler {
             // Long enough to tell how far over 63 octets a label's encoding goes.
             encoder: Encoder::new(DEFAULT_MAX_LEN),
             uts46: Uts46::new(profile),
-            lower: Vec::with_capacity(MAX_LABEL_OCTETS),
             mapped: String::new(),
         }
     }
@@ -154,13 +152,8 @@ impl Labeler {
         if body.is_empty() {
             return Err(LabelError::Empty);
         }
-        let body = if body.iter().any(u8::is_ascii_uppercase) {
-            self.lower.clear();
-            self.lower.extend(body.iter().map(u8::to_ascii_lowercase));
-            &self.lower[..]
-        } else {
-            body
-        };
+        // ASCII case only matters in the literal part, which the decoder copies: it is folded
+        // below, while writing (the digits are read in either case).
         let code_points = self.decoder.decode(body).map_err(LabelError::Punycode)?;
         // ACE_PREFIX again at the start, in any case, or nothing but ASCII.
         let double = code_points.len() >= 4
@@ -179,10 +172,16 @@ impl Labeler {
         let facts = self.uts46.facts_of(
             code_points
                 .iter()
-                .filter_map(|&cp| char::from_u32(cp))
+                .filter_map(|&cp| folded(cp))
                 .inspect(|&c| out.push(c)),
         );
-        Ok(facts)
+        let mut start = ['\0'; 4];
+        let n = code_points.len().min(4);
+        for (slot, &cp) in start.iter_mut().zip(code_points) {
+            *slot = folded(cp).unwrap_or('\0');
+        }
+        let last = code_points.last().and_then(|&cp| folded(cp));
+        Ok(facts.with_hyphens(&start[..n], last))
     }
 
     /// One pass over a Unicode label: whether it is right-to-left, and what the check will
@@ -253,6 +252,15 @@ impl Labeler {
     /// Decodes a RACE label (`bq--` in any case) and appends its text to `out`.
     pub fn decode_race(&mut self, label: &[u8], out: &mut String) -> Result<(), LabelError> {
         race::decode(label, out).map_err(LabelError::Race)
+    }
+}
+
+/// A decoded code point as it is written: ASCII folded to lower case, as UTS #46 maps it
+/// (the decoder copies the literal part in the case it was given).
+fn folded(cp: u32) -> Option<char> {
+    match u8::try_from(cp) {
+        Ok(byte) if byte.is_ascii() => Some(char::from(byte.to_ascii_lowercase())),
+        _ => char::from_u32(cp),
     }
 }
 

@@ -812,10 +812,11 @@ impl Uts46 {
     /// table look-ups alone (then [`Uts46::check_label_with`] has only the hyphen rules
     /// left to check, unless the domain is a bidi domain).
     pub fn facts(&self, label: &str) -> Facts {
-        facts_of(label.chars(), self.profile)
+        label_facts(label, self.profile)
     }
 
-    /// [`Uts46::facts`] of the label made of `chars`.
+    /// [`Uts46::facts`] of the label made of `chars`, but for its hyphens: complete them
+    /// with [`Facts::with_hyphens`].
     pub fn facts_of(&self, chars: impl Iterator<Item = char>) -> Facts {
         facts_of(chars, self.profile)
     }
@@ -1090,6 +1091,17 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// These facts with the hyphen facts of a label whose first four characters (or fewer)
+    /// are `start` and whose last character is `last`.
+    pub fn with_hyphens(mut self, start: &[char], last: Option<char>) -> Facts {
+        let at = |j: usize| start.get(j).copied();
+        self.leading_hyphen = at(0) == Some('-');
+        self.hyphens_3_4 = at(2) == Some('-') && at(3) == Some('-');
+        self.ace_prefix = at(0) == Some('x') && at(1) == Some('n') && self.hyphens_3_4;
+        self.trailing_hyphen = last == Some('-');
+        self
+    }
+
     /// The hyphen rules (V3, V2, V4, V3, in the order of [`check_hyphens`]) from the facts
     /// alone.
     fn check_hyphens<F: FnMut(Violation) -> Flow>(&self, sink: &mut F) -> Flow {
@@ -1117,10 +1129,22 @@ fn is_rtl_class(bc: BidiClass) -> bool {
     bc == BidiClass::RightToLeft || bc == BidiClass::ArabicLetter || bc == BidiClass::ArabicNumber
 }
 
+/// All the [`Facts`] of a label.
+fn label_facts(label: &str, profile: Profile) -> Facts {
+    let mut start = [' '; 4];
+    let mut n = 0;
+    for (slot, c) in start.iter_mut().zip(label.chars()) {
+        *slot = c;
+        n += 1;
+    }
+    facts_of(label.chars(), profile).with_hyphens(&start[..n], label.chars().next_back())
+}
+
 /// One pass over a label's characters: whether it is right-to-left, whether it is valid by
 /// the cached classes alone (hyphen rules aside: every character plain, and PVALID under
 /// IDNA2008, every ASCII character allowed, no mark first, no two reorderable characters
-/// side by side), and where its hyphens are.
+/// side by side), and whether RFC 5893's rule holds. The hyphens are set apart, by
+/// [`Facts::with_hyphens`], from the first four characters and the last.
 fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
     let need = if profile.idna2008 {
         CLASS_PLAIN | CLASS_PVALID
@@ -1133,9 +1157,7 @@ fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
         ..Facts::default()
     };
     let mut previous = CLASS_MARK;
-    let mut start = [' '; 4];
-    let mut count = 0;
-    let mut last = ' ';
+    let mut first = true;
     let mut previous_char = ' ';
     // The bidi rule, without a branch per character: which groups of BIDI_GROUPS occur,
     // and the last one that is not NSM.
@@ -1145,12 +1167,6 @@ fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
     let mut plain = true;
     let mut rtl = false;
     for c in chars {
-        if count < 4 {
-            start[count] = c;
-        }
-        let position = count;
-        count += 1;
-        last = c;
         let group = match cached_class(c) {
             Some(class) => {
                 if c.is_ascii() {
@@ -1158,7 +1174,7 @@ fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
                     previous = 0;
                 } else {
                     plain &= class & need == need && !follows_badly(previous, class);
-                    if class & CLASS_SECOND != 0 && position > 0 {
+                    if class & CLASS_SECOND != 0 && !first {
                         plain &= CanonicalCompositionBorrowed::new()
                             .compose(previous_char, c)
                             .is_none();
@@ -1176,8 +1192,9 @@ fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
             }
         };
         groups |= 1 << group;
-        if position == 0 {
+        if first {
             first_group = group;
+            first = false;
         }
         if group != GROUP_NSM {
             last_group = group;
@@ -1187,11 +1204,7 @@ fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
     facts.bidi_ok = bidi_rule_holds(groups, first_group, last_group);
     facts.plain = plain;
     facts.rtl = rtl;
-    facts.plain &= count > 0;
-    facts.leading_hyphen = start[0] == '-';
-    facts.hyphens_3_4 = start[2] == '-' && start[3] == '-';
-    facts.ace_prefix = start[0] == 'x' && start[1] == 'n' && facts.hyphens_3_4;
-    facts.trailing_hyphen = last == '-';
+    facts.plain &= !first;
     facts
 }
 
@@ -1296,7 +1309,7 @@ fn check_hyphens<F: FnMut(Violation) -> Flow>(
 }
 
 fn scan_unicode<F: FnMut(Violation) -> Flow>(label: &str, profile: Profile, sink: &mut F) -> Flow {
-    let facts = facts_of(label.chars(), profile);
+    let facts = label_facts(label, profile);
     if facts.plain {
         return facts.check_hyphens(sink);
     }
