@@ -17,7 +17,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::report::{Finding, ReportWriter, Stats};
-use crate::rewrite::{LabelFinding, Mode, NameRewriter};
+use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
 use crate::uts46::Profile;
 
 /// Target size of one chunk.
@@ -61,6 +61,32 @@ pub struct ChunkFinding {
     pub label: String,
     /// What was found.
     pub finding: LabelFinding,
+}
+
+/// A [`FindingSink`] that locates the findings of one name in its chunk: the scanners
+/// hand it to [`NameRewriter::rewrite`].
+pub struct Locate<'a> {
+    /// Where the located findings go.
+    pub found: &'a mut Vec<ChunkFinding>,
+    /// 0-based line of the name inside the chunk.
+    pub line: u64,
+    /// 1-based byte column of the name in its line.
+    pub column: u64,
+    /// The name as written.
+    pub name: &'a [u8],
+}
+
+impl FindingSink for Locate<'_> {
+    fn finding(&mut self, finding: LabelFinding) {
+        let label = &self.name[finding.offset..finding.offset + finding.len];
+        self.found.push(ChunkFinding {
+            line: self.line,
+            column: self.column + finding.offset as u64,
+            name: String::from_utf8_lossy(self.name).into_owned(),
+            label: String::from_utf8_lossy(label).into_owned(),
+            finding,
+        });
+    }
 }
 
 /// What a scanner made of one chunk.

@@ -1,8 +1,8 @@
 //! The `names` format: one domain name per line. Empty lines and lines starting with `#`
 //! pass through; spaces and tabs around a name are kept as they are.
 
-use crate::pipeline::{Chunk, ChunkFinding, ChunkOutput, Scanner};
-use crate::rewrite::{LabelFinding, NameRewriter};
+use crate::pipeline::{Chunk, ChunkOutput, Locate, Scanner};
+use crate::rewrite::NameRewriter;
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -10,27 +10,6 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Scans name lists.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NamesScanner;
-
-/// Collects a name's findings before they are located in the chunk.
-struct Found<'a> {
-    found: &'a mut Vec<ChunkFinding>,
-    line: u64,
-    column: u64,
-    name: &'a [u8],
-}
-
-impl crate::rewrite::FindingSink for Found<'_> {
-    fn finding(&mut self, finding: LabelFinding) {
-        let label = &self.name[finding.offset..finding.offset + finding.len];
-        self.found.push(ChunkFinding {
-            line: self.line,
-            column: self.column + finding.offset as u64,
-            name: String::from_utf8_lossy(self.name).into_owned(),
-            label: String::from_utf8_lossy(label).into_owned(),
-            finding,
-        });
-    }
-}
 
 impl Scanner for NamesScanner {
     fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput) {
@@ -77,7 +56,7 @@ impl Scanner for NamesScanner {
                     let name_at = line_start + body_start;
                     out.keep(line_start..name_at);
                     let before = out.owned.len();
-                    let mut sink = Found {
+                    let mut sink = Locate {
                         found: &mut out.findings,
                         line: line_no,
                         column: body_start as u64 + 1,

@@ -31,8 +31,8 @@ use std::ops::Range;
 use memchr::{memchr, memchr2, memchr3};
 
 use crate::input::rdata::{self, Fields, NameFields};
-use crate::pipeline::{Chunk, ChunkError, ChunkFinding, ChunkOutput, Scanner};
-use crate::rewrite::{FindingSink, LabelFinding, NameRewriter};
+use crate::pipeline::{Chunk, ChunkError, ChunkOutput, Locate, Scanner};
+use crate::rewrite::NameRewriter;
 
 /// Scans DNS master files.
 #[derive(Debug, Clone, Copy, Default)]
@@ -385,7 +385,7 @@ impl Scan<'_, '_> {
         }
         out.keep(self.emitted..range.start);
         let before = out.owned.len();
-        let mut sink = Found {
+        let mut sink = Locate {
             found: &mut out.findings,
             line: self.line,
             column: (range.start - self.line_start) as u64 + 1,
@@ -419,27 +419,6 @@ fn is_class(text: &[u8]) -> bool {
             .any(|class| text.eq_ignore_ascii_case(*class)),
         6.. => text[..5].eq_ignore_ascii_case(b"CLASS") && text[5..].iter().all(u8::is_ascii_digit),
         _ => false,
-    }
-}
-
-/// Collects a name's findings, located in the chunk.
-struct Found<'a> {
-    found: &'a mut Vec<ChunkFinding>,
-    line: u64,
-    column: u64,
-    name: &'a [u8],
-}
-
-impl FindingSink for Found<'_> {
-    fn finding(&mut self, finding: LabelFinding) {
-        let label = &self.name[finding.offset..finding.offset + finding.len];
-        self.found.push(ChunkFinding {
-            line: self.line,
-            column: self.column + finding.offset as u64,
-            name: String::from_utf8_lossy(self.name).into_owned(),
-            label: String::from_utf8_lossy(label).into_owned(),
-            finding,
-        });
     }
 }
 
