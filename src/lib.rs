@@ -1,14 +1,25 @@
 //! idnscope: bulk processing of internationalized domain names.
 //!
-//! The library is layered so that data flows one way:
+//! The library is layered so that data flows one way, bytes to spans to labels to verdicts
+//! and rewrites to output:
 //!
 //! - [`codec`]: Bootstring, Punycode and RACE on single strings, written from the RFCs;
+//! - [`uts46`]: the IDNA policy (UTS #46 validity and mapping, IDNA2008 exclusions);
+//! - [`name`] and [`label`]: names split into labels; ACE classification, strict A-label
+//!   decoding and U-label encoding, every failure a [`Reason`];
+//! - [`rewrite`]: the per-name step every format shares, reporting into a
+//!   [`rewrite::FindingSink`];
+//! - [`input`]: scanners that find the names in names lists and zone files;
+//! - [`pipeline`]: chunks, rayon, ordered output;
+//! - [`report`]: findings and figures in text, JSON Lines and CSV;
+//! - [`gen`]: deterministic synthetic zones for throughput runs;
 //! - [`lines`]: line reading in bounded memory, for batch input;
-//! - [`reason`]: the contract's reason codes, shared by every layer that can reject a label.
+//! - [`reason`]: the contract's reason codes.
 //!
 //! The `idnscope` binary is a thin command-line layer over this API.
 
 pub mod codec;
+pub mod gen;
 pub mod input;
 pub mod label;
 pub mod lines;

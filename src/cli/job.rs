@@ -21,7 +21,7 @@ use super::{
 };
 
 /// A failure that stops the job: exit status 2 with this message.
-struct Trouble(String);
+pub(super) struct Trouble(pub(super) String);
 
 impl Trouble {
     /// An I/O failure on `what`; a parse error reads `FILE:LINE:COLUMN: MESSAGE`.
@@ -360,7 +360,7 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
 /// removed. A symbolic link is followed, so the file it points to is replaced and the link
 /// kept. Anything else that exists (a device such as `/dev/null`, a FIFO, a terminal) is
 /// written directly: renaming over it would replace the device itself.
-enum AtomicFile {
+pub(super) enum AtomicFile {
     /// Through a temporary file, renamed over `target`.
     Replace {
         target: PathBuf,
@@ -376,7 +376,7 @@ enum AtomicFile {
 impl AtomicFile {
     /// A file to become `path`: it keeps the permissions of the file it replaces, or gets
     /// those of a new file (0666 less the umask), not the temporary file's 0600.
-    fn create(path: &Path) -> Result<Self, Trouble> {
+    pub(super) fn create(path: &Path) -> Result<Self, Trouble> {
         let (target, existing) = match std::fs::metadata(path) {
             Ok(meta) => (
                 std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?,
@@ -437,7 +437,7 @@ impl AtomicFile {
         AtomicFile::create(path)
     }
 
-    fn writer(&mut self) -> &mut dyn Write {
+    pub(super) fn writer(&mut self) -> &mut dyn Write {
         match self {
             AtomicFile::Replace { temp, .. } => temp,
             AtomicFile::Direct { file, .. } => file,
@@ -445,7 +445,7 @@ impl AtomicFile {
     }
 
     /// Flushes; for a replacement, syncs and renames the temporary file over the target.
-    fn commit(self) -> Result<(), Trouble> {
+    pub(super) fn commit(self) -> Result<(), Trouble> {
         match self {
             AtomicFile::Replace { target, temp } => {
                 let temp = temp

@@ -2,6 +2,7 @@
 
 mod batch;
 mod codec_cmd;
+mod gen_cmd;
 mod job;
 
 use std::process::ExitCode;
@@ -65,6 +66,12 @@ Examples:
   idnscope audit --report-format csv --report findings.csv names.txt
   idnscope audit -q names.txt && echo clean             # exit status only")]
     Audit(JobArgs),
+    /// Write synthetic data for throughput runs (deterministic for a given seed)
+    #[command(after_help = "\
+Examples:
+  idnscope gen zone --size 1G --seed 1 --ace-ratio 0.08 -o big.zone
+  idnscope gen zone --size 10M --invalid-ratio 0.01 | idnscope audit --format zone -")]
+    Gen(GenArgs),
     /// Raw Punycode (RFC 3492) on single strings, without the xn-- prefix
     #[command(after_help = "\
 Input: the STRING arguments, or one string per line on standard input when none are given.
@@ -166,6 +173,35 @@ struct JobArgs {
     paths: Vec<std::path::PathBuf>,
 }
 
+/// What `gen` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GenKind {
+    /// An RFC 1035 zone file with every construct the zone scanner handles.
+    Zone,
+}
+
+#[derive(Debug, clap::Args)]
+struct GenArgs {
+    /// What to write
+    #[arg(value_enum)]
+    kind: GenKind,
+    /// Bytes to write, with an optional K, M or G suffix (powers of 1000)
+    #[arg(long, value_name = "BYTES", default_value = "100M", value_parser = gen_cmd::parse_size)]
+    size: u64,
+    /// Seed of the pseudo-random choices
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Share of owner names with a valid xn-- label
+    #[arg(long, value_name = "R", default_value_t = 0.08)]
+    ace_ratio: f64,
+    /// Share of owner names with an invalid xn-- label
+    #[arg(long, value_name = "R", default_value_t = 0.0)]
+    invalid_ratio: f64,
+    /// Where to write (default: standard output); written atomically
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
+}
+
 /// Which way a codec runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Direction {
@@ -217,6 +253,7 @@ pub fn main() -> ExitCode {
         Command::Decode(args) => job::run(Mode::Decode { race: args.race }, &args),
         Command::Encode(args) => job::run(Mode::Encode, &args),
         Command::Audit(args) => job::run(Mode::Audit, &args),
+        Command::Gen(args) => gen_cmd::run(&args),
         Command::Punycode(args) => codec_cmd::punycode(&args),
         Command::Race(args) => codec_cmd::race(&args),
     };
