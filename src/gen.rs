@@ -122,7 +122,11 @@ pub fn zone<W: Write + ?Sized>(spec: &ZoneSpec, out: &mut W) -> io::Result<u64> 
         } else {
             ("IN ", ttl)
         };
-        let end = if record.is_multiple_of(97) { "\r\n" } else { "\n" };
+        let end = if record.is_multiple_of(97) {
+            "\r\n"
+        } else {
+            "\n"
+        };
         let target = if rng.below(3) == 0 && !label.starts_with("xn--") {
             "xn--bcher-kva.example.".to_owned()
         } else {
