@@ -215,21 +215,26 @@ pub fn run(
     let mut stats = Stats::default();
     let mut line_base = 0u64;
 
-    let mut emit = |chunks: &[Chunk<'_>], out: &mut Option<&mut dyn Write>| -> io::Result<()> {
-        let results: Vec<ChunkOutput> = pool.install(|| {
-            chunks
-                .par_iter()
-                .map_init(
-                    || NameRewriter::new(options.mode, options.profile),
-                    |rewriter, chunk| {
-                        let mut result = ChunkOutput::default();
-                        scanner.scan(*chunk, rewriter, &mut result);
-                        result
-                    },
-                )
-                .collect()
-        });
-        for (chunk, result) in chunks.iter().zip(&results) {
+    // Runs a batch of chunks on the pool's threads.
+    let process = |chunks: &[Chunk<'_>]| -> Vec<ChunkOutput> {
+        chunks
+            .par_iter()
+            .map_init(
+                || NameRewriter::new(options.mode, options.profile),
+                |rewriter, chunk| {
+                    let mut result = ChunkOutput::default();
+                    scanner.scan(*chunk, rewriter, &mut result);
+                    result
+                },
+            )
+            .collect()
+    };
+    // Writes a batch's results in order.
+    let mut emit = |chunks: &[Chunk<'_>],
+                    results: &[ChunkOutput],
+                    out: &mut Option<&mut dyn Write>|
+     -> io::Result<()> {
+        for (chunk, result) in chunks.iter().zip(results) {
             if let Some(out) = out.as_deref_mut() {
                 for segment in &result.segments {
                     match segment {
@@ -277,25 +282,19 @@ pub fn run(
 
     match input {
         Input::Bytes(data) => {
-            let mut chunks = Vec::with_capacity(batch);
-            let mut start = 0;
-            let mut mid_line = false;
-            while start < data.len() {
-                let end = chunk_end(scanner, data, start);
-                let ends_mid_line = end < data.len() && data[end - 1] != b'\n';
-                chunks.push(Chunk {
-                    data: &data[start..end],
-                    starts_mid_line: mid_line,
-                    ends_mid_line,
+            // The next batch is cut (a sequential pass over its bytes) while the current
+            // one is processed.
+            let mut batch_now = cut_batch(scanner, data, 0, false, batch);
+            while !batch_now.chunks.is_empty() {
+                let (results, batch_next) = pool.install(|| {
+                    rayon::join(
+                        || process(&batch_now.chunks),
+                        || cut_batch(scanner, data, batch_now.end, batch_now.mid_line, batch),
+                    )
                 });
-                mid_line = ends_mid_line;
-                start = end;
-                if chunks.len() == batch {
-                    emit(&chunks, &mut out)?;
-                    chunks.clear();
-                }
+                emit(&batch_now.chunks, &results, &mut out)?;
+                batch_now = batch_next;
             }
-            emit(&chunks, &mut out)?;
         }
         Input::Stream(mut reader) => {
             let mut blocks = BlockReader::new(&mut *reader, scanner);
@@ -312,7 +311,8 @@ pub fn run(
                         ends_mid_line: block.ends_mid_line,
                     })
                     .collect();
-                emit(&chunks, &mut out)?;
+                let results = pool.install(|| process(&chunks));
+                emit(&chunks, &results, &mut out)?;
             }
         }
     }
@@ -326,6 +326,43 @@ pub fn run(
 /// `e` with what was being done when it happened.
 fn context(e: io::Error, doing: &str) -> io::Error {
     io::Error::new(e.kind(), format!("{doing}: {e}"))
+}
+
+/// Up to `count` chunks of `data` from `start` on, and where they end.
+struct Batch<'a> {
+    chunks: Vec<Chunk<'a>>,
+    /// Where the next batch starts.
+    end: usize,
+    /// The last chunk ends inside a record.
+    mid_line: bool,
+}
+
+/// Cuts the next batch of chunks of `data`, from `start` (where a chunk starts inside a
+/// record when `mid_line`).
+fn cut_batch<'a>(
+    scanner: &dyn Scanner,
+    data: &'a [u8],
+    mut start: usize,
+    mut mid_line: bool,
+    count: usize,
+) -> Batch<'a> {
+    let mut chunks = Vec::with_capacity(count);
+    while start < data.len() && chunks.len() < count {
+        let end = chunk_end(scanner, data, start);
+        let ends_mid_line = end < data.len() && data[end - 1] != b'\n';
+        chunks.push(Chunk {
+            data: &data[start..end],
+            starts_mid_line: mid_line,
+            ends_mid_line,
+        });
+        mid_line = ends_mid_line;
+        start = end;
+    }
+    Batch {
+        chunks,
+        end: start,
+        mid_line,
+    }
 }
 
 /// The end of the chunk that starts at `start` (a record start): just after the first
