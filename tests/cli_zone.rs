@@ -86,3 +86,70 @@ fn threads_give_identical_output_on_the_root_zone() {
     assert_eq!(back.status.code(), Some(0));
     assert_eq!(back.stdout, std::fs::read(&root).unwrap());
 }
+
+/// A folder with a zone that includes `sub/a.zone`, which includes `b.zone` holding `last`.
+fn include_tree(last: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::fs::write(
+        dir.path().join("main.zone"),
+        "$ORIGIN example.\n@ IN NS ns1\n$INCLUDE sub/a.zone\nxn--a-ecp IN A 192.0.2.1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("sub/a.zone"),
+        "xn--zzzzzzzzz IN A 192.0.2.2\n$INCLUDE b.zone\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("sub/b.zone"), last).unwrap();
+    dir
+}
+
+fn audit_tree(dir: &tempfile::TempDir) -> std::process::Output {
+    Command::cargo_bin("idnscope")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["audit", "--follow-includes", "main.zone"])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn follow_includes_audits_nested_files_in_the_zone_folder() {
+    let dir = include_tree("xn--ls8h IN A 192.0.2.3\n");
+    let out = audit_tree(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let places: Vec<&str> = stderr
+        .lines()
+        .map(|l| l.split(": ").next().unwrap())
+        .collect();
+    assert_eq!(
+        places,
+        ["main.zone:4:1", "sub/a.zone:1:1", "sub/b.zone:1:1"],
+        "{stderr}"
+    );
+    // Without the option the included files are not read.
+    let plain = idnscope(&["audit", "-q", arg(&dir.path().join("main.zone"))], b"");
+    assert_eq!(plain.status.code(), Some(1));
+}
+
+#[test]
+fn follow_includes_refuses_paths_outside_the_folder_and_loops() {
+    for (last, what) in [
+        ("$INCLUDE ../../outside.zone\n", "outside the zone's folder"),
+        ("$INCLUDE /etc/hostname\n", "outside the zone's folder"),
+        ("$INCLUDE ../main.zone\n", "loop"),
+    ] {
+        let dir = include_tree(last);
+        let out = audit_tree(&dir);
+        assert_eq!(out.status.code(), Some(2), "{last}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.contains("idnscope: sub/b.zone:1:10: ") && stderr.contains(what),
+            "{last}: {stderr}"
+        );
+    }
+    let out = idnscope(&["decode", "--follow-includes", "-"], b"");
+    assert_eq!(out.status.code(), Some(2), "only audit follows includes");
+}

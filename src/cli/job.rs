@@ -65,6 +65,11 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
             "--in-place needs file paths (not standard input) and no -o/--output".into(),
         ));
     }
+    if args.follow_includes && mode != Mode::Audit {
+        return Err(Trouble(
+            "--follow-includes is for audit (decode and encode keep $INCLUDE as text)".into(),
+        ));
+    }
     if args.report.is_some() && args.report == args.output {
         return Err(Trouble(
             "--report and -o/--output name the same file; give them different paths".into(),
@@ -143,6 +148,20 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         };
         total.add(&stats);
         total.seconds += stats.seconds;
+        if args.follow_includes && path.as_os_str() != "-" {
+            let top_file = std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?;
+            let top = top_file.parent().unwrap_or(Path::new("/")).to_owned();
+            let mut chain = vec![top_file];
+            follow_includes(
+                args.format,
+                path,
+                &top,
+                &mut chain,
+                &options,
+                &mut report,
+                &mut total,
+            )?;
+        }
     }
     bar.finish_and_clear();
 
@@ -221,7 +240,16 @@ enum Output {
 /// The scanner for an input: the one asked for, or for `auto` the zone scanner when the
 /// file name ends in `.zone` or `.db` or the text starts like a zone file, else names.
 fn scanner_for(format: InputFormat, path: &Path, head: &[u8]) -> &'static dyn Scanner {
-    let zone = match format {
+    if is_zone(format, path, head) {
+        &ZoneScanner
+    } else {
+        &NamesScanner
+    }
+}
+
+/// Whether an input is read as a zone file (see [`scanner_for`]).
+fn is_zone(format: InputFormat, path: &Path, head: &[u8]) -> bool {
+    match format {
         InputFormat::Zone => true,
         InputFormat::Names | InputFormat::Log => false,
         InputFormat::Auto => {
@@ -230,12 +258,104 @@ fn scanner_for(format: InputFormat, path: &Path, head: &[u8]) -> &'static dyn Sc
                 .is_some_and(|e| e.eq_ignore_ascii_case("zone") || e.eq_ignore_ascii_case("db"));
             by_name || looks_like_zone(head)
         }
-    };
-    if zone {
-        &ZoneScanner
-    } else {
-        &NamesScanner
     }
+}
+
+/// Whether `path`, made absolute and with its `.` and `..` resolved by name alone (no
+/// links followed), lies inside `top`.
+fn lexically_inside(path: &Path, top: &Path) -> bool {
+    use std::path::Component;
+    let Ok(cwd) = std::env::current_dir() else {
+        return false;
+    };
+    let mut resolved = PathBuf::new();
+    for part in cwd.join(path).components() {
+        match part {
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::CurDir => {}
+            other => resolved.push(other),
+        }
+    }
+    resolved.starts_with(top)
+}
+
+/// Most `$INCLUDE` levels `--follow-includes` goes down.
+const MAX_INCLUDE_DEPTH: usize = 16;
+
+/// `audit --follow-includes`: audits the files that `path` (read as `format`; only a zone
+/// file has any) names with `$INCLUDE`, and theirs in turn, after it. A file name is read relative to the folder of
+/// the file that names it, and must resolve (links followed) inside `top`, the folder of
+/// the zone file given on the command line; a file already being read (a loop) or a path
+/// outside `top` stops the job with the directive's FILE:LINE:COLUMN.
+fn follow_includes(
+    format: InputFormat,
+    path: &Path,
+    top: &Path,
+    chain: &mut Vec<PathBuf>,
+    options: &Options,
+    report: &mut ReportWriter<&mut dyn Write>,
+    total: &mut Stats,
+) -> Result<(), Trouble> {
+    let text = std::fs::read(path).map_err(|e| Trouble::io(path, e))?;
+    let head = &text[..text.len().min(HEAD_BYTES)];
+    if !is_zone(format, path, head) {
+        return Ok(());
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for include in idnscope::input::include::includes(&text) {
+        let at = format!("{}:{}:{}", path.display(), include.line, include.column);
+        let named = dir.join(String::from_utf8_lossy(&include.path).as_ref());
+        let outside = || {
+            Trouble(format!(
+                "{at}: $INCLUDE of {} refused: it is outside the zone's folder {}",
+                named.display(),
+                top.display()
+            ))
+        };
+        let target = match std::fs::canonicalize(&named) {
+            Ok(target) => target,
+            // Say "outside" before "missing", so nothing is told about other folders.
+            Err(_) if !lexically_inside(&named, top) => return Err(outside()),
+            Err(e) => return Err(Trouble(format!("{at}: $INCLUDE {}: {e}", named.display()))),
+        };
+        if !target.starts_with(top) {
+            return Err(outside());
+        }
+        if chain.contains(&target) {
+            return Err(Trouble(format!(
+                "{at}: $INCLUDE loop: {} is already being read",
+                named.display()
+            )));
+        }
+        if chain.len() >= MAX_INCLUDE_DEPTH {
+            return Err(Trouble(format!(
+                "{at}: $INCLUDE nested more than {MAX_INCLUDE_DEPTH} deep"
+            )));
+        }
+        let stats = process(
+            InputFormat::Zone,
+            &named,
+            options,
+            None,
+            report,
+            &mut |_| {},
+        )?;
+        total.add(&stats);
+        chain.push(target);
+        follow_includes(
+            InputFormat::Zone,
+            &named,
+            top,
+            chain,
+            options,
+            report,
+            total,
+        )?;
+        chain.pop();
+    }
+    Ok(())
 }
 
 /// Whether text starts like an RFC 1035 master file: its first line that is not blank or a

@@ -165,6 +165,10 @@ struct JobArgs {
     /// decode: also convert valid bq-- (RACE) labels; without it they are only reported
     #[arg(long)]
     race: bool,
+    /// audit: also read the files that zone files name with $INCLUDE (only inside the
+    /// zone file's folder; loops are refused)
+    #[arg(long)]
+    follow_includes: bool,
     /// No findings on standard error, in any format (the exit status still tells)
     #[arg(short, long)]
     quiet: bool,
