@@ -16,9 +16,8 @@ pub struct Include {
 /// first argument, quoted or not, is the file name.
 pub fn includes(zone: &[u8]) -> Vec<Include> {
     let mut found = Vec::new();
-    let mut line = 0u64;
-    for text in zone.split(|&b| b == b'\n') {
-        line += 1;
+    for (index, text) in zone.split(|&b| b == b'\n').enumerate() {
+        let line = index as u64 + 1;
         let Some(rest) = text
             .get(..8)
             .filter(|head| head.eq_ignore_ascii_case(b"$INCLUDE"))
