@@ -85,11 +85,18 @@ impl Scanner for ZoneScanner {
         let find_rare =
             |from: usize| memchr3(b'(', b')', b'\\', &data[from..]).map_or(len, |at| from + at);
         let mut rare = find_rare(0);
+        // The next line end, `;` or `"`, kept until passed: searching again after every
+        // parenthesis would make a line of many parentheses quadratic.
+        let find_common =
+            |from: usize| memchr3(b'\n', b';', b'"', &data[from..]).map_or(len, |at| from + at);
+        let mut common = find_common(0);
         loop {
             if rare < pos {
                 rare = find_rare(pos);
             }
-            let common = memchr3(b'\n', b';', b'"', &data[pos..]).map_or(len, |at| pos + at);
+            if common < pos {
+                common = find_common(pos);
+            }
             let at = common.min(rare);
             if at == len {
                 return None;

@@ -1,0 +1,83 @@
+//! Hostile input meets a clear error or passes through, never a panic (exit 101), and in
+//! time that grows with the input, not faster. (Issue 6 will widen this.)
+
+use assert_cmd::Command;
+
+fn idnscope(args: &[&str], stdin: Vec<u8>) -> std::process::Output {
+    Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(args)
+        .write_stdin(stdin)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_hundred_thousand_nested_parentheses() {
+    let mut zone = b"@ IN TXT ".to_vec();
+    zone.extend(std::iter::repeat_n(b'(', 100_000));
+    zone.extend_from_slice(b" \"x\" ");
+    let balanced = {
+        let mut z = zone.clone();
+        z.extend(std::iter::repeat_n(b')', 100_000));
+        z.push(b'\n');
+        z
+    };
+    let out = idnscope(&["decode", "--format", "zone", "-"], balanced.clone());
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, balanced, "passed through as it was");
+    // One parenthesis short: an error at the first one, which is never closed.
+    let mut unbalanced = zone;
+    unbalanced.extend(std::iter::repeat_n(b')', 99_999));
+    unbalanced.push(b'\n');
+    let out = idnscope(&["decode", "--format", "zone", "-"], unbalanced);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("idnscope: -:1:10: "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn labels_of_200000_characters_and_names_over_255_octets() {
+    let long_label = format!("xn--{}.example\n", "a".repeat(200_000));
+    let long_name = format!("{}xn--bcher-kva.de\n", "abcdefghij.".repeat(30));
+    let input = format!("{long_label}{long_name}www.xn--bcher-kva.de\n");
+    let out = idnscope(
+        &["decode", "--format", "names", "-"],
+        input.clone().into_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1), "the long ACE label is reported");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0].len(), 200_012, "the long label is kept");
+    assert_eq!(
+        lines[1],
+        long_name.trim_end(),
+        "a name over 255 octets is kept"
+    );
+    assert_eq!(lines[2], "www.bücher.de", "and the run goes on");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("-:1:1: invalid-ace: ") && stderr.contains("200004 octets long"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_long_line_without_a_newline_and_binary_bytes() {
+    // 20 MB without a line end, NULs and bytes that are not UTF-8 around a real name.
+    let mut input = vec![b'x'; 20 << 20];
+    input.extend_from_slice(b"\n\x00\xff\xfe xn--bcher-kva\n");
+    input.extend_from_slice(b"www.xn--bcher-kva.de");
+    let out = idnscope(&["decode", "--format", "names", "-"], input.clone());
+    assert_eq!(out.status.code(), Some(0));
+    let mut expected = input;
+    expected.truncate(expected.len() - b"www.xn--bcher-kva.de".len());
+    expected.extend_from_slice("www.bücher.de".as_bytes());
+    assert_eq!(out.stdout.len(), expected.len());
+    assert!(out.stdout == expected, "only the last name changed");
+}
