@@ -213,12 +213,30 @@ fn audit_writes_nothing_and_reports_the_same() {
 
 #[test]
 fn bidi_rule_applies_across_the_domain() {
-    // A Hebrew label makes the domain a bidi domain; a label that starts with a digit then
-    // breaks RFC 5893 rule 1 (decoded "1א" would, but here a plain valid Hebrew name).
-    let hebrew = "xn--4dbrk0ce"; // ישראל
-    let (out, findings) = decode(&format!("{hebrew}.example"));
+    // "1ü" (Python's codec: xn--1-eha) starts with a European digit. Alone it is a valid
+    // label; in a domain that holds a right-to-left label (ישראל, xn--4dbrk0ce) RFC 5893
+    // applies to every label, and rule 1 wants the first character to be L, R or AL.
+    let (out, findings) = decode("xn--1-eha.example");
+    assert!(findings.is_empty(), "{findings:?}");
+    assert_eq!(out, "1ü.example");
+    let (out, findings) = decode("xn--4dbrk0ce.example");
     assert!(findings.is_empty(), "{findings:?}");
     assert_eq!(out, "ישראל.example");
+    let (out, findings) = decode("xn--1-eha.xn--4dbrk0ce");
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(
+        (findings[0].offset, findings[0].reason),
+        (0, "idna-invalid")
+    );
+    assert!(
+        findings[0].message.contains("RFC 5893 rule 1"),
+        "{}",
+        findings[0].message
+    );
+    assert_eq!(
+        out, "xn--1-eha.ישראל",
+        "the invalid label is kept, the valid one decoded"
+    );
 }
 
 #[test]
