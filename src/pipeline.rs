@@ -29,15 +29,15 @@ pub const CHUNK_BYTES: usize = 1 << 20;
 /// than this is cut, and scanners treat the pieces as parts of an over-long line.
 pub const MAX_LINE_SCAN: usize = 1 << 20;
 
-/// One chunk of input: whole lines, except where a line longer than [`MAX_LINE_SCAN`]
-/// had to be cut.
+/// One chunk of input: whole records (lines, or zone records), except where a record
+/// longer than [`MAX_LINE_SCAN`] had to be cut (the fields keep the word "line").
 #[derive(Debug, Clone, Copy)]
 pub struct Chunk<'a> {
     /// The bytes.
     pub data: &'a [u8],
-    /// The chunk starts inside a line that began in an earlier chunk.
+    /// The chunk starts inside a record that began in an earlier chunk.
     pub starts_mid_line: bool,
-    /// The chunk ends inside a line that goes on in the next chunk.
+    /// The chunk ends inside a record that goes on in the next chunk.
     pub ends_mid_line: bool,
 }
 
