@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use std::io::BufRead;
 
+use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::zone::ZoneScanner;
 use idnscope::pipeline::{self, Input, Options, Scanner};
@@ -73,11 +74,6 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
     if args.report.is_some() && args.report == args.output {
         return Err(Trouble(
             "--report and -o/--output name the same file; give them different paths".into(),
-        ));
-    }
-    if args.format == InputFormat::Log {
-        return Err(Trouble(
-            "--format log is not available yet in this version; use --format names or zone".into(),
         ));
     }
     let options = Options {
@@ -238,13 +234,38 @@ enum Output {
 }
 
 /// The scanner for an input: the one asked for, or for `auto` the zone scanner when the
-/// file name ends in `.zone` or `.db` or the text starts like a zone file, else names.
+/// file name ends in `.zone` or `.db` or the text starts like a zone file, the names scanner
+/// when the first lines are one name each, else the log scanner.
 fn scanner_for(format: InputFormat, path: &Path, head: &[u8]) -> &'static dyn Scanner {
-    if is_zone(format, path, head) {
-        &ZoneScanner
-    } else {
-        &NamesScanner
+    match format {
+        _ if is_zone(format, path, head) => &ZoneScanner,
+        InputFormat::Names => &NamesScanner,
+        InputFormat::Auto if looks_like_names(head) => &NamesScanner,
+        _ => &LogScanner,
     }
+}
+
+/// Whether the first lines of a text are a name list: each one empty, a `#` comment, or one
+/// run of name characters (letters, digits, `-`, `_`, `*`, `.`, `\`, non-ASCII bytes) with
+/// at most spaces around it; a last line cut by the head's end is not judged.
+fn looks_like_names(head: &[u8]) -> bool {
+    let complete = match memchr::memrchr(b'\n', head) {
+        Some(at) => &head[..at],
+        None => head,
+    };
+    let mut names = 0;
+    for line in complete.split(|&b| b == b'\n') {
+        let line = line.trim_ascii();
+        if line.is_empty() || line[0] == b'#' {
+            continue;
+        }
+        let name_byte = |&b: &u8| b.is_ascii_alphanumeric() || b >= 0x80 || b"-_*.\\".contains(&b);
+        if !line.iter().all(name_byte) {
+            return false;
+        }
+        names += 1;
+    }
+    names > 0
 }
 
 /// Whether an input is read as a zone file (see [`scanner_for`]).

@@ -2,6 +2,7 @@
 //! the [`crate::rewrite::NameRewriter`].
 
 pub mod include;
+pub mod log;
 pub mod names;
 pub mod rdata;
 pub mod zone;

@@ -1,0 +1,976 @@
+//! The `log` format: any text. Every domain name that holds an ACE label or a non-ASCII
+//! character is found where it stands and handed to the [`NameRewriter`]; every other byte
+//! (invalid UTF-8, NULs, CRs, binary junk) is written back untouched.
+//!
+//! Finding names is anchor-driven, so text without names costs a few vector scans:
+//! memchr's memmem finds `--` (an ACE prefix is `xn--` or `bq--` in any case), a word-wise
+//! scan finds non-ASCII bytes, and memchr finds backslashes (escaped UTF-8: `\DDD`, `\xHH`,
+//! and in JSON `\\DDD`, `\\xHH`, `\uXXXX`). From an anchor the name grows to its
+//! boundaries; the rules are in the README ("Logs"). In short:
+//!
+//! - name characters are ASCII letters, digits, `-`, `_`, `*`, `.`, escapes, and non-ASCII
+//!   letters, digits and marks (plus ZWJ, ZWNJ and the IDNA context characters);
+//! - leading dots are dropped, one trailing dot is kept;
+//! - a run followed by `@` (an e-mail local part) or one starting a URL path segment
+//!   (after a single `/`) is not a name, nor is a run with an empty label inside;
+//! - on a line that starts with `{` or `[` (JSON), `\\` stands for the one backslash of an
+//!   escape and `\uXXXX` for a character;
+//! - Windows DNS debug names, `(3)www(13)xn--bcher-kva(7)example(0)`, are read whole, and
+//!   a converted label gets its new length in UTF-8 octets.
+//!
+//! A name written in plain presentation format goes to the rewriter as it is. A name in
+//! another syntax is first translated into presentation format, rewritten, and the labels
+//! that changed are translated back, so the unchanged ones keep their bytes.
+
+use memchr::memmem;
+
+use crate::pipeline::{Chunk, ChunkOutput, Locate, Scanner};
+use crate::rewrite::{FindingSink, LabelFinding, NameRewriter};
+
+/// Scans arbitrary text (DNS server logs, passive-DNS exports, JSON, CSV).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogScanner;
+
+/// How a name is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Syntax {
+    /// Presentation format (`\DDD` and `\X` escapes): handed to the rewriter as it is.
+    Plain,
+    /// Needs translating: `\xHH` escapes, or JSON string escapes.
+    Escaped {
+        /// Inside a JSON string.
+        json: bool,
+    },
+    /// Windows DNS debug form, `(N)label...(0)`.
+    Windows,
+}
+
+/// What [`grow`] found around an anchor.
+enum Found {
+    /// A name at this range.
+    Name(std::ops::Range<usize>, Syntax),
+    /// No name here; scanning goes on from this offset.
+    Skip(usize),
+}
+
+impl Scanner for LogScanner {
+    fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput) {
+        let data = chunk.data;
+        let mut lines = LineCursor::default();
+        let mut anchors = Anchors::new();
+        let mut scratch = Scratch::default();
+        // Where scanning goes on, and how far left a name may grow (the end of the last
+        // name, so that no byte is looked at twice).
+        let mut pos = 0;
+        let mut floor = 0;
+        // Output is written up to here.
+        let mut kept = 0;
+        while let Some(anchor) = anchors.next(data, pos) {
+            lines.advance(data, anchor.start);
+            let json = lines.is_json(data);
+            let (range, syntax) = match grow(data, anchor.start, anchor.len, floor, json) {
+                Found::Skip(next) => {
+                    pos = next;
+                    continue;
+                }
+                Found::Name(range, syntax) => (range, syntax),
+            };
+            pos = range.end;
+            floor = range.end;
+            // A name that touches a cut made inside an over-long line may be a piece of one.
+            if (range.start == 0 && chunk.starts_mid_line)
+                || (range.end == data.len() && chunk.ends_mid_line)
+            {
+                continue;
+            }
+            lines.advance(data, range.start);
+            out.stats.names += 1;
+            let name = &data[range.clone()];
+            let column = (range.start - lines.line_start) as u64 + 1;
+            out.keep(kept..range.start);
+            kept = range.start;
+            let before = out.owned.len();
+            let changed = if syntax == Syntax::Plain {
+                let mut sink = Locate {
+                    found: &mut out.findings,
+                    line: lines.line,
+                    column,
+                    name,
+                };
+                let outcome = rewriter.rewrite(name, &mut out.owned, &mut sink);
+                out.stats.ace_labels += u64::from(outcome.ace_labels);
+                outcome.changed
+            } else {
+                scratch.rewrite(name, syntax, rewriter, out, lines.line, column)
+            };
+            if changed {
+                out.commit_owned(before);
+                kept = range.end;
+            } else {
+                out.owned.truncate(before);
+            }
+        }
+        out.keep(kept..data.len());
+        lines.advance(data, data.len());
+        out.newlines = lines.line;
+        let unterminated = data.last().is_some_and(|&b| b != b'\n') && !chunk.ends_mid_line;
+        out.stats.records = lines.line + u64::from(unterminated);
+    }
+}
+
+/// Follows line numbers as scanning moves forward, counting each line end once.
+#[derive(Debug, Default)]
+struct LineCursor {
+    /// Offset up to which line ends are counted.
+    at: usize,
+    /// 0-based line of `at`.
+    line: u64,
+    /// Offset where that line starts.
+    line_start: usize,
+    /// Line start for which `json` was worked out, plus one (0: none yet).
+    json_for: usize,
+    json: bool,
+}
+
+impl LineCursor {
+    fn advance(&mut self, data: &[u8], to: usize) {
+        if to <= self.at {
+            return;
+        }
+        for nl in memchr::memchr_iter(b'\n', &data[self.at..to]) {
+            self.line += 1;
+            self.line_start = self.at + nl + 1;
+        }
+        self.at = to;
+    }
+
+    /// Whether the current line is JSON: its first byte other than a space or a tab is `{`
+    /// or `[`. Worked out once per line.
+    fn is_json(&mut self, data: &[u8]) -> bool {
+        if self.json_for != self.line_start + 1 {
+            self.json_for = self.line_start + 1;
+            self.json = data[self.line_start..self.at.max(self.line_start)]
+                .iter()
+                .find(|&&b| b != b' ' && b != b'\t')
+                .is_some_and(|&b| b == b'{' || b == b'[');
+        }
+        self.json
+    }
+}
+
+/// A place where a name may be.
+#[derive(Debug, Clone, Copy)]
+struct Anchor {
+    /// Offset of the anchor's first byte.
+    start: usize,
+    /// Its length: scanning goes on past it when no name holds it.
+    len: usize,
+}
+
+/// The three anchor searches, each remembering its next hit (`None`: not searched yet;
+/// `usize::MAX`: no more).
+struct Anchors {
+    dashes: memmem::Finder<'static>,
+    next_dash: Option<usize>,
+    next_high: Option<usize>,
+    next_backslash: Option<usize>,
+}
+
+impl Anchors {
+    fn new() -> Self {
+        Anchors {
+            dashes: memmem::Finder::new(b"--"),
+            next_dash: None,
+            next_high: None,
+            next_backslash: None,
+        }
+    }
+
+    /// The first anchor that starts at or after `from`.
+    fn next(&mut self, data: &[u8], from: usize) -> Option<Anchor> {
+        let mut pos = from;
+        loop {
+            let stale = |next: Option<usize>| next.is_none_or(|at| at < pos);
+            if stale(self.next_dash) {
+                self.next_dash = Some(
+                    self.dashes
+                        .find(&data[pos..])
+                        .map_or(usize::MAX, |at| pos + at),
+                );
+            }
+            if stale(self.next_high) {
+                self.next_high = Some(find_non_ascii(data, pos));
+            }
+            if stale(self.next_backslash) {
+                self.next_backslash =
+                    Some(memchr::memchr(b'\\', &data[pos..]).map_or(usize::MAX, |at| pos + at));
+            }
+            let (dash, high, backslash) = (
+                self.next_dash.unwrap_or(usize::MAX),
+                self.next_high.unwrap_or(usize::MAX),
+                self.next_backslash.unwrap_or(usize::MAX),
+            );
+            let at = dash.min(high).min(backslash);
+            if at >= data.len() {
+                return None;
+            }
+            if at == high {
+                return Some(Anchor { start: at, len: 1 });
+            }
+            if at == backslash {
+                if escapes_high_byte(&data[at..]) {
+                    return Some(Anchor { start: at, len: 1 });
+                }
+            } else if at >= from + 2 && is_ace_letters(data[at - 2], data[at - 1]) {
+                // `--` after `xn` or `bq`: an ACE prefix.
+                return Some(Anchor {
+                    start: at - 2,
+                    len: 4,
+                });
+            }
+            pos = at + 1;
+        }
+    }
+}
+
+/// `xn` or `bq` in any case.
+#[inline]
+fn is_ace_letters(a: u8, b: u8) -> bool {
+    matches!((a | 0x20, b | 0x20), (b'x', b'n') | (b'b', b'q'))
+}
+
+/// The offset of the first byte >= 0x80 at or after `from`, or `usize::MAX`.
+fn find_non_ascii(data: &[u8], from: usize) -> usize {
+    let rest = &data[from..];
+    let mut words = rest.chunks_exact(16);
+    let mut offset = 0;
+    for block in words.by_ref() {
+        let a = u64::from_le_bytes(block[..8].try_into().expect("8 bytes"));
+        let b = u64::from_le_bytes(block[8..].try_into().expect("8 bytes"));
+        if (a | b) & 0x8080_8080_8080_8080 != 0 {
+            break;
+        }
+        offset += 16;
+    }
+    rest[offset..]
+        .iter()
+        .position(|&b| b >= 0x80)
+        .map_or(usize::MAX, |at| from + offset + at)
+}
+
+/// Whether the escape at the start of `text` (which starts with a backslash) stands for a
+/// byte >= 0x80 or a non-ASCII character: `\DDD`, `\xHH`, `\\DDD`, `\\xHH`, `\uXXXX`.
+fn escapes_high_byte(text: &[u8]) -> bool {
+    let text = match text {
+        [b'\\', b'\\', rest @ ..] => rest,
+        [b'\\', b'u', rest @ ..] => {
+            return hex_value(rest, 4).is_some_and(|v| v >= 0x80);
+        }
+        [b'\\', rest @ ..] => rest,
+        _ => return false,
+    };
+    match text {
+        [b'x', rest @ ..] => hex_value(rest, 2).is_some_and(|v| v >= 0x80),
+        _ => decimal_value(text).is_some_and(|v| (128..=255).contains(&v)),
+    }
+}
+
+/// The value of the first `digits` hex digits of `text`.
+fn hex_value(text: &[u8], digits: usize) -> Option<u32> {
+    let digits = text.get(..digits)?;
+    digits.iter().try_fold(0u32, |value, &d| {
+        Some(value * 16 + char::from(d).to_digit(16)?)
+    })
+}
+
+/// The value of three decimal digits at the start of `text`.
+fn decimal_value(text: &[u8]) -> Option<u32> {
+    let digits = text.get(..3)?;
+    digits.iter().try_fold(0u32, |value, &d| {
+        d.is_ascii_digit().then(|| value * 10 + u32::from(d - b'0'))
+    })
+}
+
+/// Bytes that can be part of a name in some syntax: scanning left from an anchor stops at
+/// any other byte.
+#[inline]
+fn maybe_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'*' | b'.' | b'\\') || b >= 0x80
+}
+
+/// A non-ASCII character that can be part of a name: a letter, digit or mark, ZWNJ, ZWJ,
+/// and the characters that IDNA allows in context (U+00B7, U+0375, U+05F3, U+05F4, U+30FB).
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric()
+        || unicode_normalization::char::is_combining_mark(c)
+        || matches!(
+            c,
+            '\u{200C}'
+                | '\u{200D}'
+                | '\u{00B7}'
+                | '\u{0375}'
+                | '\u{05F3}'
+                | '\u{05F4}'
+                | '\u{30FB}'
+        )
+}
+
+/// The character starting at `text[0]` and its length, when `text` starts with valid UTF-8.
+fn decode_char(text: &[u8]) -> Option<(char, usize)> {
+    let len = match text.first()? {
+        0x00..=0x7F => 1,
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let s = std::str::from_utf8(text.get(..len)?).ok()?;
+    s.chars().next().map(|c| (c, len))
+}
+
+/// What [`name_run`] met while reading a name.
+#[derive(Debug, Default, Clone, Copy)]
+struct RunFlags {
+    /// A `\xHH` escape.
+    hex: bool,
+    /// A JSON escape (`\\` or `\u`).
+    json: bool,
+}
+
+/// The length of the escape at the start of `text` (a backslash) when it is part of a name,
+/// with what it needs.
+fn escape_len(text: &[u8], json: bool, flags: &mut RunFlags) -> Option<usize> {
+    let after = if json {
+        match text.get(1)? {
+            b'\\' => 2,
+            b'u' => {
+                let (c, used) = json_unicode(text)?;
+                if c.is_ascii() {
+                    (c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '*')).then_some(())?;
+                } else {
+                    is_name_char(c).then_some(())?;
+                }
+                flags.json = true;
+                return Some(used);
+            }
+            _ => return None,
+        }
+    } else {
+        1
+    };
+    let rest = &text[after..];
+    let used = match rest.first()? {
+        b'0'..=b'9' => {
+            decimal_value(rest)?;
+            3
+        }
+        b'x' if hex_value(&rest[1..], 2).is_some() => {
+            flags.hex = true;
+            3
+        }
+        b'\\' if json => match rest.get(1)? {
+            b'\\' | b'"' => 2,
+            _ => return None,
+        },
+        b'"' if json => return None,
+        0x21..=0x7E => 1,
+        _ => return None,
+    };
+    if json {
+        flags.json = true;
+    }
+    Some(after + used)
+}
+
+/// A JSON `\uXXXX` escape (with its low surrogate when it is a high one) at the start of
+/// `text`: the character and the bytes used.
+fn json_unicode(text: &[u8]) -> Option<(char, usize)> {
+    let high = hex_value(text.get(2..)?, 4)?;
+    if (0xD800..0xDC00).contains(&high) {
+        let rest = text.get(6..)?;
+        if rest.first() != Some(&b'\\') || rest.get(1) != Some(&b'u') {
+            return None;
+        }
+        let low = hex_value(&rest[2..], 4)?;
+        if !(0xDC00..0xE000).contains(&low) {
+            return None;
+        }
+        let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+        return Some((c, 12));
+    }
+    char::from_u32(high).map(|c| (c, 6))
+}
+
+/// Reads name characters from `start`; returns where they end.
+fn name_run(data: &[u8], start: usize, json: bool, flags: &mut RunFlags) -> usize {
+    let mut i = start;
+    while let Some(&b) = data.get(i) {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'*' | b'.') {
+            i += 1;
+        } else if b == b'\\' {
+            match escape_len(&data[i..], json, flags) {
+                Some(used) => i += used,
+                None => break,
+            }
+        } else if b >= 0x80 {
+            match decode_char(&data[i..]) {
+                Some((c, used)) if is_name_char(c) => i += used,
+                _ => break,
+            }
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// The length of the character or byte at `data[at]`, to step over a byte that ends names.
+fn step(data: &[u8], at: usize) -> usize {
+    decode_char(&data[at..]).map_or(1, |(_, used)| used)
+}
+
+/// The name around the anchor at `anchor` (of `anchor_len` bytes), not reaching left of
+/// `floor`.
+fn grow(data: &[u8], anchor: usize, anchor_len: usize, floor: usize, json: bool) -> Found {
+    let mut start = anchor;
+    while start > floor && maybe_name_byte(data[start - 1]) {
+        start -= 1;
+    }
+    // Read runs forward until one holds the anchor.
+    let mut flags;
+    let end = loop {
+        flags = RunFlags::default();
+        let end = name_run(data, start, json, &mut flags);
+        if end > anchor {
+            break end;
+        }
+        start = if end == start {
+            start + step(data, start)
+        } else {
+            end
+        };
+        if start > anchor {
+            return Found::Skip(anchor + anchor_len.max(step(data, anchor)));
+        }
+    };
+    if let Some(found) = windows_name(data, start, end, floor) {
+        return found;
+    }
+    // Leading dots are not part of a name; one trailing dot is.
+    while data[start] == b'.' && start < end {
+        start += 1;
+    }
+    let mut name_end = end;
+    while name_end - start >= 2 && data[name_end - 1] == b'.' && data[name_end - 2] == b'.' {
+        name_end -= 1;
+    }
+    let text = &data[start..name_end];
+    let local_part = data.get(end) == Some(&b'@');
+    let url_path = start >= 1 && data[start - 1] == b'/' && (start < 2 || data[start - 2] != b'/');
+    let empty_label = memmem::find(text, b"..").is_some();
+    // Without an ACE prefix, one word of non-ASCII text is not taken for a name.
+    let one_label = anchor_len != 4
+        && !text
+            .split_last()
+            .is_some_and(|(_, head)| head.contains(&b'.'));
+    if text.is_empty() || local_part || url_path || empty_label || one_label {
+        return Found::Skip(end);
+    }
+    let syntax = if flags.hex || flags.json {
+        Syntax::Escaped { json }
+    } else {
+        Syntax::Plain
+    };
+    Found::Name(start..name_end, syntax)
+}
+
+/// A Windows DNS debug name, `(N)label(N)label(0)`, around the run `start..end` (which ends
+/// at a `(` and starts after a `)`).
+fn windows_name(data: &[u8], start: usize, end: usize, floor: usize) -> Option<Found> {
+    if start == 0 || data[start - 1] != b')' || data.get(end) != Some(&b'(') {
+        return None;
+    }
+    // The name starts after the last space before the run.
+    let mut first = start;
+    while first > floor && !matches!(data[first - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        first -= 1;
+    }
+    let mut at = first;
+    loop {
+        let (length, used) = windows_length(&data[at..])?;
+        at += used;
+        if length == 0 {
+            break;
+        }
+        at += length;
+        if at > data.len() {
+            return None;
+        }
+    }
+    (at >= end).then_some(Found::Name(first..at, Syntax::Windows))
+}
+
+/// `(N)` at the start of `text`: N and the bytes used.
+fn windows_length(text: &[u8]) -> Option<(usize, usize)> {
+    if text.first() != Some(&b'(') {
+        return None;
+    }
+    let digits = text[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 3 || text.get(1 + digits) != Some(&b')') {
+        return None;
+    }
+    let value = text[1..1 + digits]
+        .iter()
+        .fold(0usize, |v, &d| v * 10 + usize::from(d - b'0'));
+    (value <= 63).then_some((value, digits + 2))
+}
+
+/// Where one label of a translated name came from.
+#[derive(Debug, Clone, Copy)]
+struct LabelSpan {
+    /// Start of the label in the presentation text.
+    presentation: usize,
+    /// The label as written in the input (for Windows, its `(N)` prefix included).
+    original: (usize, usize),
+    /// Where the label's own text starts in the input (after a Windows `(N)`).
+    text_start: usize,
+}
+
+/// Scratch space for names that are translated to presentation format and back.
+#[derive(Debug, Default)]
+struct Scratch {
+    presentation: Vec<u8>,
+    spans: Vec<LabelSpan>,
+    rewritten: Vec<u8>,
+    wire: Vec<u8>,
+}
+
+impl Scratch {
+    /// Rewrites `name` (written in `syntax`); appends the output to `out.owned` when a
+    /// label changed and says whether one did.
+    fn rewrite(
+        &mut self,
+        name: &[u8],
+        syntax: Syntax,
+        rewriter: &mut NameRewriter,
+        out: &mut ChunkOutput,
+        line: u64,
+        column: u64,
+    ) -> bool {
+        match syntax {
+            Syntax::Windows => self.load_windows(name),
+            Syntax::Escaped { json } => self.load_escaped(name, json),
+            Syntax::Plain => unreachable!("plain names are rewritten directly"),
+        }
+        self.rewritten.clear();
+        let mut sink = Remap {
+            spans: &self.spans,
+            name,
+            inner: Locate {
+                found: &mut out.findings,
+                line,
+                column,
+                name,
+            },
+        };
+        let outcome = rewriter.rewrite(&self.presentation, &mut self.rewritten, &mut sink);
+        out.stats.ace_labels += u64::from(outcome.ace_labels);
+        if !outcome.changed {
+            return false;
+        }
+        // Put back the labels that changed, each in the name's own syntax.
+        let mut copied = 0;
+        let mut new_labels = split_labels(&self.rewritten);
+        for (j, span) in self.spans.iter().enumerate() {
+            let old_end = self
+                .spans
+                .get(j + 1)
+                .map_or(self.presentation.len(), |next| next.presentation - 1);
+            let old = &self.presentation[span.presentation..old_end.max(span.presentation)];
+            let Some(new) = new_labels.next() else { break };
+            if old == new {
+                continue;
+            }
+            out.owned.extend_from_slice(&name[copied..span.original.0]);
+            match syntax {
+                Syntax::Windows => {
+                    self.wire.clear();
+                    unescape(new, &mut self.wire);
+                    out.owned
+                        .extend_from_slice(format!("({})", self.wire.len()).as_bytes());
+                    out.owned.extend_from_slice(&self.wire);
+                }
+                Syntax::Escaped { json: true } => push_json(new, &mut out.owned),
+                _ => out.owned.extend_from_slice(new),
+            }
+            copied = span.original.1;
+        }
+        out.owned.extend_from_slice(&name[copied..]);
+        true
+    }
+
+    /// Translates a Windows debug name into presentation format.
+    fn load_windows(&mut self, name: &[u8]) {
+        self.presentation.clear();
+        self.spans.clear();
+        let mut at = 0;
+        while let Some((length, used)) = windows_length(&name[at..]) {
+            if length == 0 {
+                if self.spans.is_empty() {
+                    self.presentation.push(b'.');
+                }
+                break;
+            }
+            let text = &name[at + used..at + used + length];
+            self.spans.push(LabelSpan {
+                presentation: self.presentation.len(),
+                original: (at, at + used + length),
+                text_start: at + used,
+            });
+            for &b in text {
+                match b {
+                    b'.' | b'\\' | b'(' | b')' | b'"' | b';' => {
+                        self.presentation.extend_from_slice(&[b'\\', b]);
+                    }
+                    0x21..=0x7E | 0x80.. => self.presentation.push(b),
+                    _ => self
+                        .presentation
+                        .extend_from_slice(format!("\\{b:03}").as_bytes()),
+                }
+            }
+            self.presentation.push(b'.');
+            at += used + length;
+        }
+    }
+
+    /// Translates a name with `\xHH` or JSON escapes into presentation format.
+    fn load_escaped(&mut self, name: &[u8], json: bool) {
+        self.presentation.clear();
+        self.spans.clear();
+        let mut label_start = 0;
+        let mut at = 0;
+        let mut open = true;
+        while at < name.len() {
+            if open {
+                self.spans.push(LabelSpan {
+                    presentation: self.presentation.len(),
+                    original: (at, at),
+                    text_start: at,
+                });
+                label_start = at;
+                open = false;
+            }
+            let b = name[at];
+            if b == b'.' {
+                self.close_label(label_start, at);
+                self.presentation.push(b'.');
+                at += 1;
+                open = true;
+                continue;
+            }
+            if b != b'\\' {
+                self.presentation.push(b);
+                at += 1;
+                continue;
+            }
+            // An escape: `\\` in JSON stands for one backslash.
+            let mut rest = &name[at..];
+            let mut used = 0;
+            if json {
+                if rest.get(1) == Some(&b'u') {
+                    let (c, n) = json_unicode(rest).expect("checked when the name was read");
+                    let mut buf = [0; 4];
+                    self.presentation
+                        .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                    at += n;
+                    continue;
+                }
+                rest = &rest[1..];
+                used = 1;
+            }
+            // `rest` starts with the backslash of a presentation escape.
+            match rest.get(1) {
+                Some(b'x') if hex_value(&rest[2..], 2).is_some() => {
+                    let value = hex_value(&rest[2..], 2).expect("checked");
+                    self.presentation
+                        .extend_from_slice(format!("\\{value:03}").as_bytes());
+                    used += 4;
+                }
+                Some(d) if d.is_ascii_digit() => {
+                    self.presentation.extend_from_slice(&rest[..4]);
+                    used += 4;
+                }
+                Some(b'\\') if json => {
+                    // `\\\\` or `\\\"`: an escaped backslash or quote.
+                    self.presentation.push(b'\\');
+                    self.presentation.push(rest[2]);
+                    used += 3;
+                }
+                Some(&c) => {
+                    self.presentation.extend_from_slice(&[b'\\', c]);
+                    used += 2;
+                }
+                None => {
+                    self.presentation.push(b'\\');
+                    used += 1;
+                }
+            }
+            at += used;
+        }
+        if !open || self.spans.is_empty() {
+            self.close_label(label_start, name.len());
+        }
+    }
+
+    fn close_label(&mut self, start: usize, end: usize) {
+        if let Some(last) = self.spans.last_mut() {
+            last.original = (start, end);
+        }
+    }
+}
+
+/// The labels of presentation text, split at unescaped dots (a trailing dot ends the last
+/// label and starts no other).
+fn split_labels(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= text.len() {
+            return None;
+        }
+        let start = at;
+        while at < text.len() && text[at] != b'.' {
+            at += if text[at] == b'\\' {
+                if text.get(at + 1).is_some_and(u8::is_ascii_digit) {
+                    4
+                } else {
+                    2
+                }
+            } else {
+                1
+            };
+        }
+        let end = at.min(text.len());
+        at = end + 1;
+        Some(&text[start..end])
+    })
+}
+
+/// Presentation text to wire octets.
+fn unescape(text: &[u8], out: &mut Vec<u8>) {
+    let mut at = 0;
+    while at < text.len() {
+        if text[at] == b'\\' {
+            if let Some(value) = decimal_value(&text[at + 1..]) {
+                out.push(value as u8);
+                at += 4;
+            } else if let Some(&c) = text.get(at + 1) {
+                out.push(c);
+                at += 2;
+            } else {
+                at += 1;
+            }
+        } else {
+            out.push(text[at]);
+            at += 1;
+        }
+    }
+}
+
+/// Appends presentation text inside a JSON string: backslashes doubled, quotes and control
+/// bytes escaped.
+fn push_json(text: &[u8], out: &mut Vec<u8>) {
+    for &b in text {
+        match b {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'"' => out.extend_from_slice(b"\\\""),
+            0..=0x1F => out.extend_from_slice(format!("\\u{b:04x}").as_bytes()),
+            _ => out.push(b),
+        }
+    }
+}
+
+/// Moves the findings of a translated name back onto the name as written.
+struct Remap<'s, 'a> {
+    spans: &'s [LabelSpan],
+    name: &'a [u8],
+    inner: Locate<'a>,
+}
+
+impl FindingSink for Remap<'_, '_> {
+    fn finding(&mut self, mut finding: LabelFinding) {
+        if let Some(span) = self
+            .spans
+            .iter()
+            .find(|span| span.presentation == finding.offset)
+        {
+            finding.offset = span.text_start;
+            finding.len = span.original.1 - span.text_start;
+        } else {
+            finding.offset = 0;
+            finding.len = self.name.len();
+        }
+        self.inner.finding(finding);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rewrite::Mode;
+    use crate::uts46::Profile;
+
+    /// Line, column, label and reason of a finding.
+    type Spot = (u64, u64, String, &'static str);
+
+    fn run(mode: Mode, text: &[u8]) -> (Vec<u8>, Vec<Spot>) {
+        let mut rewriter = NameRewriter::new(mode, Profile::default());
+        let mut out = ChunkOutput::default();
+        let chunk = Chunk {
+            data: text,
+            starts_mid_line: false,
+            ends_mid_line: false,
+        };
+        LogScanner.scan(chunk, &mut rewriter, &mut out);
+        let mut written = Vec::new();
+        for segment in &out.segments {
+            match segment {
+                crate::pipeline::Segment::Input(r) => written.extend_from_slice(&text[r.clone()]),
+                crate::pipeline::Segment::Owned(r) => {
+                    written.extend_from_slice(&out.owned[r.clone()])
+                }
+            }
+        }
+        let findings = out
+            .findings
+            .iter()
+            .map(|f| (f.line + 1, f.column, f.label.clone(), f.finding.reason))
+            .collect();
+        (written, findings)
+    }
+
+    fn decode(text: &str) -> String {
+        String::from_utf8(run(Mode::Decode { race: false }, text.as_bytes()).0).unwrap()
+    }
+
+    fn encode(text: &str) -> String {
+        String::from_utf8(run(Mode::Encode, text.as_bytes()).0).unwrap()
+    }
+
+    #[test]
+    fn names_convert_where_they_stand() {
+        assert_eq!(
+            decode("client (xn--bcher-kva.example): query: XN--BCHER-KVA.example IN A\n"),
+            "client (bücher.example): query: bücher.example IN A\n"
+        );
+        assert_eq!(
+            decode("qname=\"xn--mnchen-3ya.de.\"|A"),
+            "qname=\"münchen.de.\"|A"
+        );
+    }
+
+    #[test]
+    fn prefixes_not_at_a_label_start_are_left() {
+        let text = "foo-xn--bcher-kva.example a--b x--y xn-- --\n";
+        assert_eq!(decode(text), text);
+    }
+
+    #[test]
+    fn leading_dots_and_extra_trailing_dots_are_not_part_of_the_name() {
+        assert_eq!(decode(".xn--bcher-kva.example."), ".bücher.example.");
+        assert_eq!(decode("xn--bcher-kva.example.."), "bücher.example..");
+    }
+
+    #[test]
+    fn email_local_parts_and_url_paths_are_not_names() {
+        assert_eq!(
+            decode("mailto:xn--bcher-kva@xn--bcher-kva.example"),
+            "mailto:xn--bcher-kva@bücher.example"
+        );
+        assert_eq!(
+            decode("https://xn--bcher-kva.example/xn--bcher-kva/x"),
+            "https://bücher.example/xn--bcher-kva/x"
+        );
+    }
+
+    #[test]
+    fn escaped_utf8_encodes_in_every_syntax() {
+        assert_eq!(
+            encode("q b\\195\\188cher.example. A"),
+            "q xn--bcher-kva.example. A"
+        );
+        assert_eq!(
+            encode("q\tb\\xc3\\xbccher.example\t1"),
+            "q\txn--bcher-kva.example\t1"
+        );
+        assert_eq!(
+            encode("{\"rrname\":\"b\\\\195\\\\188cher.example.\"}"),
+            "{\"rrname\":\"xn--bcher-kva.example.\"}"
+        );
+        assert_eq!(
+            encode("{\"q\":\"b\\u00fccher.example\"}"),
+            "{\"q\":\"xn--bcher-kva.example\"}"
+        );
+        // Outside JSON, a doubled backslash is not an escape of an escape.
+        let text = "q b\\\\195\\\\188cher.example";
+        assert_eq!(encode(text), text);
+    }
+
+    #[test]
+    fn unchanged_labels_keep_their_escapes() {
+        assert_eq!(
+            encode("x\\032y.b\\xc3\\xbccher.example"),
+            "x\\032y.xn--bcher-kva.example"
+        );
+    }
+
+    #[test]
+    fn windows_debug_names_get_new_lengths() {
+        assert_eq!(
+            decode("A      (3)www(13)xn--bcher-kva(7)example(0)\r\n"),
+            "A      (3)www(7)bücher(7)example(0)\r\n"
+        );
+        assert_eq!(
+            encode("TXT (7)bücher(7)example(0)"),
+            "TXT (13)xn--bcher-kva(7)example(0)"
+        );
+    }
+
+    #[test]
+    fn findings_point_at_the_label_as_written() {
+        let text =
+            b"1 xn--zzzzzzzzz.example\n{\"a\":\"ns.xn--a-ecp.ru\"}\n(3)www(13)xn--zzzzzzzzz(0)\n";
+        let (_, findings) = run(Mode::Decode { race: false }, text);
+        assert_eq!(
+            findings,
+            vec![
+                (1, 3, "xn--zzzzzzzzz".into(), "truncated"),
+                (2, 10, "xn--a-ecp".into(), "idna-invalid"),
+                (3, 11, "xn--zzzzzzzzz".into(), "truncated"),
+            ]
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_names_pass_through() {
+        let mut text = b"\x00\xff\xfe xn--bcher-kva.example\x00\xc3(".to_vec();
+        text.extend_from_slice(b"\n\xe2\x80\x99quoted\xe2\x80\x99 \xc3\xbc\n");
+        let (out, _) = run(Mode::Decode { race: false }, &text);
+        let mut expected = b"\x00\xff\xfe b\xc3\xbccher.example\x00\xc3(".to_vec();
+        expected.extend_from_slice(b"\n\xe2\x80\x99quoted\xe2\x80\x99 \xc3\xbc\n");
+        assert_eq!(out, expected);
+        let (out, findings) = run(Mode::Audit, &text);
+        assert_eq!(out, text, "audit changes nothing");
+        assert!(findings.is_empty());
+    }
+
+    #[test]
+    fn anchor_scan_finds_non_ascii_after_long_ascii_runs() {
+        for pad in [0, 1, 15, 16, 17, 40] {
+            let text = format!("{}bücher.example", "a ".repeat(pad));
+            assert_eq!(
+                encode(&text),
+                format!("{}xn--bcher-kva.example", "a ".repeat(pad))
+            );
+        }
+    }
+}
