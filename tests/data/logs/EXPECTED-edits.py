@@ -16,6 +16,7 @@ Entries:
 Run from this folder: python3 EXPECTED-edits.py  (rewrites F.decoded, F.encoded,
 F.findings, F.encode-findings for every sample F).
 """
+import os
 import sys
 
 def D(line, old, new, count=1): return ('D', line, old, new, count)
@@ -340,6 +341,7 @@ def findings(lines, ops, kinds):
 
 
 def main():
+    os.chdir(os.path.dirname(os.path.abspath(__file__)))
     for name, ops in EDITS.items():
         data = open(name, 'rb').read()
         lines = data.split(b'\n')
