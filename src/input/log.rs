@@ -36,10 +36,11 @@ pub struct LogScanner;
 enum Syntax {
     /// Presentation format (`\DDD` and `\X` escapes): handed to the rewriter as it is.
     Plain,
-    /// Needs translating: `\xHH` escapes, or JSON string escapes.
+    /// Needs translating: `\xHH` escapes, doubled backslashes, JSON `\u` escapes.
     Escaped {
-        /// Inside a JSON string.
-        json: bool,
+        /// Backslashes are doubled (JSON and quoted values): converted labels are written
+        /// with the same escaping.
+        doubled: bool,
     },
     /// Windows DNS debug form, `(N)label...(0)`.
     Windows,
@@ -68,7 +69,7 @@ impl Scanner for LogScanner {
         while let Some(anchor) = anchors.next(data, pos) {
             lines.advance(data, anchor.start);
             let json = lines.is_json(data);
-            let (range, syntax) = match grow(data, anchor.start, anchor.len, floor, json) {
+            let (range, syntax) = match grow(data, anchor, floor, json) {
                 Found::Skip(next) => {
                     pos = next;
                     continue;
@@ -165,6 +166,9 @@ struct Anchor {
     start: usize,
     /// Its length: scanning goes on past it when no name holds it.
     len: usize,
+    /// A raw non-ASCII character (not an ACE prefix or an escape): one word of it alone is
+    /// text, not a name.
+    raw: bool,
 }
 
 /// The three anchor searches, each remembering its next hit (`None`: not searched yet;
@@ -215,17 +219,26 @@ impl Anchors {
                 return None;
             }
             if at == high {
-                return Some(Anchor { start: at, len: 1 });
+                return Some(Anchor {
+                    start: at,
+                    len: 1,
+                    raw: true,
+                });
             }
             if at == backslash {
                 if escapes_high_byte(&data[at..]) {
-                    return Some(Anchor { start: at, len: 1 });
+                    return Some(Anchor {
+                        start: at,
+                        len: 1,
+                        raw: false,
+                    });
                 }
             } else if at >= from + 2 && is_ace_letters(data[at - 2], data[at - 1]) {
                 // `--` after `xn` or `bq`: an ACE prefix.
                 return Some(Anchor {
                     start: at - 2,
                     len: 4,
+                    raw: false,
                 });
             }
             pos = at + 1;
@@ -333,32 +346,32 @@ fn decode_char(text: &[u8]) -> Option<(char, usize)> {
 struct RunFlags {
     /// A `\xHH` escape.
     hex: bool,
-    /// A JSON escape (`\\` or `\u`).
-    json: bool,
+    /// A doubled backslash (`\\\\DDD`) or a JSON `\u` escape.
+    doubled: bool,
 }
 
 /// The length of the escape at the start of `text` (a backslash) when it is part of a name,
-/// with what it needs.
+/// with what it needs. `\\DDD` and `\\xHH` are escapes of escapes (JSON, and the quoted
+/// values of logfmt-style logs such as PowerDNS's, double backslashes); other doubled
+/// escapes and `\uXXXX` count only in JSON.
 fn escape_len(text: &[u8], json: bool, flags: &mut RunFlags) -> Option<usize> {
-    let after = if json {
-        match text.get(1)? {
-            b'\\' => 2,
-            b'u' => {
-                let (c, used) = json_unicode(text)?;
-                if c.is_ascii() {
-                    (c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '*')).then_some(())?;
-                } else {
-                    is_name_char(c).then_some(())?;
-                }
-                flags.json = true;
-                return Some(used);
-            }
-            _ => return None,
-        }
-    } else {
-        1
-    };
-    let rest = &text[after..];
+    let doubled = text.get(1) == Some(&b'\\');
+    if !json && text.get(1) == Some(&b'u') {
+        return None;
+    }
+    if text.get(1) == Some(&b'u') {
+        let (c, used) = json_unicode(text)?;
+        let allowed = if c.is_ascii() {
+            c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '*')
+        } else {
+            is_name_char(c)
+        };
+        allowed.then_some(())?;
+        flags.doubled = true;
+        return Some(used);
+    }
+    let after = usize::from(doubled) + 1;
+    let rest = text.get(after..)?;
     let used = match rest.first()? {
         b'0'..=b'9' => {
             decimal_value(rest)?;
@@ -368,6 +381,7 @@ fn escape_len(text: &[u8], json: bool, flags: &mut RunFlags) -> Option<usize> {
             flags.hex = true;
             3
         }
+        _ if doubled && !json => return None,
         b'\\' if json => match rest.get(1)? {
             b'\\' | b'"' => 2,
             _ => return None,
@@ -376,9 +390,7 @@ fn escape_len(text: &[u8], json: bool, flags: &mut RunFlags) -> Option<usize> {
         0x21..=0x7E => 1,
         _ => return None,
     };
-    if json {
-        flags.json = true;
-    }
+    flags.doubled |= doubled;
     Some(after + used)
 }
 
@@ -429,9 +441,13 @@ fn step(data: &[u8], at: usize) -> usize {
     decode_char(&data[at..]).map_or(1, |(_, used)| used)
 }
 
-/// The name around the anchor at `anchor` (of `anchor_len` bytes), not reaching left of
-/// `floor`.
-fn grow(data: &[u8], anchor: usize, anchor_len: usize, floor: usize, json: bool) -> Found {
+/// The name around `anchor`, not reaching left of `floor`.
+fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool) -> Found {
+    let Anchor {
+        start: anchor,
+        len: anchor_len,
+        raw,
+    } = anchor;
     let mut start = anchor;
     while start > floor && maybe_name_byte(data[start - 1]) {
         start -= 1;
@@ -468,16 +484,18 @@ fn grow(data: &[u8], anchor: usize, anchor_len: usize, floor: usize, json: bool)
     let local_part = data.get(end) == Some(&b'@');
     let url_path = start >= 1 && data[start - 1] == b'/' && (start < 2 || data[start - 2] != b'/');
     let empty_label = memmem::find(text, b"..").is_some();
-    // Without an ACE prefix, one word of non-ASCII text is not taken for a name.
-    let one_label = anchor_len != 4
+    // One word of non-ASCII text is not taken for a name.
+    let one_label = raw
         && !text
             .split_last()
             .is_some_and(|(_, head)| head.contains(&b'.'));
     if text.is_empty() || local_part || url_path || empty_label || one_label {
         return Found::Skip(end);
     }
-    let syntax = if flags.hex || flags.json {
-        Syntax::Escaped { json }
+    let syntax = if flags.hex || flags.doubled {
+        Syntax::Escaped {
+            doubled: flags.doubled,
+        }
     } else {
         Syntax::Plain
     };
@@ -490,24 +508,34 @@ fn windows_name(data: &[u8], start: usize, end: usize, floor: usize) -> Option<F
     if start == 0 || data[start - 1] != b')' || data.get(end) != Some(&b'(') {
         return None;
     }
-    // The name starts after the last space before the run.
+    // The name starts at one of the `(` after the last space before the run: the first
+    // from which the lengths lead through the run to a `(0)`.
     let mut first = start;
     while first > floor && !matches!(data[first - 1], b' ' | b'\t' | b'\n' | b'\r') {
         first -= 1;
     }
-    let mut at = first;
+    memchr::memchr_iter(b'(', &data[first..start])
+        .map(|at| first + at)
+        .find_map(|begin| {
+            let finish = windows_end(data, begin)?;
+            (finish >= end).then_some(Found::Name(begin..finish, Syntax::Windows))
+        })
+}
+
+/// Where a Windows debug name that starts at `begin` ends (after its `(0)`).
+fn windows_end(data: &[u8], begin: usize) -> Option<usize> {
+    let mut at = begin;
     loop {
         let (length, used) = windows_length(&data[at..])?;
         at += used;
         if length == 0 {
-            break;
+            return Some(at);
         }
         at += length;
         if at > data.len() {
             return None;
         }
     }
-    (at >= end).then_some(Found::Name(first..at, Syntax::Windows))
 }
 
 /// `(N)` at the start of `text`: N and the bytes used.
@@ -559,7 +587,7 @@ impl Scratch {
     ) -> bool {
         match syntax {
             Syntax::Windows => self.load_windows(name),
-            Syntax::Escaped { json } => self.load_escaped(name, json),
+            Syntax::Escaped { .. } => self.load_escaped(name),
             Syntax::Plain => unreachable!("plain names are rewritten directly"),
         }
         self.rewritten.clear();
@@ -600,7 +628,7 @@ impl Scratch {
                         .extend_from_slice(format!("({})", self.wire.len()).as_bytes());
                     out.owned.extend_from_slice(&self.wire);
                 }
-                Syntax::Escaped { json: true } => push_json(new, &mut out.owned),
+                Syntax::Escaped { doubled: true } => push_doubled(new, &mut out.owned),
                 _ => out.owned.extend_from_slice(new),
             }
             copied = span.original.1;
@@ -644,7 +672,7 @@ impl Scratch {
     }
 
     /// Translates a name with `\xHH` or JSON escapes into presentation format.
-    fn load_escaped(&mut self, name: &[u8], json: bool) {
+    fn load_escaped(&mut self, name: &[u8]) {
         self.presentation.clear();
         self.spans.clear();
         let mut label_start = 0;
@@ -673,18 +701,19 @@ impl Scratch {
                 at += 1;
                 continue;
             }
-            // An escape: `\\` in JSON stands for one backslash.
+            // An escape, as `escape_len` read it: `\uXXXX`, or a doubled backslash that
+            // stands for one, or a plain escape.
             let mut rest = &name[at..];
             let mut used = 0;
-            if json {
-                if rest.get(1) == Some(&b'u') {
-                    let (c, n) = json_unicode(rest).expect("checked when the name was read");
-                    let mut buf = [0; 4];
-                    self.presentation
-                        .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                    at += n;
-                    continue;
-                }
+            if rest.get(1) == Some(&b'u') {
+                let (c, n) = json_unicode(rest).expect("checked when the name was read");
+                let mut buf = [0; 4];
+                self.presentation
+                    .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                at += n;
+                continue;
+            }
+            if rest.get(1) == Some(&b'\\') {
                 rest = &rest[1..];
                 used = 1;
             }
@@ -700,7 +729,7 @@ impl Scratch {
                     self.presentation.extend_from_slice(&rest[..4]);
                     used += 4;
                 }
-                Some(b'\\') if json => {
+                Some(b'\\') => {
                     // `\\\\` or `\\\"`: an escaped backslash or quote.
                     self.presentation.push(b'\\');
                     self.presentation.push(rest[2]);
@@ -776,9 +805,9 @@ fn unescape(text: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// Appends presentation text inside a JSON string: backslashes doubled, quotes and control
-/// bytes escaped.
-fn push_json(text: &[u8], out: &mut Vec<u8>) {
+/// Appends presentation text inside a string that doubles backslashes (JSON, quoted
+/// values): backslashes doubled, quotes and control bytes escaped.
+fn push_doubled(text: &[u8], out: &mut Vec<u8>) {
     for &b in text {
         match b {
             b'\\' => out.extend_from_slice(b"\\\\"),
@@ -910,8 +939,13 @@ mod tests {
             encode("{\"q\":\"b\\u00fccher.example\"}"),
             "{\"q\":\"xn--bcher-kva.example\"}"
         );
-        // Outside JSON, a doubled backslash is not an escape of an escape.
-        let text = "q b\\\\195\\\\188cher.example";
+        // PowerDNS doubles the backslashes of quoted values too.
+        assert_eq!(
+            encode("qname=\"b\\\\195\\\\188cher.example.\" qtype=\"A\""),
+            "qname=\"xn--bcher-kva.example.\" qtype=\"A\""
+        );
+        // Outside JSON, `\u` is not an escape.
+        let text = "q b\\u00fccher.example";
         assert_eq!(encode(text), text);
     }
 

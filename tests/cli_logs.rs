@@ -1,0 +1,217 @@
+//! End-to-end tests of `--format log` on the hand-written samples of 25 log formats (copies
+//! of shared/data/logs in tests/data/logs).
+//!
+//! The expected outputs (`F.decoded`, `F.encoded`) and findings (`F.findings`,
+//! `F.encode-findings`) were written by hand from the log rules, label by label, without
+//! running idnscope (tests/data/logs/EXPECTED.md tells how and lists every judgement call).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The sample folder.
+fn logs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/logs")
+}
+
+/// The samples: every file of the folder that is not an expected output or a note.
+fn samples() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = fs::read_dir(logs())
+        .expect("tests/data/logs")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            ![
+                ".decoded",
+                ".encoded",
+                ".findings",
+                ".encode-findings",
+                ".md",
+                ".py",
+            ]
+            .iter()
+            .any(|suffix| name.ends_with(suffix))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Runs `idnscope MODE --format log --report-format jsonl SAMPLE`: the output and the
+/// invalid-ace and encode-error findings as `LINE:COLUMN: KIND: LABEL: REASON`.
+fn run(mode: &str, format: &str, sample: &Path) -> (Vec<u8>, Vec<String>, Option<i32>) {
+    let output = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args([mode, "--format", format, "--report-format", "jsonl"])
+        .arg(sample)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).expect("JSON Lines are UTF-8");
+    let findings = stderr
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("one JSON object per line"))
+        .filter(|v| v["kind"] != "homograph")
+        .map(|v| {
+            format!(
+                "{}:{}: {}: {}: {}",
+                v["line"],
+                v["column"],
+                v["kind"].as_str().unwrap(),
+                v["label"].as_str().unwrap(),
+                v["reason"].as_str().unwrap()
+            )
+        })
+        .collect();
+    (output.stdout, findings, output.status.code())
+}
+
+/// The expected findings file of a sample, one finding per line.
+fn expected_findings(sample: &Path, suffix: &str) -> Vec<String> {
+    let path = PathBuf::from(format!("{}{suffix}", sample.display()));
+    fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Checks one mode on every sample; collects every difference before failing.
+fn check_mode(mode: &str, output_suffix: &str, findings_suffix: &str) {
+    let samples = samples();
+    assert!(
+        samples.len() >= 25,
+        "the samples are there: {}",
+        samples.len()
+    );
+    let mut failures = Vec::new();
+    for sample in &samples {
+        let expected = fs::read(format!("{}{output_suffix}", sample.display())).unwrap();
+        let (output, findings, status) = run(mode, "log", sample);
+        let name = sample.file_name().unwrap().to_string_lossy();
+        if output != expected {
+            failures.push(format!(
+                "{name}: output differs\n--- expected\n{}\n--- got\n{}",
+                String::from_utf8_lossy(&expected),
+                String::from_utf8_lossy(&output)
+            ));
+        }
+        let want = expected_findings(sample, findings_suffix);
+        if findings != want {
+            failures.push(format!(
+                "{name}: findings differ\n  expected {want:#?}\n  got {findings:#?}"
+            ));
+        }
+        // Every sample holds at least one invalid label or a homograph: exit 1.
+        if status != Some(1) {
+            failures.push(format!("{name}: exit status {status:?}, expected 1"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn decode_converts_exactly_the_names_of_every_sample() {
+    check_mode("decode", ".decoded", ".findings");
+}
+
+#[test]
+fn encode_converts_exactly_the_names_of_every_sample() {
+    check_mode("encode", ".encoded", ".encode-findings");
+}
+
+#[test]
+fn audit_reports_what_decode_reports_and_writes_nothing() {
+    for sample in samples() {
+        let (output, findings, _) = run("audit", "log", &sample);
+        assert!(
+            output.is_empty(),
+            "{}: audit writes nothing",
+            sample.display()
+        );
+        assert_eq!(
+            findings,
+            expected_findings(&sample, ".findings"),
+            "{}",
+            sample.display()
+        );
+    }
+}
+
+#[test]
+fn auto_reads_every_log_sample_as_a_log() {
+    // The samples that are not zone files or name lists: `auto` must give the log result.
+    for sample in samples() {
+        let name = sample.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("plain-names") || name.ends_with(".zone") {
+            continue;
+        }
+        let (output, _, _) = run("decode", "auto", &sample);
+        let expected = fs::read(format!("{}.decoded", sample.display())).unwrap();
+        assert!(output == expected, "{name}: auto did not read it as a log");
+    }
+}
+
+#[test]
+fn non_utf8_bytes_and_nuls_survive_around_converted_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("junk.log");
+    let mut text = b"\xff\xfe\x00 query xn--bcher-kva.example \xc3\x28 \x00\x00\n".to_vec();
+    text.extend_from_slice(b"\x80\x80(13)xn--bcher-kva(7)example(0)\xe2\x82\n");
+    fs::write(&path, &text).unwrap();
+    let (output, findings, status) = run("decode", "log", &path);
+    let mut expected = b"\xff\xfe\x00 query b\xc3\xbccher.example \xc3\x28 \x00\x00\n".to_vec();
+    expected.extend_from_slice(b"\x80\x80(7)b\xc3\xbccher(7)example(0)\xe2\x82\n");
+    assert_eq!(output, expected);
+    assert!(findings.is_empty());
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn a_long_log_gives_the_same_output_for_any_thread_count_and_from_stdin() {
+    // Several chunks' worth of lines, every 7th with an ACE name and every 11th with an
+    // invalid one; the expected output is built line by line here.
+    let mut text = String::new();
+    let mut expected = String::new();
+    for i in 0..120_000 {
+        let (name, decoded) = match (i % 7, i % 11) {
+            (0, _) => ("xn--bcher-kva.example.", "bücher.example."),
+            (_, 0) => ("xn--zzzzzzzzz.example.", "xn--zzzzzzzzz.example."),
+            _ => ("www.example.com.", "www.example.com."),
+        };
+        text.push_str(&format!("[{i}] unbound[1:0] info: 192.0.2.1 {name} A IN\n"));
+        expected.push_str(&format!(
+            "[{i}] unbound[1:0] info: 192.0.2.1 {decoded} A IN\n"
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.log");
+    fs::write(&path, &text).unwrap();
+    let invalid = (0..120_000).filter(|i| i % 7 != 0 && i % 11 == 0).count();
+    for threads in ["1", "2", "4"] {
+        let output = Command::cargo_bin("idnscope")
+            .unwrap()
+            .args(["decode", "-q", "-j", threads])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.stdout == expected.as_bytes(), "-j {threads}");
+    }
+    let output = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["audit", "--format", "log", "--report-format", "jsonl", "-"])
+        .write_stdin(text.as_bytes())
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8(output.stderr)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), invalid);
+    // The 12th line (i = 11) is the first invalid one; the label starts after "] unbound..."
+    assert_eq!(lines[0]["line"], 12);
+    let column = "[11] unbound[1:0] info: 192.0.2.1 ".len() + 1;
+    assert_eq!(lines[0]["column"], column);
+}
