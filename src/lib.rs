@@ -12,7 +12,7 @@
 //! - [`input`]: scanners that find the names in names lists and zone files;
 //! - [`pipeline`]: chunks, rayon, ordered output;
 //! - [`report`]: findings and figures in text, JSON Lines and CSV;
-//! - [`gen`]: deterministic synthetic zones for throughput runs;
+//! - [`gen`]: deterministic synthetic zones and query logs for throughput runs;
 //! - [`lines`]: line reading in bounded memory, for batch input;
 //! - [`reason`]: the contract's reason codes.
 //!

@@ -1,11 +1,11 @@
-//! `idnscope gen`: synthetic data for throughput runs.
+//! `idnscope gen`: synthetic zones and query logs for throughput runs.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Write};
 
-use idnscope::gen::{self, ZoneSpec};
+use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
 
 use super::job::{AtomicFile, Trouble};
-use super::{GenArgs, GenKind, EXIT_CLEAN, EXIT_TROUBLE};
+use super::{GenArgs, GenFormat, GenKind, EXIT_CLEAN, EXIT_TROUBLE};
 
 /// Parses a size such as `1000`, `10K`, `100M` or `1G` (powers of 1000).
 pub fn parse_size(text: &str) -> Result<u64, String> {
@@ -28,25 +28,66 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("'{text}' is too large"))
 }
 
+/// Parses a share from 0 to 1, such as `0.02`.
+pub fn parse_ratio(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
+        _ => Err(format!("'{text}' is not a share from 0 to 1")),
+    }
+}
+
+/// What `gen` writes, with its settings.
+enum Spec {
+    Zone(ZoneSpec),
+    Log(LogSpec),
+}
+
+impl Spec {
+    /// Writes the data to `out`; returns the number of bytes written.
+    fn write(&self, out: &mut dyn Write) -> io::Result<u64> {
+        match self {
+            Spec::Zone(spec) => gen::zone(spec, out),
+            Spec::Log(spec) => gen::log(spec, out),
+        }
+    }
+}
+
 /// Runs `idnscope gen`; returns the exit status.
 pub fn run(args: &GenArgs) -> u8 {
     let spec = match args.kind {
-        GenKind::Zone => ZoneSpec {
+        GenKind::Zone => {
+            if args.format.is_some() {
+                eprintln!("idnscope: --format is for gen log only (gen zone writes a zone file)");
+                return EXIT_TROUBLE;
+            }
+            Spec::Zone(ZoneSpec {
+                size: args.size,
+                seed: args.seed,
+                ace_ratio: args.ace_ratio.unwrap_or(0.08),
+                invalid_ratio: args.invalid_ratio,
+            })
+        }
+        GenKind::Log => Spec::Log(LogSpec {
             size: args.size,
             seed: args.seed,
-            ace_ratio: args.ace_ratio,
+            ace_ratio: args.ace_ratio.unwrap_or(0.02),
             invalid_ratio: args.invalid_ratio,
-        },
+            format: match args.format.unwrap_or(GenFormat::Bind) {
+                GenFormat::Bind => LogFormat::Bind,
+                GenFormat::Zeek => LogFormat::Zeek,
+                GenFormat::Json => LogFormat::Json,
+            },
+        }),
     };
     let result = match &args.output {
         Some(path) => AtomicFile::create(path).and_then(|mut file| {
-            gen::zone(&spec, file.writer())
+            spec.write(file.writer())
                 .map_err(|e| Trouble(format!("{}: {e}", path.display())))?;
             file.commit()
         }),
         None => {
             let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-            match gen::zone(&spec, &mut out) {
+            match spec.write(&mut out) {
                 Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
                     Err(Trouble(format!("standard output: {e}")))
                 }

@@ -68,9 +68,18 @@ Examples:
     Audit(JobArgs),
     /// Write synthetic data for throughput runs (deterministic for a given seed)
     #[command(after_help = "\
+gen zone writes an RFC 1035 zone file; gen log writes a DNS query log: BIND 9 queries-channel
+lines (--format bind, the default), Zeek dns.log TSV with its # header and footer (--format
+zeek) or Zeek JSON lines (--format json). --format is for gen log only; gen zone refuses it.
+The same seed gives the same bytes; the output stops after the record or line that reaches
+--size. --ace-ratio defaults to 0.08 for zone, 0.02 for log.
+
 Examples:
   idnscope gen zone --size 1G --seed 1 --ace-ratio 0.08 -o big.zone
-  idnscope gen zone --size 10M --invalid-ratio 0.01 | idnscope audit --format zone -")]
+  idnscope gen zone --size 10M --invalid-ratio 0.01 | idnscope audit --format zone -
+  idnscope gen log --size 1G --seed 1 -o queries.log            # BIND, 2% ACE names
+  idnscope gen log --format zeek --size 100M --ace-ratio 0.1 -o dns.log
+  idnscope gen log --format json --size 10M --invalid-ratio 0.001 -o dns.json")]
     Gen(GenArgs),
     /// Raw Punycode (RFC 3492) on single strings, without the xn-- prefix
     #[command(after_help = "\
@@ -182,6 +191,19 @@ struct JobArgs {
 enum GenKind {
     /// An RFC 1035 zone file with every construct the zone scanner handles.
     Zone,
+    /// A DNS query log in the format of --format.
+    Log,
+}
+
+/// Log formats of `gen log --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GenFormat {
+    /// BIND 9 queries channel lines.
+    Bind,
+    /// Zeek dns.log, tab-separated with its # header lines.
+    Zeek,
+    /// Zeek dns.log as JSON lines.
+    Json,
 }
 
 #[derive(Debug, clap::Args)]
@@ -195,12 +217,16 @@ struct GenArgs {
     /// Seed of the pseudo-random choices
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// Share of owner names with a valid xn-- label
-    #[arg(long, value_name = "R", default_value_t = 0.08)]
-    ace_ratio: f64,
-    /// Share of owner names with an invalid xn-- label
-    #[arg(long, value_name = "R", default_value_t = 0.0)]
+    /// Share of owner or query names with a valid xn-- label, from 0 to 1 [default: 0.08 for
+    /// zone, 0.02 for log]
+    #[arg(long, value_name = "R", value_parser = gen_cmd::parse_ratio)]
+    ace_ratio: Option<f64>,
+    /// Share of owner or query names with an invalid xn-- label, from 0 to 1
+    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = gen_cmd::parse_ratio)]
     invalid_ratio: f64,
+    /// gen log only: the log format [default: bind]
+    #[arg(long, value_enum)]
+    format: Option<GenFormat>,
     /// Where to write (default: standard output); written atomically
     #[arg(short, long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
