@@ -102,6 +102,7 @@ fn names_1m(c: &mut Criterion) {
                 mode: Mode::Decode { race: false },
                 profile: Profile::default(),
                 threads,
+                homographs: None,
             };
             let mut out = Vec::with_capacity(text.len() * 2);
             b.iter(|| {

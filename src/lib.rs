@@ -18,6 +18,7 @@
 //!
 //! The `idnscope` binary is a thin command-line layer over this API.
 
+pub mod audit;
 pub mod codec;
 pub mod gen;
 pub mod input;

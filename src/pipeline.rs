@@ -14,10 +14,12 @@
 
 use std::io::{self, Read, Write};
 use std::ops::Range;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::audit::Homographs;
 use crate::report::{Finding, ReportWriter, Stats};
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
 use crate::uts46::Profile;
@@ -185,6 +187,8 @@ pub struct Options {
     pub profile: Profile,
     /// Worker threads; 0 = all cores.
     pub threads: usize,
+    /// The homograph checker; `None` leaves the look-alike checks out.
+    pub homographs: Option<Arc<Homographs>>,
 }
 
 /// The file name used in findings, and where the input comes from.
@@ -222,7 +226,13 @@ pub fn run(
         chunks
             .par_iter()
             .map_init(
-                || NameRewriter::new(options.mode, options.profile),
+                || {
+                    let rewriter = NameRewriter::new(options.mode, options.profile);
+                    match &options.homographs {
+                        Some(h) => rewriter.with_homographs(Arc::clone(h)),
+                        None => rewriter,
+                    }
+                },
                 |rewriter, chunk| {
                     let mut result = ChunkOutput::default();
                     scanner.scan(*chunk, rewriter, &mut result);
@@ -258,7 +268,7 @@ pub fn run(
                         reason: f.finding.reason,
                         message: f.finding.message.clone(),
                         unicode: f.finding.unicode.clone(),
-                        target: None,
+                        target: f.finding.target.clone(),
                     })
                     .map_err(|e| context(e, "writing the report"))?;
             }

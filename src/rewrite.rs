@@ -6,8 +6,12 @@
 //! labels changed, and pushes each problem into a [`FindingSink`] with the label's offset
 //! inside the name. It knows nothing of files, lines or report formats.
 
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::audit::{self, Homographs, UnicodeName};
 use crate::label::{ace_kind, Ace, LabelError, Labeler};
-use crate::name::{Label, Name, NameError};
+use crate::name::{Label, Name, NameError, NameKind};
 use crate::report::Kind;
 use crate::uts46::{Facts, Profile};
 
@@ -38,8 +42,10 @@ pub struct LabelFinding {
     pub reason: &'static str,
     /// A sentence for a person.
     pub message: String,
-    /// The decoded label, where one exists.
+    /// The decoded label, where one exists (for homographs: the whole name in Unicode).
     pub unicode: Option<String>,
+    /// For homographs: the protected domain imitated, where one was matched.
+    pub target: Option<String>,
 }
 
 /// Receives the findings of a name, in label order.
@@ -87,6 +93,14 @@ pub struct NameRewriter {
     wire: Vec<u8>,
     /// One slot per label of the current name.
     slots: Vec<Slot>,
+    /// The homograph checker, when names are audited for look-alikes.
+    homographs: Option<Arc<Homographs>>,
+    /// Per label of the current name: its decoded text in `converted`, if it decoded.
+    decoded: Vec<Option<(usize, usize)>>,
+    /// The current name in Unicode, lower case, and its labels, for the homograph checks.
+    unicode: String,
+    unicode_labels: Vec<Range<usize>>,
+    audit_scratch: audit::Scratch,
 }
 
 impl NameRewriter {
@@ -98,7 +112,19 @@ impl NameRewriter {
             converted: String::new(),
             wire: Vec::new(),
             slots: Vec::new(),
+            homographs: None,
+            decoded: Vec::new(),
+            unicode: String::new(),
+            unicode_labels: Vec::new(),
+            audit_scratch: audit::Scratch::default(),
         }
+    }
+
+    /// Also runs the homograph checks on every name that holds a Unicode label (decoded
+    /// or raw), in every mode.
+    pub fn with_homographs(mut self, homographs: Arc<Homographs>) -> Self {
+        self.homographs = Some(homographs);
+        self
     }
 
     /// The mode in use.
@@ -107,11 +133,11 @@ impl NameRewriter {
     }
 
     /// Whether a name can need any work: only names with `--` (an ACE prefix), an escape
-    /// (which may hide one) or, when encoding, a non-ASCII byte can. Cheap enough to run on
-    /// every name.
+    /// (which may hide one) or, when encoding or checking homographs, a non-ASCII byte
+    /// can. Cheap enough to run on every name.
     #[inline]
     pub fn needs_work(&self, name: &[u8]) -> bool {
-        (self.mode == Mode::Encode && !name.is_ascii())
+        ((self.mode == Mode::Encode || self.homographs.is_some()) && !name.is_ascii())
             || memchr::memchr2_iter(b'-', b'\\', name)
                 .any(|at| name[at] == b'\\' || name.get(at + 1) == Some(&b'-'))
     }
@@ -147,6 +173,7 @@ impl NameRewriter {
 
         self.converted.clear();
         self.slots.clear();
+        self.decoded.clear();
         let mut ace_labels = 0;
         let mut bidi_domain = false;
         // First pass: decode what decodes, note what is Unicode.
@@ -164,6 +191,7 @@ impl NameRewriter {
                             .map(|()| Facts::default()),
                     };
                     let end = self.converted.len();
+                    self.decoded.push(result.is_ok().then_some((start, end)));
                     match (ace, result) {
                         (Ace::Punycode, Ok(facts)) => {
                             bidi_domain |= facts.rtl;
@@ -185,6 +213,7 @@ impl NameRewriter {
                                     }
                                 ),
                                 unicode: Some(self.converted[start..end].to_owned()),
+                                target: None,
                             });
                             if self.mode == (Mode::Decode { race: true }) {
                                 Slot::Replace(start, end)
@@ -199,12 +228,16 @@ impl NameRewriter {
                     }
                 }
                 None if !wire.is_ascii() => {
+                    self.decoded.push(None);
                     if let Ok(text) = std::str::from_utf8(wire) {
                         bidi_domain |= self.labeler.facts(text).rtl;
                     }
                     Slot::Unicode
                 }
-                None => Slot::Keep,
+                None => {
+                    self.decoded.push(None);
+                    Slot::Keep
+                }
             };
             self.slots.push(slot);
         }
@@ -247,6 +280,7 @@ impl NameRewriter {
                                 reason: e.reason().code(),
                                 message: e.to_string(),
                                 unicode: None,
+                                target: None,
                             });
                             Slot::Keep
                         }
@@ -256,6 +290,10 @@ impl NameRewriter {
             };
             changed |= matches!(slot, Slot::Replace(..));
             self.slots[j] = slot;
+        }
+
+        if self.homographs.is_some() {
+            self.check_homographs(&parsed, sink);
         }
 
         if write {
@@ -277,6 +315,59 @@ impl NameRewriter {
             ace_labels,
             changed,
         }
+    }
+
+    /// Builds the Unicode form of the current name (decoded labels, raw Unicode labels, the
+    /// rest as written, all in lower case) and runs the homograph checks on it when some
+    /// label is not ASCII.
+    fn check_homographs(&mut self, parsed: &Name<'_>, sink: &mut impl FindingSink) {
+        let Some(homographs) = self.homographs.clone() else {
+            return;
+        };
+        self.unicode.clear();
+        self.unicode_labels.clear();
+        for (j, label) in parsed.labels().enumerate() {
+            if j > 0 {
+                self.unicode.push('.');
+            }
+            let start = self.unicode.len();
+            match self.decoded[j] {
+                Some((from, to)) => {
+                    let (head, text) = (&mut self.unicode, &self.converted[from..to]);
+                    head.push_str(text);
+                }
+                None => {
+                    let wire = wire_octets(&label, &mut self.wire);
+                    for c in String::from_utf8_lossy(wire).chars() {
+                        self.unicode.extend(c.to_lowercase());
+                    }
+                }
+            }
+            self.unicode_labels.push(start..self.unicode.len());
+        }
+        if self.unicode.is_ascii() {
+            return;
+        }
+        let name = UnicodeName {
+            text: &self.unicode,
+            labels: &self.unicode_labels,
+            absolute: parsed.kind() == NameKind::Absolute,
+        };
+        homographs.check(&name, &mut self.audit_scratch, &mut |spoof| {
+            let label = parsed
+                .labels()
+                .nth(spoof.label)
+                .expect("a label of the name");
+            sink.finding(LabelFinding {
+                offset: label.start,
+                len: label.text.len(),
+                kind: Kind::Homograph,
+                reason: spoof.check.code(),
+                message: spoof.message,
+                unicode: Some(name.text.to_owned()),
+                target: spoof.target,
+            });
+        });
     }
 
     /// Reports what can be said of a name that does not parse: an ACE label over 63
@@ -344,5 +435,6 @@ fn invalid_ace(
         reason: error.reason().code(),
         message: error.to_string(),
         unicode,
+        target: None,
     }
 }

@@ -532,7 +532,7 @@ impl std::error::Error for Violation {}
 
 /// Writes a code point as `U+XXXX NAME`, or `U+XXXX (Script script)` when the name table
 /// (which may be of an older Unicode version than the property data) has no name for it.
-struct Cp(char);
+pub(crate) struct Cp(pub(crate) char);
 
 impl fmt::Display for Cp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

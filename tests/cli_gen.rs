@@ -73,6 +73,8 @@ fn a_generated_zone_round_trips_loads_in_bind_and_reports_its_invalid_labels() {
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        // Random labels can also look like other names: only invalid ACE is asked for here.
+        .filter(|v| v["kind"] == "invalid-ace")
         .map(|v| v["reason"].as_str().unwrap().to_owned())
         .collect();
     let expected: std::collections::BTreeSet<String> = [

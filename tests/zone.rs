@@ -38,6 +38,7 @@ fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Val
         mode,
         profile: Profile::default(),
         threads,
+        homographs: None,
     };
     let mut output = Vec::new();
     let mut report_bytes = Vec::new();

@@ -4,9 +4,11 @@
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use std::io::BufRead;
 
+use idnscope::audit::{Homographs, Protected};
 use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::zone::ZoneScanner;
@@ -80,6 +82,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         mode,
         profile: Profile::default(),
         threads: args.threads,
+        homographs: Some(Arc::new(Homographs::new(protected_list(&args.protect)?))),
     };
     let format = match args.report_format {
         ReportFormat::Text => Format::Text,
@@ -231,6 +234,20 @@ fn has_stdin(args: &JobArgs) -> bool {
 enum Output {
     File(AtomicFile),
     Stdout(BufWriter<io::StdoutLock<'static>>),
+}
+
+/// The built-in protected domains plus those of the `--protect` files.
+fn protected_list(files: &[PathBuf]) -> Result<Protected, Trouble> {
+    let mut protected = Protected::builtin();
+    for path in files {
+        let text = std::fs::read(path).map_err(|e| Trouble::io(path, e))?;
+        let text = String::from_utf8(text)
+            .map_err(|_| Trouble(format!("{}: not UTF-8 text", path.display())))?;
+        protected.add_list(&text).map_err(|(line, message)| {
+            Trouble(format!("{}:{line}:1: {message}", path.display()))
+        })?;
+    }
+    Ok(protected)
 }
 
 /// The scanner for an input: the one asked for, or for `auto` the zone scanner when the

@@ -178,6 +178,10 @@ struct JobArgs {
     /// zone file's folder; loops are refused)
     #[arg(long)]
     follow_includes: bool,
+    /// Domains to protect against look-alikes, one per line (Unicode or xn--), added to
+    /// the built-in list of top domains; may be given more than once
+    #[arg(long, value_name = "FILE")]
+    protect: Vec<std::path::PathBuf>,
     /// No findings on standard error, in any format (the exit status still tells)
     #[arg(short, long)]
     quiet: bool,

@@ -1,0 +1,236 @@
+//! The homograph audit: does a domain name imitate another one?
+//!
+//! The checks follow the ones browsers run before they show a name in Unicode (Chromium's
+//! IDN spoof checker, Firefox, WebKit; shared/HOMOGRAPH-CHECKS.md numbers them C01 to C34):
+//! per label, the UTS #39 identifier status and restriction level, mixed scripts and
+//! numbering systems, suspicious combining marks, Kana and Han patterns, whole-script
+//! confusables and digit look-alikes ([`labels`]); per name, the UTS #39 skeleton of the
+//! last two to four labels against a list of protected domains ([`skeleton`]).
+//!
+//! The checker works on Unicode names ([`UnicodeName`]) that the rewriter builds from
+//! decoded ACE labels and raw Unicode labels; it knows nothing of files or formats, and
+//! pushes each [`Spoof`] into a callback.
+
+pub mod labels;
+pub mod skeleton;
+
+use std::fmt;
+use std::ops::Range;
+
+pub use skeleton::Protected;
+
+/// Which check fired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Check {
+    /// C04: a name with characters that IDNA2003 and IDNA2008 treat differently (ß, ς,
+    /// ZWJ, ZWNJ) that IDNA2003 reads as a protected domain (`faß.de` is `fass.de` there).
+    Deviation,
+    /// C05: a character whose UTS #39 Identifier_Status is Restricted.
+    IdentifierStatus,
+    /// C06: a character that browsers block although UTS #39 allows it.
+    Blocklisted,
+    /// C07: a UTS #39 restriction level above Highly Restrictive.
+    RestrictionLevel,
+    /// C08, C09: Latin, Greek and Cyrillic mixed, or non-ASCII Latin with another script.
+    MixedScript,
+    /// C10: decimal digits from more than one numbering system.
+    MixedNumbers,
+    /// C11: the same combining mark twice on one base.
+    RepeatedMark,
+    /// C12, C13: a dot above hidden on a dotted letter, or a mark on a dotless i.
+    HiddenOverlay,
+    /// C14, C15: a combining mark on a base of another script.
+    MarkOnOtherScript,
+    /// C16 to C19, C22: Kana marks and Hiragana/Katakana swaps out of their place.
+    KanaPattern,
+    /// C20, C21: Kana or Han look-alikes of `/`, `-` or Latin letters next to non-CJK text.
+    CjkLookalike,
+    /// C23: a middle dot outside Catalan `l·l`.
+    MiddleDot,
+    /// C24: letters that belong to one ccTLD (þ, ð, ə) elsewhere.
+    TldLetters,
+    /// C25: look-alikes of the apostrophe.
+    QuoteLookalike,
+    /// C26: a label wholly in one non-Latin script whose letters all look like Latin ones.
+    WholeScriptConfusable,
+    /// C27: digits and look-alikes of digits only.
+    DigitLookalike,
+    /// C28, C30: the skeleton of the name's last labels equals a protected domain's.
+    SkeletonMatch,
+    /// C29: the same with dots and hyphens removed.
+    SkeletonMatchJoined,
+    /// C20, C33: a protected domain shown at the start of the name, behind look-alikes of
+    /// `/` or `.`, or behind invisible marks and symbols.
+    EmbeddedTarget,
+}
+
+impl Check {
+    /// The `reason` code of the finding.
+    pub fn code(self) -> &'static str {
+        match self {
+            Check::Deviation => "deviation-character",
+            Check::IdentifierStatus => "restricted-character",
+            Check::Blocklisted => "blocklisted-character",
+            Check::RestrictionLevel => "restriction-level",
+            Check::MixedScript => "mixed-script",
+            Check::MixedNumbers => "mixed-numbers",
+            Check::RepeatedMark => "repeated-mark",
+            Check::HiddenOverlay => "hidden-overlay",
+            Check::MarkOnOtherScript => "mark-on-other-script",
+            Check::KanaPattern => "kana-pattern",
+            Check::CjkLookalike => "cjk-lookalike",
+            Check::MiddleDot => "middle-dot",
+            Check::TldLetters => "tld-letters",
+            Check::QuoteLookalike => "quote-lookalike",
+            Check::WholeScriptConfusable => "whole-script-confusable",
+            Check::DigitLookalike => "digit-lookalike",
+            Check::SkeletonMatch => "skeleton-match",
+            Check::SkeletonMatchJoined => "skeleton-match-joined",
+            Check::EmbeddedTarget => "embedded-target",
+        }
+    }
+
+    /// The numbers of the checks in shared/HOMOGRAPH-CHECKS.md.
+    pub fn ids(self) -> &'static str {
+        match self {
+            Check::Deviation => "C04",
+            Check::IdentifierStatus => "C05",
+            Check::Blocklisted => "C06",
+            Check::RestrictionLevel => "C07",
+            Check::MixedScript => "C08/C09",
+            Check::MixedNumbers => "C10",
+            Check::RepeatedMark => "C11",
+            Check::HiddenOverlay => "C12/C13",
+            Check::MarkOnOtherScript => "C14/C15",
+            Check::KanaPattern => "C16-C19/C22",
+            Check::CjkLookalike => "C20/C21",
+            Check::MiddleDot => "C23",
+            Check::TldLetters => "C24",
+            Check::QuoteLookalike => "C25",
+            Check::WholeScriptConfusable => "C26",
+            Check::DigitLookalike => "C27",
+            Check::SkeletonMatch => "C28/C30",
+            Check::SkeletonMatchJoined => "C29",
+            Check::EmbeddedTarget => "C20/C33",
+        }
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// One homograph finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spoof {
+    /// Index of the label it is about, in [`UnicodeName::labels`].
+    pub label: usize,
+    /// The check that fired.
+    pub check: Check,
+    /// What made it fire, for a person: the characters (code point, name, script).
+    pub message: String,
+    /// The protected domain imitated, for the skeleton checks.
+    pub target: Option<String>,
+}
+
+/// A domain name in Unicode, lower case: `text` with its labels at `labels` (the root's
+/// empty label left out).
+#[derive(Debug, Clone, Copy)]
+pub struct UnicodeName<'a> {
+    /// The labels joined with dots.
+    pub text: &'a str,
+    /// Where each label is in `text`.
+    pub labels: &'a [Range<usize>],
+    /// The name ends with the root (it was written with a trailing dot).
+    pub absolute: bool,
+}
+
+impl<'a> UnicodeName<'a> {
+    /// Label `i`.
+    pub fn label(&self, i: usize) -> &'a str {
+        &self.text[self.labels[i].clone()]
+    }
+
+    /// The top-level domain: the last label of an absolute name or of a name of two labels
+    /// or more; "" when the name has one label and no root (it may be relative).
+    pub fn tld(&self) -> &'a str {
+        match self.labels.last() {
+            Some(r) if self.absolute || self.labels.len() > 1 => &self.text[r.clone()],
+            _ => "",
+        }
+    }
+}
+
+/// Reusable buffers of one thread's checks.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    skeleton: skeleton::Buffers,
+}
+
+/// The homograph checker: per-label checks and the protected list. Shared by all threads.
+#[derive(Debug)]
+pub struct Homographs {
+    protected: Protected,
+}
+
+impl Homographs {
+    /// A checker that protects the domains of `protected`.
+    pub fn new(protected: Protected) -> Self {
+        Homographs { protected }
+    }
+
+    /// The protected list in use.
+    pub fn protected(&self) -> &Protected {
+        &self.protected
+    }
+
+    /// Runs every check on `name`, pushing each finding into `found`, label checks first
+    /// in label order, then the name checks. The label checks leave out the TLD: top-level
+    /// domains are delegated by IANA after its own review of confusability.
+    pub fn check(
+        &self,
+        name: &UnicodeName<'_>,
+        scratch: &mut Scratch,
+        found: &mut impl FnMut(Spoof),
+    ) {
+        let tld = name.tld();
+        let checked = name.labels.len() - usize::from(!tld.is_empty());
+        for i in 0..checked {
+            let label = name.label(i);
+            if !label.is_ascii() {
+                labels::check_label(label, tld, &self.protected, &mut |check, message| {
+                    found(Spoof {
+                        label: i,
+                        check,
+                        message,
+                        target: None,
+                    })
+                });
+            }
+        }
+        self.protected
+            .check_name(name, &mut scratch.skeleton, found);
+    }
+}
+
+/// `U+0430 CYRILLIC SMALL LETTER A (Cyrillic)`: a character for a message.
+pub(crate) fn describe(c: char) -> String {
+    use unicode_script::UnicodeScript;
+    format!("{} ({})", crate::uts46::Cp(c), c.script().full_name())
+}
+
+/// The characters of `text` that `pick` selects, described and joined, each once.
+pub(crate) fn describe_all(text: &str, pick: impl Fn(char) -> bool) -> String {
+    let mut seen: Vec<char> = Vec::new();
+    for c in text.chars().filter(|&c| pick(c)) {
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    seen.iter()
+        .map(|&c| describe(c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,178 @@
+//! The homograph audit against a corpus of published attacks and legitimate IDNs
+//! (tests/data/homograph: 54 attacks, 71 legitimate names, each with its source; the ACE
+//! forms were computed with Python's codec and checked with the `idna` package and Node's
+//! UTS #46, see its README). Every attack must be flagged and name its target where the
+//! corpus gives one; no legitimate name may be flagged.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Rows of a corpus file: its columns, header left out.
+fn corpus(file: &str) -> Vec<Vec<String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/homograph")
+        .join(file);
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_owned).collect())
+        .collect()
+}
+
+/// Audits `names` (one per line) as a name list with extra `args`; the findings.
+fn audit(names: &[String], args: &[&str]) -> Vec<Value> {
+    let output = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["audit", "--format", "names", "--report-format", "jsonl"])
+        .args(args)
+        .write_stdin(names.join("\n") + "\n")
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    String::from_utf8(output.stderr)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// For each line, its findings' (kind, reason, target).
+fn by_line(findings: &[Value], lines: usize) -> Vec<Vec<(String, String, Option<String>)>> {
+    let mut rows = vec![Vec::new(); lines];
+    for f in findings {
+        let line = f["line"].as_u64().unwrap() as usize;
+        rows[line - 1].push((
+            f["kind"].as_str().unwrap().to_owned(),
+            f["reason"].as_str().unwrap().to_owned(),
+            f["target"].as_str().map(str::to_owned),
+        ));
+    }
+    rows
+}
+
+/// Checks the attacks written in one column (ACE or Unicode).
+fn attacks_are_flagged(column: usize) {
+    let rows = corpus("attacks.tsv");
+    assert!(rows.len() >= 40);
+    let names: Vec<String> = rows.iter().map(|r| r[column].clone()).collect();
+    let found = by_line(&audit(&names, &[]), rows.len());
+    let mut failures = Vec::new();
+    for (row, findings) in rows.iter().zip(&found) {
+        let target = &row[2];
+        if findings.is_empty() {
+            failures.push(format!("{} ({}): not flagged", row[1], row[3]));
+        } else if target != "-" && !findings.iter().any(|f| f.2.as_deref() == Some(target)) {
+            failures.push(format!(
+                "{}: target {target} not named: {findings:?}",
+                row[1]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_published_attack_is_flagged_with_its_target_in_ace_form() {
+    attacks_are_flagged(0);
+}
+
+#[test]
+fn every_published_attack_is_flagged_with_its_target_in_unicode_form() {
+    attacks_are_flagged(1);
+}
+
+#[test]
+fn no_legitimate_idn_is_flagged() {
+    let rows = corpus("legit.tsv");
+    assert!(rows.len() >= 40);
+    for column in [0, 1] {
+        let names: Vec<String> = rows.iter().map(|r| r[column].clone()).collect();
+        let found = by_line(&audit(&names, &[]), rows.len());
+        let flagged: Vec<String> = rows
+            .iter()
+            .zip(&found)
+            .filter(|(_, f)| !f.is_empty())
+            .map(|(r, f)| format!("{} ({}): {f:?}", r[1], r[2]))
+            .collect();
+        assert!(flagged.is_empty(), "{}", flagged.join("\n"));
+    }
+}
+
+#[test]
+fn protect_adds_the_users_domains() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("protect.txt");
+    fs::write(
+        &list,
+        "# our brands\nmybank.example\nxn--bcher-kva.example.\n",
+    )
+    .unwrap();
+    // мybank with a Cyrillic м (ACE from Python's codec): mixed scripts either way, but
+    // the target needs the list.
+    let names = vec!["xn--ybank-5xe.example".to_owned()];
+    let without = audit(&names, &[]);
+    assert!(!without.is_empty());
+    assert!(without.iter().all(|f| f["target"].is_null()));
+    let with = audit(&names, &["--protect", list.to_str().unwrap()]);
+    assert!(
+        with.iter().any(|f| f["target"] == "mybank.example"),
+        "{with:?}"
+    );
+    // The protected IDN itself is not a look-alike of itself; a look-alike of it is.
+    let own = audit(
+        &["xn--bcher-kva.example".to_owned()],
+        &["--protect", list.to_str().unwrap()],
+    );
+    assert!(own.is_empty(), "{own:?}");
+    let lookalike = audit(
+        &["xn--bcher-yyb.example".to_owned()],
+        &["--protect", list.to_str().unwrap()],
+    );
+    assert!(
+        lookalike.iter().any(|f| f["target"] == "bücher.example"),
+        "bǜcher: {lookalike:?}"
+    );
+}
+
+#[test]
+fn a_bad_protect_file_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("protect.txt");
+    fs::write(&list, "good.example\nnot a domain\n").unwrap();
+    let output = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["audit", "--protect"])
+        .arg(&list)
+        .write_stdin("x.example\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("protect.txt:2:1:"), "{stderr}");
+}
+
+#[test]
+fn findings_name_the_check_the_characters_and_the_decoded_name() {
+    let found = audit(&["xn--80ak6aa92e.com".to_owned()], &[]);
+    let skeleton = found
+        .iter()
+        .find(|f| f["reason"] == "skeleton-match")
+        .expect("a skeleton match");
+    assert_eq!(skeleton["kind"], "homograph");
+    assert_eq!(skeleton["target"], "apple.com");
+    assert_eq!(skeleton["unicode"], "аррӏе.com");
+    assert_eq!(skeleton["label"], "xn--80ak6aa92e");
+    let message = skeleton["message"].as_str().unwrap();
+    assert!(
+        message.contains("U+0430 CYRILLIC SMALL LETTER A (Cyrillic)"),
+        "{message}"
+    );
+    assert!(message.contains("C28"), "{message}");
+    assert!(found
+        .iter()
+        .any(|f| f["reason"] == "whole-script-confusable"));
+}
