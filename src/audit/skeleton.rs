@@ -367,33 +367,23 @@ impl Protected {
         is_own: &dyn Fn(&str) -> bool,
         found: &mut impl FnMut(Spoof),
     ) {
+        // Only a name with a look-alike of a separator, or something that does not show,
+        // can hide a protected domain.
+        let hides = |c: char| !c.is_ascii() && (separator_lookalike(c).is_some() || !shows(c));
+        let Some(hidden_at) = name.text.find(hides) else {
+            return;
+        };
         let visible = &mut buffers.visible;
         visible.clear();
-        let mut hidden = None;
-        for (at, c) in name.text.char_indices() {
-            let mut changed = true;
+        for c in name.text.chars() {
             match separator_lookalike(c) {
                 Some(s) => visible.push(s),
-                None if c.is_ascii() => {
-                    visible.push(c);
-                    changed = false;
-                }
-                None => {
-                    let mut kept = false;
-                    for d in std::iter::once(c).nfd() {
-                        if !is_combining_mark(d) && (d.is_alphanumeric() || d == '-') {
-                            visible.extend(d.to_lowercase());
-                            kept = true;
-                        }
-                    }
-                    changed = !kept;
-                }
-            }
-            if changed && hidden.is_none() {
-                hidden = Some(at);
+                None if c.is_ascii() => visible.push(c),
+                None if shows(c) => visible.extend(c.to_lowercase()),
+                None => {}
             }
         }
-        let Some(hidden_at) = hidden else { return };
+
         let boundaries = visible
             .char_indices()
             .filter(|&(_, c)| c == '/' || c == '.')
@@ -437,6 +427,41 @@ impl Protected {
     }
 }
 
+/// The lower-case skeleton of each ASCII character, worked out once.
+fn ascii_skeletons() -> &'static [String] {
+    static TABLE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0u8..128)
+            .map(|b| {
+                let text = [b];
+                let text = std::str::from_utf8(&text).expect("ASCII");
+                unicode_security::skeleton(text)
+                    .flat_map(char::to_lowercase)
+                    .collect()
+            })
+            .collect()
+    })
+}
+
+/// Whether a character shows as something: a letter, a mark on one, or a number.
+fn shows(c: char) -> bool {
+    use icu_properties::props::GeneralCategory as G;
+    !matches!(
+        icu_properties::CodePointMapData::<G>::new().get(c),
+        G::SpaceSeparator
+            | G::LineSeparator
+            | G::ParagraphSeparator
+            | G::Control
+            | G::Format
+            | G::Unassigned
+            | G::PrivateUse
+            | G::Surrogate
+            | G::OtherSymbol
+            | G::NonspacingMark
+            | G::EnclosingMark
+    )
+}
+
 /// The ranges of the dot-separated labels of `text`.
 fn label_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut ranges = Vec::new();
@@ -472,13 +497,12 @@ fn skeletons(name: &UnicodeName<'_>, first: usize, buffers: &mut Buffers) {
         buffers.plain_starts.push(buffers.plain.len());
         buffers.loose_starts.push(buffers.loose.len());
         if label.is_ascii() {
-            // ASCII skeletons are ASCII; the common case costs no table lookups.
-            for c in unicode_security::skeleton(label) {
-                buffers.plain.extend(c.to_lowercase());
+            // The common case: one table lookup per byte.
+            let table = ascii_skeletons();
+            for b in label.bytes() {
+                buffers.plain.push_str(&table[usize::from(b)]);
+                buffers.loose.push_str(&table[usize::from(b)]);
             }
-            buffers
-                .loose
-                .push_str(&buffers.plain[*buffers.plain_starts.last().expect("pushed")..]);
             continue;
         }
         for c in unicode_security::skeleton(label) {
@@ -519,6 +543,28 @@ mod tests {
             found.push((s.check, s.target))
         });
         found
+    }
+
+    #[test]
+    fn the_ascii_table_gives_the_uts39_skeletons() {
+        // From confusables.txt: m is "rn", 1 and I are "l", 0 is "O".
+        let plain = |t: &str| -> String {
+            unicode_security::skeleton(t)
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        for text in ["modern1", "I0-x_y.z", "www"] {
+            let labels = label_ranges(text);
+            let name = UnicodeName {
+                text,
+                labels: &labels,
+                absolute: false,
+            };
+            let mut buffers = Buffers::default();
+            skeletons(&name, 0, &mut buffers);
+            assert_eq!(buffers.plain, plain(text), "{text}");
+        }
+        assert_eq!(ascii_skeletons()[usize::from(b'm')], "rn");
     }
 
     #[test]
