@@ -59,7 +59,10 @@ fuzz_target!(|data: &[u8]| {
         &mut (),
     )
     .map(|()| generic_out.clone());
-    assert_eq!(result, generic_result, "Punycode and generic Bootstring differ");
+    assert_eq!(
+        result, generic_result,
+        "Punycode and generic Bootstring differ"
+    );
 
     // The length cap.
     let capped = bootstring::decode(generic(), data, SMALL_CAP, &mut generic_out, None, &mut ())

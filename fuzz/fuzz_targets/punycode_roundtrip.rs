@@ -47,7 +47,9 @@ fn text_of(data: &[u8]) -> String {
         Err(_) => data
             .chunks_exact(3)
             .filter_map(|c| {
-                char::from_u32((u32::from(c[0]) << 16 | u32::from(c[1]) << 8 | u32::from(c[2])) & 0x1F_FFFF)
+                char::from_u32(
+                    (u32::from(c[0]) << 16 | u32::from(c[1]) << 8 | u32::from(c[2])) & 0x1F_FFFF,
+                )
             })
             .collect(),
     }
@@ -74,7 +76,10 @@ fuzz_target!(|data: &[u8]| {
         &mut generic_out,
         &mut (),
     );
-    assert_eq!(result, generic_result, "Punycode and generic Bootstring differ");
+    assert_eq!(
+        result, generic_result,
+        "Punycode and generic Bootstring differ"
+    );
 
     if let Err(e) = result {
         assert!(allowed_failure(&e), "encoding {text:?} failed: {e:?}");
@@ -88,7 +93,7 @@ fuzz_target!(|data: &[u8]| {
 
     // Shape: literal portion, delimiter, lower-case digits.
     let basic: String = text.chars().filter(char::is_ascii).collect();
-    let has_extended = text.chars().any(|c| !c.is_ascii());
+    let has_extended = !text.is_ascii();
     assert!(encoded.starts_with(&basic));
     if !basic.is_empty() {
         assert_eq!(encoded.as_bytes()[basic.len()], DELIMITER);
@@ -102,20 +107,30 @@ fuzz_target!(|data: &[u8]| {
 
     // Back again.
     let mut decoder = Decoder::new(DEFAULT_MAX_LEN);
-    let decoded = decoder.decode(encoded.as_bytes()).expect("encoder output decodes");
+    let decoded = decoder
+        .decode(encoded.as_bytes())
+        .expect("encoder output decodes");
     assert_eq!(decoded, &code_points[..], "decode(encode(x)) != x");
     let mut back = String::new();
     decoder
         .decode_to_string(encoded.as_bytes(), &mut back)
         .expect("encoder output decodes to a string");
     assert_eq!(back, text);
-    assert_eq!(punycode::decode_to_string(encoded).as_deref(), Ok(&text[..]));
+    assert_eq!(
+        punycode::decode_to_string(encoded).as_deref(),
+        Ok(&text[..])
+    );
 
     // Mixed-case annotation.
     let (mut folded, mut flags) = (Vec::new(), Vec::new());
     punycode::fold_case(&text, &mut folded, &mut flags);
     let mut annotated = String::new();
-    match Encoder::new(DEFAULT_MAX_LEN).encode_annotated(&folded, Some(&flags), &mut annotated, &mut ()) {
+    match Encoder::new(DEFAULT_MAX_LEN).encode_annotated(
+        &folded,
+        Some(&flags),
+        &mut annotated,
+        &mut (),
+    ) {
         Ok(()) => {
             let (cps, back_flags) = decoder
                 .decode_annotated(annotated.as_bytes(), &mut ())
@@ -136,6 +151,9 @@ fuzz_target!(|data: &[u8]| {
             assert!(annotated.eq_ignore_ascii_case(encoded) || folded != code_points);
         }
         // Folding changes the code points, so the deltas (and their length) change too.
-        Err(e) => assert!(allowed_failure(&e), "annotated encoding of {text:?} failed: {e:?}"),
+        Err(e) => assert!(
+            allowed_failure(&e),
+            "annotated encoding of {text:?} failed: {e:?}"
+        ),
     }
 });

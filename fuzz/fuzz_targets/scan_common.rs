@@ -52,38 +52,63 @@ pub fn scan(
     for segment in &out.segments {
         match segment {
             Segment::Input(r) => {
-                assert!(r.start < r.end && r.end <= data.len(), "bad input segment {r:?}");
+                assert!(
+                    r.start < r.end && r.end <= data.len(),
+                    "bad input segment {r:?}"
+                );
                 if owned_since {
-                    assert!(r.start > next_input, "a converted name replaced no input: {:?}", out.segments);
+                    assert!(
+                        r.start > next_input,
+                        "a converted name replaced no input: {:?}",
+                        out.segments
+                    );
                 } else {
-                    assert_eq!(r.start, next_input, "input skipped with nothing in its place: {:?}", out.segments);
+                    assert_eq!(
+                        r.start, next_input,
+                        "input skipped with nothing in its place: {:?}",
+                        out.segments
+                    );
                 }
                 next_input = r.end;
                 owned_since = false;
                 bytes.extend_from_slice(&data[r.clone()]);
             }
             Segment::Owned(r) => {
-                assert!(r.start < r.end && r.end <= out.owned.len(), "bad owned segment {r:?}");
-                assert!(!owned_since, "two owned segments in a row: {:?}", out.segments);
+                assert!(
+                    r.start < r.end && r.end <= out.owned.len(),
+                    "bad owned segment {r:?}"
+                );
+                assert!(
+                    !owned_since,
+                    "two owned segments in a row: {:?}",
+                    out.segments
+                );
                 owned_since = true;
                 bytes.extend_from_slice(&out.owned[r.clone()]);
             }
         }
     }
     if out.fatal.is_none() && owned_since {
-        assert!(next_input < data.len(), "a converted name at the end replaced no input");
+        assert!(
+            next_input < data.len(),
+            "a converted name at the end replaced no input"
+        );
     }
     if out.fatal.is_none() && !owned_since {
-        assert_eq!(next_input, data.len(), "the output misses the end of the input: {:?}", out.segments);
+        assert_eq!(
+            next_input,
+            data.len(),
+            "the output misses the end of the input: {:?}",
+            out.segments
+        );
     }
     (bytes, out)
 }
 
 /// Whether `data` holds `xn--` or `bq--` in any case.
 fn has_ace_prefix(data: &[u8]) -> bool {
-    data.windows(4).any(|w| {
-        w.eq_ignore_ascii_case(b"xn--") || w.eq_ignore_ascii_case(b"bq--")
-    })
+    data.windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"xn--") || w.eq_ignore_ascii_case(b"bq--"))
 }
 
 pub fn check(scanner: &dyn Scanner, data: &[u8]) {
@@ -101,21 +126,38 @@ pub fn check(scanner: &dyn Scanner, data: &[u8]) {
         if out.fatal.is_some() {
             // The output stops where the scanner stopped.
             if owned_segments == 0 {
-                assert!(data.starts_with(&bytes), "output of a failed chunk is not a prefix of the input");
+                assert!(
+                    data.starts_with(&bytes),
+                    "output of a failed chunk is not a prefix of the input"
+                );
             }
             continue;
         }
-        assert_eq!(out.newlines, data.iter().filter(|&&b| b == b'\n').count() as u64);
+        assert_eq!(
+            out.newlines,
+            data.iter().filter(|&&b| b == b'\n').count() as u64
+        );
         if mode == Mode::Audit || (plain && matches!(mode, Mode::Decode { .. })) {
-            assert_eq!(bytes, data, "{mode:?} changed an input with nothing to convert");
+            assert_eq!(
+                bytes, data,
+                "{mode:?} changed an input with nothing to convert"
+            );
         }
         if owned_segments == 0 {
-            assert_eq!(bytes, data, "{mode:?}: no name converted, yet the output differs");
+            assert_eq!(
+                bytes, data,
+                "{mode:?}: no name converted, yet the output differs"
+            );
         }
         if matches!(mode, Mode::Decode { .. }) && owned_segments > 0 {
             // The structure survives the conversion.
             let (_, again) = scan(scanner, &bytes, Mode::Audit, false, false);
-            assert!(again.fatal.is_none(), "{mode:?} output does not scan: {:?}\noutput: {:?}", again.fatal, String::from_utf8_lossy(&bytes));
+            assert!(
+                again.fatal.is_none(),
+                "{mode:?} output does not scan: {:?}\noutput: {:?}",
+                again.fatal,
+                String::from_utf8_lossy(&bytes)
+            );
             assert_eq!(
                 (again.stats.records, again.stats.names, again.newlines),
                 (out.stats.records, out.stats.names, out.newlines),
@@ -126,12 +168,22 @@ pub fn check(scanner: &dyn Scanner, data: &[u8]) {
         if mode == (Mode::Decode { race: true }) {
             // Cut at every record end the scanner reports (a few targets) and compare.
             for target in [0, data.len() / 3, data.len() / 2] {
-                let Some(end) = scanner.record_end(data, target) else { continue };
-                assert!(end > target.min(end) && end <= data.len(), "record_end out of range");
+                let Some(end) = scanner.record_end(data, target) else {
+                    continue;
+                };
+                assert!(
+                    end > target.min(end) && end <= data.len(),
+                    "record_end out of range"
+                );
                 assert!(end >= target, "record_end before its target");
                 let (first, a) = scan(scanner, &data[..end], mode, false, false);
                 let (second, b) = scan(scanner, &data[end..], mode, false, false);
-                assert!(a.fatal.is_none() && b.fatal.is_none(), "a piece fails where the whole does not: cut at {end}: {:?} {:?}", a.fatal, b.fatal);
+                assert!(
+                    a.fatal.is_none() && b.fatal.is_none(),
+                    "a piece fails where the whole does not: cut at {end}: {:?} {:?}",
+                    a.fatal,
+                    b.fatal
+                );
                 let mut joined = first;
                 joined.extend_from_slice(&second);
                 assert_eq!(joined, bytes, "output depends on the cut at {end}");
