@@ -39,10 +39,13 @@ impl Scanner for NamesScanner {
                     .iter()
                     .position(|b| !matches!(b, b' ' | b'\t'))
                     .unwrap_or(content.len() - lead);
-            let body_end = content
-                .iter()
-                .rposition(|b| !matches!(b, b' ' | b'\t'))
-                .map_or(body_start, |at| at + 1);
+            // Searched after body_start only: on a line of a BOM and blanks, the last
+            // non-blank byte is inside the BOM, before body_start.
+            let body_end = body_start
+                + content[body_start..]
+                    .iter()
+                    .rposition(|b| !matches!(b, b' ' | b'\t'))
+                    .map_or(0, |at| at + 1);
             let name = &content[body_start..body_end];
             if !(line_start == 0 && chunk.starts_mid_line) {
                 out.stats.records += 1;
