@@ -81,3 +81,46 @@ fn a_long_line_without_a_newline_and_binary_bytes() {
     assert_eq!(out.stdout.len(), expected.len());
     assert!(out.stdout == expected, "only the last name changed");
 }
+
+/// Runs idnscope with its standard error on /dev/full: every message it prints fails.
+fn with_stderr_full(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut input, stdin).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn an_unwritable_standard_error_is_not_a_panic() {
+    // Was exit 101: eprintln! panics when standard error cannot be written.
+    let finding = b"xn--zzzzzzzz.example\n";
+    let out = with_stderr_full(&["decode", "-"], finding);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "the findings could not be written"
+    );
+    assert_eq!(out.stdout, finding);
+    let out = with_stderr_full(&["decode", "--stats", "-"], b"example\n");
+    assert_eq!(out.status.code(), Some(0), "only the stats line is lost");
+    let out = with_stderr_full(&["decode", "nothere.txt"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out = with_stderr_full(&["punycode", "decode", "!!"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let out = with_stderr_full(
+        &["gen", "zone", "--size", "1K", "-o", "/nonexistent/x"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}

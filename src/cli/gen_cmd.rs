@@ -1,6 +1,6 @@
 //! `idnscope gen`: synthetic data for throughput runs.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Write};
 
 use idnscope::gen::{self, ZoneSpec};
 
@@ -57,7 +57,7 @@ pub fn run(args: &GenArgs) -> u8 {
     match result {
         Ok(()) => EXIT_CLEAN,
         Err(Trouble(message)) => {
-            eprintln!("idnscope: {message}");
+            let _ = writeln!(io::stderr(), "idnscope: {message}");
             EXIT_TROUBLE
         }
     }

@@ -48,7 +48,7 @@ pub fn run(mode: Mode, args: &JobArgs) -> u8 {
         Ok(findings) if findings > 0 => EXIT_FINDINGS,
         Ok(_) => EXIT_CLEAN,
         Err(Trouble(message)) => {
-            eprintln!("idnscope: {message}");
+            let _ = writeln!(io::stderr(), "idnscope: {message}");
             EXIT_TROUBLE
         }
     }
@@ -184,7 +184,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         file.commit()?;
     }
     if args.stats {
-        eprintln!("{}", total.summary_line());
+        let _ = writeln!(io::stderr(), "{}", total.summary_line());
     }
     Ok(findings)
 }
