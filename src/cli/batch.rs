@@ -41,14 +41,15 @@ pub fn run(
         if !trace.is_empty() {
             // Keep the trace next to its result when both streams go to one terminal.
             let _ = out.flush();
-            eprint!("{trace}");
+            let _ = write!(io::stderr(), "{trace}");
         }
         match outcome {
             Ok(()) => writeln!(out, "{result}"),
             Err(failure) => {
                 failed.set(true);
                 let _ = out.flush();
-                eprintln!(
+                let _ = writeln!(
+                    io::stderr(),
                     "idnscope: {command}: {origin}\"{}\": {}: {}",
                     String::from_utf8_lossy(input).escape_debug(),
                     failure.code,
@@ -68,14 +69,15 @@ pub fn run(
                 Ok(Some(info)) => info,
                 Ok(None) => break Ok(()),
                 Err(e) => {
-                    eprintln!("idnscope: {command}: standard input: {e}");
+                    let _ = writeln!(io::stderr(), "idnscope: {command}: standard input: {e}");
                     return EXIT_TROUBLE;
                 }
             };
             let origin = format!("line {}: ", info.number);
             if info.overlong {
                 failed.set(true);
-                eprintln!(
+                let _ = writeln!(
+                    io::stderr(),
                     "idnscope: {command}: {origin}too-long: the line is {} bytes, over the limit of {line_cap}",
                     info.len
                 );
@@ -95,7 +97,7 @@ pub fn run(
         // A closed pipe (`| head`) is the reader's choice, not a failure.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         Err(e) => {
-            eprintln!("idnscope: {command}: standard output: {e}");
+            let _ = writeln!(io::stderr(), "idnscope: {command}: standard output: {e}");
             return EXIT_TROUBLE;
         }
     }

@@ -98,7 +98,7 @@ pub fn run(args: &GenArgs) -> u8 {
     match result {
         Ok(()) => EXIT_CLEAN,
         Err(Trouble(message)) => {
-            eprintln!("idnscope: {message}");
+            let _ = writeln!(io::stderr(), "idnscope: {message}");
             EXIT_TROUBLE
         }
     }
