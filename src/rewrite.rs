@@ -97,6 +97,8 @@ pub struct NameRewriter {
     homographs: Option<Arc<Homographs>>,
     /// Per label of the current name: its decoded text in `converted`, if it decoded.
     decoded: Vec<Option<(usize, usize)>>,
+    /// Labels of the current name reported as invalid (bit per label, the first 64).
+    invalid: u64,
     /// The current name in Unicode, lower case, and its labels, for the homograph checks.
     unicode: String,
     unicode_labels: Vec<Range<usize>>,
@@ -114,6 +116,7 @@ impl NameRewriter {
             slots: Vec::new(),
             homographs: None,
             decoded: Vec::new(),
+            invalid: 0,
             unicode: String::new(),
             unicode_labels: Vec::new(),
             audit_scratch: audit::Scratch::default(),
@@ -174,6 +177,7 @@ impl NameRewriter {
         self.converted.clear();
         self.slots.clear();
         self.decoded.clear();
+        self.invalid = 0;
         let mut ace_labels = 0;
         let mut bidi_domain = false;
         // First pass: decode what decodes, note what is Unicode.
@@ -222,6 +226,7 @@ impl NameRewriter {
                             }
                         }
                         (_, Err(e)) => {
+                            self.invalid |= bit(self.slots.len());
                             sink.finding(invalid_ace(label.start, label.text.len(), &e, None));
                             Slot::Keep
                         }
@@ -254,6 +259,7 @@ impl NameRewriter {
                         }
                         Ok(()) => Slot::Keep,
                         Err(e) => {
+                            self.invalid |= bit(j);
                             sink.finding(invalid_ace(
                                 label.start,
                                 label.text.len(),
@@ -273,6 +279,7 @@ impl NameRewriter {
                     {
                         Ok(()) => Slot::Replace(start, self.converted.len()),
                         Err(e) => {
+                            self.invalid |= bit(j);
                             sink.finding(LabelFinding {
                                 offset: label.start,
                                 len: label.text.len(),
@@ -338,6 +345,10 @@ impl NameRewriter {
                 }
                 None => {
                     let wire = wire_octets(&label, &mut self.wire);
+                    // Bytes that are not UTF-8 are not characters to judge.
+                    if std::str::from_utf8(wire).is_err() {
+                        self.invalid |= bit(j);
+                    }
                     for c in String::from_utf8_lossy(wire).chars() {
                         self.unicode.extend(c.to_lowercase());
                     }
@@ -352,6 +363,7 @@ impl NameRewriter {
             text: &self.unicode,
             labels: &self.unicode_labels,
             absolute: parsed.kind() == NameKind::Absolute,
+            invalid: self.invalid,
         };
         homographs.check(&name, &mut self.audit_scratch, &mut |spoof| {
             let label = parsed
@@ -419,6 +431,11 @@ fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
     } else {
         label.text
     }
+}
+
+/// The bit of label `i` in a set of the first 64 labels (0 for the others).
+fn bit(i: usize) -> u64 {
+    1u64.checked_shl(i as u32).unwrap_or(0)
 }
 
 /// An `invalid-ace` finding for a label error.

@@ -1041,12 +1041,13 @@ fn invalid_utf8_and_nul_bytes_pass_through_untouched() {
     expected.splice(at..at + 13, "bücher".bytes());
 
     let (dir, path) = temp_file("bytes.txt", &input);
+    // Junk lines make it no name list for `auto` (which would read it as a log): say names.
     for file in [arg(&path), "-"] {
-        let r = run_in(dir.path(), &["decode", file], &input);
+        let r = run_in(dir.path(), &["decode", "--format", "names", file], &input);
         assert_status(&r, 0, &format!("decode {file}"));
         assert_eq!(r.stderr, "", "{file}");
         assert_same_bytes(&r.stdout, &expected, file);
-        let r = run_in(dir.path(), &["audit", file], &input);
+        let r = run_in(dir.path(), &["audit", "--format", "names", file], &input);
         assert_status(&r, 0, &format!("audit {file}"));
     }
 }
@@ -1171,7 +1172,7 @@ fn a_full_output_device_is_exit_2_and_named() {
     let r = run(&["decode", "-q", "-o", "/dev/full", "samples/names.txt"]);
     assert_status(&r, 2, "decode -o /dev/full");
     assert!(
-        r.stderr.contains("writing the output") && r.stderr.contains("No space left"),
+        r.stderr.contains("/dev/full") && r.stderr.contains("No space left"),
         "{}",
         r.stderr
     );

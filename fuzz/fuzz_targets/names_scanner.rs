@@ -9,5 +9,5 @@ use libfuzzer_sys::fuzz_target;
 mod scan_common;
 
 fuzz_target!(|data: &[u8]| {
-    scan_common::check(&NamesScanner, data);
+    scan_common::check(&NamesScanner, data, true);
 });

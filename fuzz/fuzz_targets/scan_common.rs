@@ -12,7 +12,8 @@
 //! - decode mode changes nothing in an input with no `xn--`, no `bq--` (any case) and no
 //!   backslash (which could hide one): the output is the input, byte for byte;
 //! - the output of a decode run that had no fatal error scans again without a fatal error
-//!   and with the same number of records, names and line ends (converted names are written
+//!   and with the same number of records, names and line ends (not for logs, where a
+//!   decoded label alone is one word of text, no longer a name) (converted names are written
 //!   in presentation format, escaped where needed, so the structure stays);
 //! - cutting the input where `record_end` says a record ends, and scanning the two pieces
 //!   as separate chunks, gives the same output as one chunk (the pipeline relies on it:
@@ -111,7 +112,7 @@ fn has_ace_prefix(data: &[u8]) -> bool {
         .any(|w| w.eq_ignore_ascii_case(b"xn--") || w.eq_ignore_ascii_case(b"bq--"))
 }
 
-pub fn check(scanner: &dyn Scanner, data: &[u8]) {
+pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
     let plain = !data.contains(&b'\\') && !has_ace_prefix(data);
     for mode in MODES {
         let (bytes, out) = scan(scanner, data, mode, false, false);
@@ -149,7 +150,7 @@ pub fn check(scanner: &dyn Scanner, data: &[u8]) {
                 "{mode:?}: no name converted, yet the output differs"
             );
         }
-        if matches!(mode, Mode::Decode { .. }) && owned_segments > 0 {
+        if same_structure && matches!(mode, Mode::Decode { .. }) && owned_segments > 0 {
             // The structure survives the conversion.
             let (_, again) = scan(scanner, &bytes, Mode::Audit, false, false);
             assert!(

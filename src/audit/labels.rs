@@ -538,8 +538,9 @@ fn whole_script_confusable(
             Some(_) => return,
         }
     }
+    // Judged against the TLD: a lone label with no TLD (relative, origin unknown) is not.
     let Some(script) = script else { return };
-    if script == Script::Latin {
+    if script == Script::Latin || tld.is_empty() {
         return;
     }
     let letters = || label.chars().filter(|c| c.script() == script);
@@ -658,6 +659,7 @@ mod tests {
             ("þorn", "com", Check::TldLetters),
             ("it\u{02BC}s", "com", Check::QuoteLookalike),
             ("аррӏе", "com", Check::WholeScriptConfusable),
+            ("ѕсоре-рау", "com", Check::WholeScriptConfusable),
             ("12з4", "com", Check::DigitLookalike),
         ];
         for &(label, tld, check) in cases {

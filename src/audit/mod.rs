@@ -145,6 +145,9 @@ pub struct UnicodeName<'a> {
     pub labels: &'a [Range<usize>],
     /// The name ends with the root (it was written with a trailing dot).
     pub absolute: bool,
+    /// Labels already reported as invalid (bit `i` for label `i`, the first 64): they take
+    /// part in the name checks but not in the label checks.
+    pub invalid: u64,
 }
 
 impl<'a> UnicodeName<'a> {
@@ -199,7 +202,8 @@ impl Homographs {
         let checked = name.labels.len() - usize::from(!tld.is_empty());
         for i in 0..checked {
             let label = name.label(i);
-            if !label.is_ascii() {
+            let invalid = i < 64 && name.invalid & (1 << i) != 0;
+            if !label.is_ascii() && !invalid {
                 labels::check_label(label, tld, &self.protected, &mut |check, message| {
                     found(Spoof {
                         label: i,

@@ -199,6 +199,7 @@ impl Protected {
             text: &unicode,
             labels: &labels,
             absolute: true,
+            invalid: 0,
         };
         skeletons(&name, 0, &mut buffers);
         for key in [&buffers.plain, &buffers.loose] {
@@ -537,6 +538,7 @@ mod tests {
             text,
             labels: &labels,
             absolute: false,
+            invalid: 0,
         };
         let mut found = Vec::new();
         protected.check_name(&name, &mut Buffers::default(), &mut |s| {
@@ -559,6 +561,7 @@ mod tests {
                 text,
                 labels: &labels,
                 absolute: false,
+                invalid: 0,
             };
             let mut buffers = Buffers::default();
             skeletons(&name, 0, &mut buffers);
