@@ -309,7 +309,11 @@ impl NameRewriter {
                 for (label, slot) in parsed.labels().zip(&self.slots) {
                     if let Slot::Replace(start, end) = *slot {
                         out.extend_from_slice(&name[copied..label.start]);
-                        push_presentation(&self.converted.as_bytes()[start..end], out);
+                        push_presentation(
+                            &self.converted.as_bytes()[start..end],
+                            label.start == 0,
+                            out,
+                        );
                         copied = label.start + label.text.len();
                     }
                 }
@@ -411,11 +415,14 @@ impl NameRewriter {
 /// Appends a converted label in presentation format: the bytes that would end or split the
 /// name, or change its meaning (`.`, `\`, `;`, `(`, `)`, `"`, space, and control bytes), are
 /// escaped as `\X` or `\DDD`. A label may hold them: with STD3 rules off, UTS #46 allows
-/// ASCII punctuation, and Punycode copies the basic code points as they are.
-fn push_presentation(text: &[u8], out: &mut Vec<u8>) {
-    for &b in text {
+/// ASCII punctuation, and Punycode copies the basic code points as they are. At the start
+/// of a name (`name_start`), `$` and `#` are escaped too: there a `$` would turn a zone file
+/// record into a directive, and a `#` would turn a names-list line into a comment.
+fn push_presentation(text: &[u8], name_start: bool, out: &mut Vec<u8>) {
+    for (j, &b) in text.iter().enumerate() {
         match b {
             b'.' | b'\\' | b';' | b'(' | b')' | b'"' | b' ' => out.extend_from_slice(&[b'\\', b]),
+            b'$' | b'#' if name_start && j == 0 => out.extend_from_slice(&[b'\\', b]),
             0..=0x1F | 0x7F => out.extend_from_slice(format!("\\{b:03}").as_bytes()),
             _ => out.push(b),
         }
