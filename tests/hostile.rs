@@ -460,7 +460,8 @@ fn an_ignored_hangup_stays_ignored() {
     // SAFETY: as above.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGHUP) };
     let status = wait_at_most(&mut child, Duration::from_secs(300));
-    assert_eq!(status.code(), Some(0));
+    // It finished (random labels of a generated zone can look like other names: status 1).
+    assert!(matches!(status.code(), Some(0 | 1)), "{status:?}");
     assert_eq!(entries(dir.path()), ["z.zone"]);
     assert!(std::fs::read(&file).unwrap() != before, "rewritten");
 }
