@@ -156,9 +156,16 @@ impl ChunkOutput {
         self.segments.push(Segment::Input(range));
     }
 
-    /// Marks the end of bytes appended to `owned` since `start` as one output segment.
+    /// Marks the end of bytes appended to `owned` since `start` as one output segment,
+    /// merged with the previous one when that is owned too (two names back to back).
     pub fn commit_owned(&mut self, start: usize) {
         if start < self.owned.len() {
+            if let Some(Segment::Owned(last)) = self.segments.last_mut() {
+                if last.end == start {
+                    last.end = self.owned.len();
+                    return;
+                }
+            }
             self.segments.push(Segment::Owned(start..self.owned.len()));
         }
     }

@@ -998,6 +998,36 @@ mod tests {
     }
 
     #[test]
+    fn names_back_to_back_make_one_output_segment() {
+        // Found by fuzz/log_scanner: a plain name, then a Windows name that starts where it
+        // ends. Both convert; the output says which input bytes they replace as one piece.
+        let text = b"x (1\xff4)XN--80AK6AA92E(3)c2E(3)com(014)XN--80AK6AA92E(3)com(0)1\n";
+        let mut rewriter = NameRewriter::new(Mode::Decode { race: false }, Profile::default());
+        let mut out = ChunkOutput::default();
+        let chunk = Chunk {
+            data: text,
+            starts_mid_line: false,
+            ends_mid_line: false,
+        };
+        LogScanner.scan(chunk, &mut rewriter, &mut out);
+        let owned_in_a_row = out.segments.windows(2).any(|w| {
+            matches!(
+                w,
+                [
+                    crate::pipeline::Segment::Owned(_),
+                    crate::pipeline::Segment::Owned(_)
+                ]
+            )
+        });
+        assert!(!owned_in_a_row, "{:?}", out.segments);
+        let (written, _) = run(Mode::Decode { race: false }, text);
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            "x (1\u{FFFD}4)аррӏе(3)c2E(3)com(10)аррӏе(3)com(0)1\n"
+        );
+    }
+
+    #[test]
     fn anchor_scan_finds_non_ascii_after_long_ascii_runs() {
         for pad in [0, 1, 15, 16, 17, 40] {
             let text = format!("{}bücher.example", "a ".repeat(pad));
