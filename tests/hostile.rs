@@ -124,3 +124,33 @@ fn an_unwritable_standard_error_is_not_a_panic() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_full_output_is_named_in_the_message() {
+    // Was "idnscope: -: writing the output: ...": the input's name, for the output's fault.
+    let zone = b"www IN A 192.0.2.1\n";
+    let out = idnscope(
+        &["decode", "-o", "/dev/full", "--format", "zone", "-"],
+        zone.to_vec(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "idnscope: /dev/full: writing the output: No space left on device (os error 28)\n"
+    );
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
+        .args(["decode", "-q", "tests/data/zone/every-construct.zone"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "idnscope: standard output: No space left on device (os error 28)\n"
+    );
+}

@@ -128,23 +128,39 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         let mut progress = |bytes: u64| bar.set_position(done + bytes);
         let stats = if args.in_place {
             let mut file = AtomicFile::beside(path)?;
+            let mut out = Blamed::new(Blamed::file(path), file.writer());
             let stats = process(
                 args.format,
                 path,
                 &options,
-                Some(file.writer()),
+                Some(&mut out),
                 &mut report,
                 &mut progress,
-            )?;
+            );
+            let stats = out.blame(stats)?;
             file.commit()?;
             stats
         } else {
-            let out: Option<&mut dyn Write> = match shared_output.as_mut() {
-                Some(Output::File(file)) => Some(file.writer()),
-                Some(Output::Stdout(stdout)) => Some(stdout),
+            let mut out = match shared_output.as_mut() {
+                Some(Output::File(file)) => Some(Blamed::new(
+                    Blamed::file(args.output.as_deref().unwrap_or(path)),
+                    file.writer(),
+                )),
+                Some(Output::Stdout(stdout)) => Some(Blamed::new("standard output".into(), stdout)),
                 None => None,
             };
-            process(args.format, path, &options, out, &mut report, &mut progress)?
+            let stats = process(
+                args.format,
+                path,
+                &options,
+                out.as_mut().map(|out| out as &mut dyn Write),
+                &mut report,
+                &mut progress,
+            );
+            match out {
+                Some(out) => out.blame(stats)?,
+                None => stats?,
+            }
         };
         total.add(&stats);
         total.seconds += stats.seconds;
@@ -229,6 +245,61 @@ fn progress_bar(when: Progress, inputs: &[PathBuf]) -> ProgressBar {
 /// Whether the inputs name standard input.
 fn has_stdin(args: &JobArgs) -> bool {
     args.paths.iter().any(|p| p.as_os_str() == "-")
+}
+
+/// The output of the job, which keeps the first error of writing to it: the pipeline's
+/// errors name the input being read, but a full disk or a closed pipe is the output's
+/// fault, and [`Blamed::blame`] then names the output instead.
+struct Blamed<'w> {
+    /// The output as the user knows it: `FILE: writing the output`, or `standard output`.
+    name: String,
+    inner: &'w mut dyn Write,
+    /// Why a write or flush failed.
+    failed: Option<String>,
+}
+
+impl<'w> Blamed<'w> {
+    fn new(name: String, inner: &'w mut dyn Write) -> Self {
+        Blamed {
+            name,
+            inner,
+            failed: None,
+        }
+    }
+
+    /// The name of output file `path`.
+    fn file(path: &Path) -> String {
+        format!("{}: writing the output", path.display())
+    }
+
+    fn note<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
+        if let Err(e) = &result {
+            if e.kind() != io::ErrorKind::Interrupted && self.failed.is_none() {
+                self.failed = Some(e.to_string());
+            }
+        }
+        result
+    }
+
+    /// `result`, with its error blamed on the output when writing to it failed.
+    fn blame<T>(self, result: Result<T, Trouble>) -> Result<T, Trouble> {
+        match (result, self.failed) {
+            (Err(_), Some(why)) => Err(Trouble(format!("{}: {why}", self.name))),
+            (result, _) => result,
+        }
+    }
+}
+
+impl Write for Blamed<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.note(result)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let result = self.inner.flush();
+        self.note(result)
+    }
 }
 
 /// Where rewritten text goes when it is not rewritten in place.
