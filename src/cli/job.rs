@@ -394,6 +394,18 @@ fn follow_includes(
         if !target.starts_with(top) {
             return Err(outside());
         }
+        if !target.is_file() {
+            // A folder, or a FIFO that would block the audit until someone writes to it.
+            let what = if target.is_dir() {
+                "is a directory"
+            } else {
+                "is not a regular file"
+            };
+            return Err(Trouble(format!(
+                "{at}: $INCLUDE {}: {what}",
+                named.display()
+            )));
+        }
         if chain.contains(&target) {
             return Err(Trouble(format!(
                 "{at}: $INCLUDE loop: {} is already being read",
