@@ -1,5 +1,17 @@
 //! Hostile input meets a clear error or passes through, never a panic (exit 101), and in
-//! time that grows with the input, not faster. (Issue 6 will widen this.)
+//! time and memory that grow with the input, not faster. "Nothing lost": an `--in-place` run
+//! that fails, or that SIGINT or SIGTERM ends, leaves the original and no temporary file.
+//!
+//! Unix only (signals, /dev/full). The heavy cases write a few hundred MB in a temporary
+//! folder.
+#![cfg(unix)]
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
@@ -247,4 +259,208 @@ fn include_loops_outside_paths_and_odd_files_stop_at_the_directive() {
             "{file}: {stderr}"
         );
     }
+}
+
+// ---- Helpers for the cases below ---------------------------------------------------------
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("idnscope")
+}
+
+/// idnscope with `args`, as a plain [`std::process::Command`] (for pre_exec and signals).
+fn raw(args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(bin());
+    cmd.args(args);
+    cmd
+}
+
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// The names in `dir`, sorted.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Reads until `buf` is full or the file ends; the count read.
+fn read_full(file: &mut File, buf: &mut [u8]) -> usize {
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(&mut buf[n..]).unwrap() {
+            0 => break,
+            k => n += k,
+        }
+    }
+    n
+}
+
+/// Whether two files hold the same bytes (compared a MB at a time).
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    let (mut fa, mut fb) = (File::open(a).unwrap(), File::open(b).unwrap());
+    if fa.metadata().unwrap().len() != fb.metadata().unwrap().len() {
+        return false;
+    }
+    let (mut ba, mut bb) = (vec![0; 1 << 20], vec![0; 1 << 20]);
+    loop {
+        let (n, m) = (read_full(&mut fa, &mut ba), read_full(&mut fb, &mut bb));
+        if n != m || ba[..n] != bb[..m] {
+            return false;
+        }
+        if n == 0 {
+            return true;
+        }
+    }
+}
+
+/// Writes a generated zone of `size` (`gen zone --size`) to `path`.
+fn generate_zone(size: &str, path: &Path) {
+    let status = raw(&["gen", "zone", "--size", size, "-o", arg(path)])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+// ---- Signals: nothing lost ---------------------------------------------------------------
+
+/// Waits for `child`, killing it (and failing) after `limit`.
+fn wait_at_most(child: &mut std::process::Child, limit: Duration) -> std::process::ExitStatus {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("idnscope still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Waits until a temporary file of idnscope with some bytes in it appears in `dir`.
+fn wait_for_temporary_file(dir: &Path, child: &mut std::process::Child) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("idnscope ended ({status}) before a temporary file was seen");
+        }
+        let writing = std::fs::read_dir(dir).unwrap().flatten().any(|e| {
+            e.file_name().to_string_lossy().starts_with(".idnscope-")
+                && e.metadata().is_ok_and(|m| m.len() > 0)
+        });
+        if writing {
+            return;
+        }
+        assert!(Instant::now() < deadline, "no temporary file in {dir:?}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Starts `decode --in-place` on `file`, sends `signal` once its temporary file has bytes
+/// in it, and checks that the process ended by that signal and left `file` as `reference`
+/// and no other file in its folder.
+fn interrupt_in_place_run(file: &Path, reference: &Path, signal: libc::c_int) {
+    let dir = file.parent().unwrap();
+    let mut child = raw(&["decode", "-q", "--in-place", arg(file)])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_temporary_file(dir, &mut child);
+    // SAFETY: kill has no memory preconditions; the pid is our own child, not yet waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+    let status = wait_at_most(&mut child, Duration::from_secs(60));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    // Ended by the signal itself, as the shell shows with status 128 + signal.
+    assert_eq!(status.signal(), Some(signal), "{status}: {stderr}");
+    assert_eq!(
+        entries(dir),
+        [file.file_name().unwrap().to_str().unwrap()],
+        "no temporary file left"
+    );
+    assert!(same_bytes(file, reference), "the original is untouched");
+}
+
+#[test]
+fn sigint_and_sigterm_during_an_in_place_run_leave_the_original_and_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("reference.zone");
+    generate_zone("300M", &reference);
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let file = work.join("big.zone");
+    std::fs::copy(&reference, &file).unwrap();
+    interrupt_in_place_run(&file, &reference, libc::SIGINT);
+    interrupt_in_place_run(&file, &reference, libc::SIGTERM);
+    interrupt_in_place_run(&file, &reference, libc::SIGHUP);
+}
+
+#[test]
+fn sigint_while_waiting_for_standard_input_removes_the_output_temporary_file() {
+    // The run is blocked in a read, not in the pipeline: the signal thread still cleans up.
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.txt");
+    let mut child = raw(&["decode", "-o", arg(&target), "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while entries(dir.path()).is_empty() {
+        assert!(Instant::now() < deadline, "no temporary file");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: as above.
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
+    let status = wait_at_most(&mut child, Duration::from_secs(60));
+    drop(child.stdin.take());
+    assert_eq!(status.signal(), Some(libc::SIGINT));
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+}
+
+#[test]
+fn an_ignored_hangup_stays_ignored() {
+    // As under nohup: SIGHUP ignored when idnscope starts is not taken over.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("z.zone");
+    generate_zone("30M", &file);
+    let before = std::fs::read(&file).unwrap();
+    let mut cmd = raw(&["decode", "-q", "--in-place", arg(&file)]);
+    // SAFETY: signal is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_temporary_file(dir.path(), &mut child);
+    // SAFETY: as above.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGHUP) };
+    let status = wait_at_most(&mut child, Duration::from_secs(300));
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(entries(dir.path()), ["z.zone"]);
+    assert!(std::fs::read(&file).unwrap() != before, "rewritten");
 }

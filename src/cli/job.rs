@@ -560,14 +560,15 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
 ///
 /// A regular file (or a new one) is written through a temporary file in its folder, renamed
 /// over it only on success: on any error the target is untouched and the temporary file
-/// removed. A symbolic link is followed, so the file it points to is replaced and the link
-/// kept. Anything else that exists (a device such as `/dev/null`, a FIFO, a terminal) is
-/// written directly: renaming over it would replace the device itself.
+/// removed, and so on SIGINT, SIGTERM or SIGHUP (see [`ListedTemp`]). A symbolic link is
+/// followed, so the file it points to is replaced and the link kept. Anything else that
+/// exists (a device such as `/dev/null`, a FIFO, a terminal) is written directly: renaming
+/// over it would replace the device itself.
 pub(super) enum AtomicFile {
     /// Through a temporary file, renamed over `target`.
     Replace {
         target: PathBuf,
-        temp: BufWriter<tempfile::NamedTempFile>,
+        temp: BufWriter<ListedTemp>,
     },
     /// Straight into a file that is not a regular one.
     Direct {
@@ -606,16 +607,13 @@ impl AtomicFile {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         };
-        let temp = tempfile::Builder::new()
-            .prefix(".idnscope-")
-            .tempfile_in(dir)
-            .map_err(|e| Trouble::io(path, e))?;
+        let temp = ListedTemp::create_in(dir).map_err(|e| Trouble::io(path, e))?;
         let permissions = match existing {
             Some(meta) => Some(meta.permissions()),
             None => new_file_permissions(),
         };
         if let Some(permissions) = permissions {
-            temp.as_file()
+            temp.file()
                 .set_permissions(permissions)
                 .map_err(|e| Trouble::io(path, e))?;
         }
@@ -654,16 +652,159 @@ impl AtomicFile {
                 let temp = temp
                     .into_inner()
                     .map_err(|e| Trouble::io(&target, e.into_error()))?;
-                temp.as_file()
+                temp.file()
                     .sync_all()
                     .map_err(|e| Trouble::io(&target, e))?;
-                temp.persist(&target)
-                    .map_err(|e| Trouble::io(&target, e.error))?;
+                temp.persist(&target).map_err(|e| Trouble::io(&target, e))?;
             }
             AtomicFile::Direct { target, mut file } => {
                 file.flush().map_err(|e| Trouble::io(&target, e))?;
             }
         }
         Ok(())
+    }
+}
+
+// Nothing lost on a signal.
+//
+// A temporary file (of --in-place, -o, --report or gen -o) becomes its target only by a
+// rename once it is complete, and on any error it is removed by the normal way out:
+// `ListedTemp`'s destructor. A signal that ends the process runs no destructor, so every
+// temporary file that exists is also listed in `TEMP_FILES`, and a thread, started with
+// the first of them, waits for SIGINT, SIGTERM and SIGHUP. It locks the list for good (no
+// temporary file is created or renamed after that), removes the files, and ends the
+// process by the same signal with its default action: the shell sees status 130 or 143,
+// and a script that runs idnscope stops as it would for any program killed by Ctrl-C. A
+// signal that was ignored when idnscope started (nohup, a script's background job) is left
+// ignored. The target itself is never written before the rename, so a signal at any point
+// leaves either the original or the complete new file, and no temporary file.
+
+/// The temporary files that exist, for the signal thread to remove.
+static TEMP_FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn temp_files() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMP_FILES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A temporary file, listed in [`TEMP_FILES`] for as long as it exists. `None` only once
+/// it has been renamed or removed.
+pub(super) struct ListedTemp(Option<tempfile::NamedTempFile>);
+
+const EXISTS: &str = "a listed temporary file exists until it is renamed or dropped";
+
+impl ListedTemp {
+    /// A new temporary file in `dir`. The list is locked while the file is created, so the
+    /// signal thread cannot miss it.
+    fn create_in(dir: &Path) -> io::Result<Self> {
+        watch_signals();
+        let mut list = temp_files();
+        let temp = tempfile::Builder::new()
+            .prefix(".idnscope-")
+            .tempfile_in(dir)?;
+        list.push(temp.path().to_owned());
+        Ok(ListedTemp(Some(temp)))
+    }
+
+    fn inner(&mut self) -> &mut tempfile::NamedTempFile {
+        self.0.as_mut().expect(EXISTS)
+    }
+
+    fn file(&self) -> &File {
+        self.0.as_ref().expect(EXISTS).as_file()
+    }
+
+    /// Renames the file over `target` (on failure it is removed), then unlists it.
+    fn persist(mut self, target: &Path) -> io::Result<()> {
+        let temp = self.0.take().expect("not renamed yet");
+        let path = temp.path().to_owned();
+        let renamed = temp.persist(target).map(drop).map_err(|e| e.error);
+        unlist(&path);
+        renamed
+    }
+}
+
+impl Drop for ListedTemp {
+    /// Removes the file, then unlists it.
+    fn drop(&mut self) {
+        if let Some(temp) = self.0.take() {
+            let path = temp.path().to_owned();
+            drop(temp);
+            unlist(&path);
+        }
+    }
+}
+
+impl Write for ListedTemp {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner().flush()
+    }
+}
+
+/// Takes `path` out of [`TEMP_FILES`].
+fn unlist(path: &Path) {
+    let mut list = temp_files();
+    if let Some(at) = list.iter().position(|p| p == path) {
+        list.swap_remove(at);
+    }
+}
+
+/// Starts the signal thread (once).
+#[cfg(unix)]
+fn watch_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let wanted: Vec<libc::c_int> = [SIGINT, SIGTERM, SIGHUP]
+            .into_iter()
+            .filter(|&signal| !ignored(signal))
+            .collect();
+        if wanted.is_empty() {
+            return;
+        }
+        // The thread first: signals caught with no thread to act on them would be lost.
+        // Without it, a signal kills as it always did, and the temporary file stays.
+        let (send, receive) = std::sync::mpsc::channel::<signal_hook::iterator::Signals>();
+        let thread = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                let Ok(mut signals) = receive.recv() else {
+                    return;
+                };
+                if let Some(signal) = signals.forever().next() {
+                    let list = temp_files();
+                    for path in list.iter() {
+                        let _ = std::fs::remove_file(path);
+                    }
+                    let _ = signal_hook::low_level::emulate_default_handler(signal);
+                    std::process::exit(128 + signal);
+                }
+            });
+        if thread.is_ok() {
+            if let Ok(signals) = signal_hook::iterator::Signals::new(&wanted) {
+                let _ = send.send(signals);
+            }
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn watch_signals() {}
+
+/// Whether `signal` is ignored, as `nohup` leaves SIGHUP and a shell script SIGINT for
+/// its background jobs.
+#[cfg(unix)]
+fn ignored(signal: libc::c_int) -> bool {
+    // SAFETY: with a null new action, sigaction only reads the current one into `old`, a
+    // plain C struct for which all zeroes is a valid value.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
     }
 }
