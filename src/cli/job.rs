@@ -127,7 +127,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         let mut progress = |bytes: u64| bar.set_position(done + bytes);
         let stats = if args.in_place {
             let mut file = AtomicFile::beside(path)?;
-            let mut out = Blamed::new(path.display().to_string(), file.writer());
+            let mut out = Blamed::new(Blamed::file(path), file.writer());
             let stats = process(
                 args.format,
                 path,
@@ -142,7 +142,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         } else {
             let mut out = match shared_output.as_mut() {
                 Some(Output::File(file)) => Some(Blamed::new(
-                    args.output.as_deref().unwrap_or(path).display().to_string(),
+                    Blamed::file(args.output.as_deref().unwrap_or(path)),
                     file.writer(),
                 )),
                 Some(Output::Stdout(stdout)) => Some(Blamed::new("standard output".into(), stdout)),
@@ -250,7 +250,7 @@ fn has_stdin(args: &JobArgs) -> bool {
 /// errors name the input being read, but a full disk or a closed pipe is the output's
 /// fault, and [`Blamed::blame`] then names the output instead.
 struct Blamed<'w> {
-    /// The output as the user knows it: a path, or "standard output".
+    /// The output as the user knows it: `FILE: writing the output`, or `standard output`.
     name: String,
     inner: &'w mut dyn Write,
     /// Why a write or flush failed.
@@ -264,6 +264,11 @@ impl<'w> Blamed<'w> {
             inner,
             failed: None,
         }
+    }
+
+    /// The name of output file `path`.
+    fn file(path: &Path) -> String {
+        format!("{}: writing the output", path.display())
     }
 
     fn note<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
@@ -594,8 +599,9 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
 /// A regular file (or a new one) is written through a temporary file in its folder, renamed
 /// over it only on success: on any error the target is untouched and the temporary file
 /// removed, and so on SIGINT, SIGTERM or SIGHUP (see [`ListedTemp`]). A symbolic link is
-/// followed, so the file it points to is replaced and the link kept. Anything else that exists (a device such as `/dev/null`, a FIFO, a terminal) is
-/// written directly: renaming over it would replace the device itself.
+/// followed, so the file it points to is replaced and the link kept. Anything else that
+/// exists (a device such as `/dev/null`, a FIFO, a terminal) is written directly: renaming
+/// over it would replace the device itself.
 pub(super) enum AtomicFile {
     /// Through a temporary file, renamed over `target`.
     Replace {
