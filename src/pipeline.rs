@@ -156,6 +156,36 @@ impl ChunkOutput {
         self.segments.push(Segment::Input(range));
     }
 
+    /// Rewrites the name at `range` of the chunk's input `data` with `rewriter`: its
+    /// converted text becomes an owned segment, or, when nothing changed, the input range
+    /// is kept. The input before `range.start` must be in the output already. `line` and
+    /// `column` locate the name's findings (0-based line in the chunk, 1-based column).
+    pub fn rewrite_name(
+        &mut self,
+        rewriter: &mut NameRewriter,
+        data: &[u8],
+        range: Range<usize>,
+        line: u64,
+        column: u64,
+    ) {
+        let name = &data[range.clone()];
+        let before = self.owned.len();
+        let mut sink = Locate {
+            found: &mut self.findings,
+            line,
+            column,
+            name,
+        };
+        let outcome = rewriter.rewrite(name, &mut self.owned, &mut sink);
+        self.stats.ace_labels += u64::from(outcome.ace_labels);
+        if outcome.changed {
+            self.commit_owned(before);
+        } else {
+            self.owned.truncate(before);
+            self.keep(range);
+        }
+    }
+
     /// Marks the end of bytes appended to `owned` since `start` as one output segment,
     /// merged with the previous one when that is owned too (two names back to back).
     pub fn commit_owned(&mut self, start: usize) {

@@ -332,44 +332,53 @@ impl NameRewriter {
     /// rest as written, all in lower case) and runs the homograph checks on it when some
     /// label is not ASCII.
     fn check_homographs(&mut self, parsed: &Name<'_>, sink: &mut impl FindingSink) {
-        let Some(homographs) = self.homographs.clone() else {
+        // Borrowed field by field: the checker is read while the buffers are written.
+        let NameRewriter {
+            homographs: Some(homographs),
+            decoded,
+            converted,
+            wire,
+            invalid,
+            unicode,
+            unicode_labels,
+            audit_scratch,
+            ..
+        } = self
+        else {
             return;
         };
-        self.unicode.clear();
-        self.unicode_labels.clear();
+        unicode.clear();
+        unicode_labels.clear();
         for (j, label) in parsed.labels().enumerate() {
             if j > 0 {
-                self.unicode.push('.');
+                unicode.push('.');
             }
-            let start = self.unicode.len();
-            match self.decoded[j] {
-                Some((from, to)) => {
-                    let (head, text) = (&mut self.unicode, &self.converted[from..to]);
-                    head.push_str(text);
-                }
+            let start = unicode.len();
+            match decoded[j] {
+                Some((from, to)) => unicode.push_str(&converted[from..to]),
                 None => {
-                    let wire = wire_octets(&label, &mut self.wire);
+                    let octets = wire_octets(&label, wire);
                     // Bytes that are not UTF-8 are not characters to judge.
-                    if std::str::from_utf8(wire).is_err() {
-                        self.invalid |= bit(j);
+                    if std::str::from_utf8(octets).is_err() {
+                        *invalid |= bit(j);
                     }
-                    for c in String::from_utf8_lossy(wire).chars() {
-                        self.unicode.extend(c.to_lowercase());
+                    for c in String::from_utf8_lossy(octets).chars() {
+                        unicode.extend(c.to_lowercase());
                     }
                 }
             }
-            self.unicode_labels.push(start..self.unicode.len());
+            unicode_labels.push(start..unicode.len());
         }
-        if self.unicode.is_ascii() {
+        if unicode.is_ascii() {
             return;
         }
         let name = UnicodeName {
-            text: &self.unicode,
-            labels: &self.unicode_labels,
+            text: unicode,
+            labels: unicode_labels,
             absolute: parsed.kind() == NameKind::Absolute,
-            invalid: self.invalid,
+            invalid: *invalid,
         };
-        homographs.check(&name, &mut self.audit_scratch, &mut |spoof| {
+        homographs.check(&name, audit_scratch, &mut |spoof| {
             let label = parsed
                 .labels()
                 .nth(spoof.label)

@@ -432,13 +432,13 @@ fn is_cjk(c: char) -> bool {
 
 /// C16 to C22.
 fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
-    let chars: Vec<char> = label.chars().collect();
-    if !chars
-        .iter()
-        .any(|&c| is_cjk(c) || ('\u{3099}'..='\u{309A}').contains(&c))
+    if !label
+        .chars()
+        .any(|c| is_cjk(c) || ('\u{3099}'..='\u{309A}').contains(&c))
     {
         return;
     }
+    let chars: Vec<char> = label.chars().collect();
     let katakana = |c: char| c.script() == Script::Katakana;
     let hiragana = |c: char| c.script() == Script::Hiragana;
     let kana = |c: char| katakana(c) || hiragana(c);

@@ -329,14 +329,8 @@ impl Protected {
                 c => mapped.push(c),
             }
         }
-        let dots: Vec<usize> = mapped.match_indices('.').map(|(i, _)| i).collect();
-        for k in 2..=4.min(dots.len() + 1) {
-            let start = if k == dots.len() + 1 {
-                0
-            } else {
-                dots[dots.len() - k] + 1
-            };
-            if let Some(&index) = self.exact.get(&mapped[start..]) {
+        for tail in tails(mapped) {
+            if let Some(&index) = self.exact.get(tail) {
                 let target = &self.domains[index];
                 let label = name
                     .labels
@@ -392,15 +386,8 @@ impl Protected {
             .chain(std::iter::once(visible.len()));
         for end in boundaries {
             let prefix = &visible[..end];
-            // The prefix's last two to four labels.
-            let dots: Vec<usize> = prefix.match_indices('.').map(|(i, _)| i).collect();
-            for k in 2..=4.min(dots.len() + 1) {
-                let start = if k == dots.len() + 1 {
-                    0
-                } else {
-                    dots[dots.len() - k] + 1
-                };
-                let Some(&index) = self.exact.get(&prefix[start..]) else {
+            for tail in tails(prefix) {
+                let Some(&index) = self.exact.get(tail) else {
                     continue;
                 };
                 let target = &self.domains[index];
@@ -461,6 +448,18 @@ fn shows(c: char) -> bool {
             | G::NonspacingMark
             | G::EnclosingMark
     )
+}
+
+/// The last two, three and four labels of a dotted name, as far as it has them.
+fn tails(text: &str) -> impl Iterator<Item = &str> {
+    // Label starts from the right, the last label's own left out (it alone is no domain).
+    let starts = text
+        .rmatch_indices('.')
+        .map(|(i, _)| i + 1)
+        .skip(1)
+        .chain(std::iter::once(0));
+    let count = if text.contains('.') { 3 } else { 0 };
+    starts.take(count).map(move |start| &text[start..])
 }
 
 /// The ranges of the dot-separated labels of `text`.
@@ -568,6 +567,15 @@ mod tests {
             assert_eq!(buffers.plain, plain(text), "{text}");
         }
         assert_eq!(ascii_skeletons()[usize::from(b'm')], "rn");
+    }
+
+    #[test]
+    fn tails_are_the_last_two_to_four_labels() {
+        let all = |t| tails(t).collect::<Vec<_>>();
+        assert_eq!(all("a.b.c.d.e"), ["d.e", "c.d.e", "b.c.d.e"]);
+        assert_eq!(all("a.b.c"), ["b.c", "a.b.c"]);
+        assert_eq!(all("a.b"), ["a.b"]);
+        assert!(all("a").is_empty());
     }
 
     #[test]

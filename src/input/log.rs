@@ -86,30 +86,20 @@ impl Scanner for LogScanner {
             }
             lines.advance(data, range.start);
             out.stats.names += 1;
-            let name = &data[range.clone()];
             let column = (range.start - lines.line_start) as u64 + 1;
             out.keep(kept..range.start);
-            kept = range.start;
-            let before = out.owned.len();
-            let changed = if syntax == Syntax::Plain {
-                let mut sink = Locate {
-                    found: &mut out.findings,
-                    line: lines.line,
-                    column,
-                    name,
-                };
-                let outcome = rewriter.rewrite(name, &mut out.owned, &mut sink);
-                out.stats.ace_labels += u64::from(outcome.ace_labels);
-                outcome.changed
+            if syntax == Syntax::Plain {
+                out.rewrite_name(rewriter, data, range.clone(), lines.line, column);
             } else {
-                scratch.rewrite(name, syntax, rewriter, out, lines.line, column)
-            };
-            if changed {
-                out.commit_owned(before);
-                kept = range.end;
-            } else {
-                out.owned.truncate(before);
+                let before = out.owned.len();
+                let name = &data[range.clone()];
+                if scratch.rewrite(name, syntax, rewriter, out, lines.line, column) {
+                    out.commit_owned(before);
+                } else {
+                    out.keep(range.clone());
+                }
             }
+            kept = range.end;
         }
         out.keep(kept..data.len());
         lines.advance(data, data.len());
@@ -128,8 +118,8 @@ struct LineCursor {
     line: u64,
     /// Offset where that line starts.
     line_start: usize,
-    /// Line start for which `json` was worked out, plus one (0: none yet).
-    json_for: usize,
+    /// The line start for which `json` was worked out.
+    json_for: Option<usize>,
     json: bool,
 }
 
@@ -148,8 +138,8 @@ impl LineCursor {
     /// Whether the current line is JSON: its first byte other than a space or a tab is `{`
     /// or `[`. Worked out once per line.
     fn is_json(&mut self, data: &[u8]) -> bool {
-        if self.json_for != self.line_start + 1 {
-            self.json_for = self.line_start + 1;
+        if self.json_for != Some(self.line_start) {
+            self.json_for = Some(self.line_start);
             self.json = data[self.line_start..self.at.max(self.line_start)]
                 .iter()
                 .find(|&&b| b != b' ' && b != b'\t')

@@ -1,7 +1,7 @@
 //! The `names` format: one domain name per line. Empty lines and lines starting with `#`
 //! pass through; spaces and tabs around a name are kept as they are.
 
-use crate::pipeline::{Chunk, ChunkOutput, Locate, Scanner};
+use crate::pipeline::{Chunk, ChunkOutput, Scanner};
 use crate::rewrite::NameRewriter;
 
 /// The UTF-8 byte order mark.
@@ -57,23 +57,16 @@ impl Scanner for NamesScanner {
                 out.stats.names += 1;
                 if rewriter.needs_work(name) {
                     let name_at = line_start + body_start;
+                    let name_end = name_at + name.len();
                     out.keep(line_start..name_at);
-                    let before = out.owned.len();
-                    let mut sink = Locate {
-                        found: &mut out.findings,
-                        line: line_no,
-                        column: body_start as u64 + 1,
-                        name,
-                    };
-                    let outcome = rewriter.rewrite(name, &mut out.owned, &mut sink);
-                    out.stats.ace_labels += u64::from(outcome.ace_labels);
-                    if outcome.changed {
-                        out.commit_owned(before);
-                    } else {
-                        out.owned.truncate(before);
-                        out.keep(name_at..name_at + name.len());
-                    }
-                    out.keep(name_at + name.len()..next);
+                    out.rewrite_name(
+                        rewriter,
+                        data,
+                        name_at..name_end,
+                        line_no,
+                        body_start as u64 + 1,
+                    );
+                    out.keep(name_end..next);
                 } else {
                     out.keep(line_start..next);
                 }

@@ -31,7 +31,7 @@ use std::ops::Range;
 use memchr::{memchr, memchr2, memchr3};
 
 use crate::input::rdata::{self, Fields, NameFields};
-use crate::pipeline::{Chunk, ChunkError, ChunkOutput, Locate, Scanner};
+use crate::pipeline::{Chunk, ChunkError, ChunkOutput, Scanner};
 use crate::rewrite::NameRewriter;
 
 /// Scans DNS master files.
@@ -391,21 +391,8 @@ impl Scan<'_, '_> {
             return;
         }
         out.keep(self.emitted..range.start);
-        let before = out.owned.len();
-        let mut sink = Locate {
-            found: &mut out.findings,
-            line: self.line,
-            column: (range.start - self.line_start) as u64 + 1,
-            name,
-        };
-        let outcome = self.rewriter.rewrite(name, &mut out.owned, &mut sink);
-        out.stats.ace_labels += u64::from(outcome.ace_labels);
-        if outcome.changed {
-            out.commit_owned(before);
-        } else {
-            out.owned.truncate(before);
-            out.keep(range.clone());
-        }
+        let column = (range.start - self.line_start) as u64 + 1;
+        out.rewrite_name(self.rewriter, self.data, range.clone(), self.line, column);
         self.emitted = range.end;
     }
 }
