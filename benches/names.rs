@@ -103,6 +103,7 @@ fn names_1m(c: &mut Criterion) {
                 profile: Profile::default(),
                 threads,
                 homographs: None,
+                origin: None,
             };
             let mut out = Vec::with_capacity(text.len() * 2);
             b.iter(|| {

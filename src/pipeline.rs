@@ -33,7 +33,7 @@ pub const MAX_LINE_SCAN: usize = 1 << 20;
 
 /// One chunk of input: whole records (lines, or zone records), except where a record
 /// longer than [`MAX_LINE_SCAN`] had to be cut (the fields keep the word "line").
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
 pub struct Chunk<'a> {
     /// The bytes.
     pub data: &'a [u8],
@@ -41,6 +41,10 @@ pub struct Chunk<'a> {
     pub starts_mid_line: bool,
     /// The chunk ends inside a record that goes on in the next chunk.
     pub ends_mid_line: bool,
+    /// The zone origin in effect where the chunk starts (absolute, presentation format;
+    /// `None`: unknown), as [`Scanner::origin_after`] found it; the pipeline scans the chunk
+    /// again if that was wrong.
+    pub origin: Option<Arc<[u8]>>,
 }
 
 /// Where output bytes come from.
@@ -108,6 +112,9 @@ pub struct ChunkOutput {
     pub newlines: u64,
     /// Input that cannot be parsed: the job stops here (the scanner stops at it too).
     pub fatal: Option<ChunkError>,
+    /// The zone origin in effect where the chunk ends: the pipeline sets it to the chunk's
+    /// starting origin before the scan, and a scanner that reads `$ORIGIN` updates it.
+    pub origin: Option<Arc<[u8]>>,
 }
 
 /// Input that cannot be parsed, located inside its chunk.
@@ -213,6 +220,17 @@ pub trait Scanner: Sync {
     fn record_end(&self, data: &[u8], target: usize) -> Option<usize> {
         memchr::memchr(b'\n', &data[target.min(data.len())..]).map(|at| target + at + 1)
     }
+
+    /// The origin in effect after `data` (whole records) when `origin` is in effect before
+    /// it: a quick look for `$ORIGIN` lines, made while cutting chunks so that each chunk
+    /// knows its starting origin before the one before it has been scanned. It may be wrong
+    /// in rare cases (a line that starts with `$ORIGIN` inside a quoted string); the
+    /// pipeline checks it against the scan and scans the next chunk again when it was. A
+    /// format without origins keeps `origin`.
+    fn origin_after(&self, data: &[u8], origin: Option<Arc<[u8]>>) -> Option<Arc<[u8]>> {
+        let _ = data;
+        origin
+    }
 }
 
 /// How to run a job.
@@ -226,6 +244,8 @@ pub struct Options {
     pub threads: usize,
     /// The homograph checker; `None` leaves the look-alike checks out.
     pub homographs: Option<Arc<Homographs>>,
+    /// The zone origin before any `$ORIGIN` (absolute, presentation format), if known.
+    pub origin: Option<Arc<[u8]>>,
 }
 
 /// The file name used in findings, and where the input comes from.
@@ -258,32 +278,43 @@ pub fn run(
     let mut stats = Stats::default();
     let mut line_base = 0u64;
 
+    let new_rewriter = || {
+        let rewriter = NameRewriter::new(options.mode, options.profile);
+        match &options.homographs {
+            Some(h) => rewriter.with_homographs(Arc::clone(h)),
+            None => rewriter,
+        }
+    };
+    let scan = |chunk: &Chunk<'_>, rewriter: &mut NameRewriter| {
+        let mut result = ChunkOutput {
+            origin: chunk.origin.clone(),
+            ..ChunkOutput::default()
+        };
+        scanner.scan(chunk.clone(), rewriter, &mut result);
+        result
+    };
     // Runs a batch of chunks on the pool's threads.
     let process = |chunks: &[Chunk<'_>]| -> Vec<ChunkOutput> {
         chunks
             .par_iter()
-            .map_init(
-                || {
-                    let rewriter = NameRewriter::new(options.mode, options.profile);
-                    match &options.homographs {
-                        Some(h) => rewriter.with_homographs(Arc::clone(h)),
-                        None => rewriter,
-                    }
-                },
-                |rewriter, chunk| {
-                    let mut result = ChunkOutput::default();
-                    scanner.scan(*chunk, rewriter, &mut result);
-                    result
-                },
-            )
+            .map_init(new_rewriter, |rewriter, chunk| scan(chunk, rewriter))
             .collect()
     };
+    // The origin in effect where the next chunk to write starts, as the scans found it.
+    let mut origin = options.origin.clone();
     // Writes a batch's results in order.
-    let mut emit = |chunks: &[Chunk<'_>],
-                    results: &[ChunkOutput],
+    let mut emit = |chunks: &mut [Chunk<'_>],
+                    results: &mut [ChunkOutput],
                     out: &mut Option<&mut dyn Write>|
      -> io::Result<()> {
-        for (chunk, result) in chunks.iter().zip(results) {
+        for (chunk, result) in chunks.iter_mut().zip(results) {
+            if chunk.origin != origin {
+                // The cutter's quick look went wrong (a `$ORIGIN` line inside a quoted
+                // string, say): this chunk was read under the wrong origin.
+                chunk.origin = origin.clone();
+                *result = scan(chunk, &mut new_rewriter());
+            }
+            origin = result.origin.clone();
             if let Some(out) = out.as_deref_mut() {
                 for segment in &result.segments {
                     match segment {
@@ -333,35 +364,47 @@ pub fn run(
         Input::Bytes(data) => {
             // The next batch is cut (a sequential pass over its bytes) while the current
             // one is processed.
-            let mut batch_now = cut_batch(scanner, data, 0, false, batch);
+            let start = Batch {
+                chunks: Vec::new(),
+                end: 0,
+                mid_line: false,
+                origin: options.origin.clone(),
+            };
+            let mut batch_now = cut_batch(scanner, data, &start, batch);
             while !batch_now.chunks.is_empty() {
-                let (results, batch_next) = pool.install(|| {
+                let (mut results, batch_next) = pool.install(|| {
                     rayon::join(
                         || process(&batch_now.chunks),
-                        || cut_batch(scanner, data, batch_now.end, batch_now.mid_line, batch),
+                        || cut_batch(scanner, data, &batch_now, batch),
                     )
                 });
-                emit(&batch_now.chunks, &results, &mut out)?;
+                emit(&mut batch_now.chunks, &mut results, &mut out)?;
                 batch_now = batch_next;
             }
         }
         Input::Stream(mut reader) => {
             let mut blocks = BlockReader::new(&mut *reader, scanner);
+            let mut guess = options.origin.clone();
             loop {
                 let owned = blocks.next_batch(batch)?;
                 if owned.is_empty() {
                     break;
                 }
-                let chunks: Vec<Chunk<'_>> = owned
+                let mut chunks: Vec<Chunk<'_>> = owned
                     .iter()
-                    .map(|block| Chunk {
-                        data: &block.data,
-                        starts_mid_line: block.starts_mid_line,
-                        ends_mid_line: block.ends_mid_line,
+                    .map(|block| {
+                        let origin = guess.clone();
+                        guess = scanner.origin_after(&block.data, guess.take());
+                        Chunk {
+                            data: &block.data,
+                            starts_mid_line: block.starts_mid_line,
+                            ends_mid_line: block.ends_mid_line,
+                            origin,
+                        }
                     })
                     .collect();
-                let results = pool.install(|| process(&chunks));
-                emit(&chunks, &results, &mut out)?;
+                let mut results = pool.install(|| process(&chunks));
+                emit(&mut chunks, &mut results, &mut out)?;
             }
         }
     }
@@ -377,32 +420,36 @@ fn context(e: io::Error, doing: &str) -> io::Error {
     io::Error::new(e.kind(), format!("{doing}: {e}"))
 }
 
-/// Up to `count` chunks of `data` from `start` on, and where they end.
+/// Up to `count` chunks of `data`, and where they end.
 struct Batch<'a> {
     chunks: Vec<Chunk<'a>>,
     /// Where the next batch starts.
     end: usize,
     /// The last chunk ends inside a record.
     mid_line: bool,
+    /// The origin guessed for the start of the next batch.
+    origin: Option<Arc<[u8]>>,
 }
 
-/// Cuts the next batch of chunks of `data`, from `start` (where a chunk starts inside a
-/// record when `mid_line`).
+/// Cuts the batch of chunks of `data` that follows `previous`.
 fn cut_batch<'a>(
     scanner: &dyn Scanner,
     data: &'a [u8],
-    mut start: usize,
-    mut mid_line: bool,
+    previous: &Batch<'_>,
     count: usize,
 ) -> Batch<'a> {
     let mut chunks = Vec::with_capacity(count);
+    let (mut start, mut mid_line) = (previous.end, previous.mid_line);
+    let mut origin = previous.origin.clone();
     while start < data.len() && chunks.len() < count {
         let end = chunk_end(scanner, data, start);
         let ends_mid_line = end < data.len() && data[end - 1] != b'\n';
+        let next = scanner.origin_after(&data[start..end], origin.clone());
         chunks.push(Chunk {
             data: &data[start..end],
             starts_mid_line: mid_line,
             ends_mid_line,
+            origin: std::mem::replace(&mut origin, next),
         });
         mid_line = ends_mid_line;
         start = end;
@@ -411,6 +458,7 @@ fn cut_batch<'a>(
         chunks,
         end: start,
         mid_line,
+        origin,
     }
 }
 

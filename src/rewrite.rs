@@ -103,6 +103,19 @@ pub struct NameRewriter {
     unicode: String,
     unicode_labels: Vec<Range<usize>>,
     audit_scratch: audit::Scratch,
+    /// The zone origin that completes relative names for the homograph checks.
+    origin: Origin,
+}
+
+/// The origin in effect (zone files), in the form the homograph checks need.
+#[derive(Debug, Default)]
+struct Origin {
+    /// As written: absolute, presentation format; `None` when unknown.
+    text: Option<Arc<[u8]>>,
+    /// Its labels in Unicode, lower case, each preceded by a dot (empty for the root).
+    unicode: String,
+    /// Where each label is in `unicode`.
+    labels: Vec<Range<usize>>,
 }
 
 impl NameRewriter {
@@ -120,6 +133,43 @@ impl NameRewriter {
             unicode: String::new(),
             unicode_labels: Vec::new(),
             audit_scratch: audit::Scratch::default(),
+            origin: Origin::default(),
+        }
+    }
+
+    /// Sets the origin that relative names are read under (`None`: unknown): an absolute
+    /// name in presentation format, as a zone file's `$ORIGIN` or `--origin` gives it. The
+    /// homograph checks then judge a relative name as the absolute name it stands for: its
+    /// top-level domain and its last labels are the origin's. Findings are only ever
+    /// reported on the name's own labels; the origin is checked where it is written.
+    pub fn set_origin(&mut self, origin: Option<&Arc<[u8]>>) {
+        if self.origin.text.as_ref() == origin {
+            return;
+        }
+        let Origin {
+            text,
+            unicode,
+            labels,
+        } = &mut self.origin;
+        *text = origin.cloned();
+        unicode.clear();
+        labels.clear();
+        let parsed = origin.and_then(|o| Name::parse(o).ok());
+        if let Some(parsed) = parsed {
+            for label in parsed.labels() {
+                unicode.push('.');
+                let start = unicode.len();
+                let octets = wire_octets(&label, &mut self.wire);
+                let decoded = ace_kind(octets) == Some(Ace::Punycode)
+                    && self.labeler.decode_a_label(octets, unicode).is_ok();
+                if !decoded {
+                    unicode.truncate(start);
+                    push_lower(octets, unicode);
+                }
+                labels.push(start..unicode.len());
+            }
+        } else {
+            *text = None;
         }
     }
 
@@ -342,6 +392,7 @@ impl NameRewriter {
             unicode,
             unicode_labels,
             audit_scratch,
+            origin,
             ..
         } = self
         else {
@@ -357,13 +408,9 @@ impl NameRewriter {
             match decoded[j] {
                 Some((from, to)) => unicode.push_str(&converted[from..to]),
                 None => {
-                    let octets = wire_octets(&label, wire);
                     // Bytes that are not UTF-8 are not characters to judge.
-                    if std::str::from_utf8(octets).is_err() {
+                    if !push_lower(wire_octets(&label, wire), unicode) {
                         *invalid |= bit(j);
-                    }
-                    for c in String::from_utf8_lossy(octets).chars() {
-                        unicode.extend(c.to_lowercase());
                     }
                 }
             }
@@ -372,13 +419,30 @@ impl NameRewriter {
         if unicode.is_ascii() {
             return;
         }
+        let own = unicode_labels.len();
+        let mut absolute = parsed.kind() == NameKind::Absolute;
+        let mut skip = *invalid;
+        if let (NameKind::Relative, Some(_)) = (parsed.kind(), &origin.text) {
+            // The origin's labels take part in the name checks, not in the label checks.
+            let base = unicode.len();
+            unicode.push_str(&origin.unicode);
+            for (k, r) in origin.labels.iter().enumerate() {
+                unicode_labels.push(base + r.start..base + r.end);
+                skip |= bit(own + k);
+            }
+            absolute = true;
+        }
         let name = UnicodeName {
             text: unicode,
             labels: unicode_labels,
-            absolute: parsed.kind() == NameKind::Absolute,
-            invalid: *invalid,
+            absolute,
+            invalid: skip,
         };
         homographs.check(&name, audit_scratch, &mut |spoof| {
+            if spoof.label >= own {
+                // About the origin alone: reported where the origin is written.
+                return;
+            }
             let label = parsed
                 .labels()
                 .nth(spoof.label)
@@ -447,6 +511,15 @@ fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
     } else {
         label.text
     }
+}
+
+/// Appends `octets` as text in lower case (bytes that are not UTF-8 as U+FFFD); false when
+/// they are not UTF-8.
+fn push_lower(octets: &[u8], text: &mut String) -> bool {
+    for c in String::from_utf8_lossy(octets).chars() {
+        text.extend(c.to_lowercase());
+    }
+    std::str::from_utf8(octets).is_ok()
 }
 
 /// The bit of label `i` in a set of the first 64 labels (0 for the others).

@@ -22,6 +22,7 @@ fn scan(scanner: &dyn Scanner, data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput
         data,
         starts_mid_line: false,
         ends_mid_line: false,
+        origin: None,
     };
     scanner.scan(chunk, &mut rewriter, &mut out);
     let mut bytes = Vec::new();

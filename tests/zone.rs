@@ -39,6 +39,7 @@ fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Val
         profile: Profile::default(),
         threads,
         homographs: None,
+        origin: None,
     };
     let mut output = Vec::new();
     let mut report_bytes = Vec::new();
@@ -72,6 +73,7 @@ fn scan(data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput) {
         data,
         starts_mid_line: false,
         ends_mid_line: false,
+        origin: None,
     };
     ZoneScanner.scan(chunk, &mut rewriter, &mut out);
     let mut bytes = Vec::new();

@@ -44,6 +44,7 @@ pub fn scan(
         data,
         starts_mid_line,
         ends_mid_line,
+        origin: None,
     };
     scanner.scan(chunk, &mut rewriter, &mut out);
     let mut bytes = Vec::new();

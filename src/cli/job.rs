@@ -83,6 +83,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         profile: Profile::default(),
         threads: args.threads,
         homographs: Some(Arc::new(Homographs::new(protected_list(&args.protect)?))),
+        origin: args.origin.as_deref().map(origin_option).transpose()?,
     };
     let format = match args.report_format {
         ReportFormat::Text => Format::Text,
@@ -305,6 +306,16 @@ impl Write for Blamed<'_> {
 enum Output {
     File(AtomicFile),
     Stdout(BufWriter<io::StdoutLock<'static>>),
+}
+
+/// The origin that `--origin NAME` gives: a domain name in presentation format, made
+/// absolute.
+fn origin_option(name: &str) -> Result<Arc<[u8]>, Trouble> {
+    if let Err(e) = idnscope::name::Name::parse(name.as_bytes()) {
+        return Err(Trouble(format!("--origin {name}: {e}")));
+    }
+    idnscope::input::zone::resolve_origin(name.as_bytes(), None)
+        .ok_or_else(|| Trouble(format!("--origin {name}: not a domain name")))
 }
 
 /// The built-in protected domains plus those of the `--protect` files.

@@ -178,6 +178,10 @@ struct JobArgs {
     /// zone file's folder; loops are refused)
     #[arg(long)]
     follow_includes: bool,
+    /// Zone origin when the file has no $ORIGIN: relative names are read under it (an
+    /// absolute name; a relative one is taken as if it ended with a dot)
+    #[arg(long, value_name = "NAME")]
+    origin: Option<String>,
     /// Domains to protect against look-alikes, one per line (Unicode or xn--), added to
     /// the built-in list of top domains; may be given more than once
     #[arg(long, value_name = "FILE")]

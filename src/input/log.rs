@@ -848,6 +848,7 @@ mod tests {
             data: text,
             starts_mid_line: false,
             ends_mid_line: false,
+            origin: None,
         };
         LogScanner.scan(chunk, &mut rewriter, &mut out);
         let mut written = Vec::new();
@@ -998,6 +999,7 @@ mod tests {
             data: text,
             starts_mid_line: false,
             ends_mid_line: false,
+            origin: None,
         };
         LogScanner.scan(chunk, &mut rewriter, &mut out);
         let owned_in_a_row = out.segments.windows(2).any(|w| {

@@ -18,6 +18,9 @@
 //!   digit: `3600`, `1h`, `1w30m`) nor a class (`IN`, `CH`, `HS`, `CS`, `CLASSnnn`, any
 //!   case), so TTL and class may come in either order.
 //! - `$TTL`, `$GENERATE` and any other directive are kept as text.
+//! - The origin in effect (the chunk's starting one, then each `$ORIGIN`, see
+//!   [`resolve_origin`]) is handed to the rewriter, which judges relative names under it in
+//!   the homograph checks; the chunk's output records the origin in effect at its end.
 //!
 //! A `)` without its `(`, a `(` still open at the end of the input, a quoted string still
 //! open there, or a backslash as the last byte stop the job with a [`ChunkError`]; so does a
@@ -27,10 +30,12 @@
 //! here: the rewriter reports it and leaves it as it is.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use memchr::{memchr, memchr2, memchr3};
 
 use crate::input::rdata::{self, Fields, NameFields};
+use crate::name::{Name, NameKind};
 use crate::pipeline::{Chunk, ChunkError, ChunkOutput, Scanner};
 use crate::rewrite::NameRewriter;
 
@@ -66,6 +71,7 @@ impl Scanner for ZoneScanner {
             record_line: 0,
             phase: Phase::Empty,
         };
+        scan.rewriter.set_origin(scan.out.origin.as_ref());
         scan.start_record();
         let result = scan.run();
         let stop = scan.pos.min(scan.data.len());
@@ -74,6 +80,35 @@ impl Scanner for ZoneScanner {
         if let Err(e) = result {
             scan.out.fatal = Some(e);
         }
+    }
+
+    fn origin_after(&self, data: &[u8], mut origin: Option<Arc<[u8]>>) -> Option<Arc<[u8]>> {
+        for at in memchr::memchr_iter(b'$', data) {
+            if at > 0 && data[at - 1] != b'\n' {
+                continue;
+            }
+            let Some(rest) = data.get(at + 7..) else {
+                break;
+            };
+            if !data[at + 1..at + 7].eq_ignore_ascii_case(b"ORIGIN")
+                || !matches!(rest.first(), Some(b' ' | b'\t'))
+            {
+                continue;
+            }
+            let start = at
+                + 7
+                + rest
+                    .iter()
+                    .take_while(|&&b| b == b' ' || b == b'\t')
+                    .count();
+            if data
+                .get(start)
+                .is_some_and(|&b| !SPECIAL[usize::from(b)] || b == b'\\')
+            {
+                origin = resolve_origin(&data[start..word_end(data, start)], origin.as_ref());
+            }
+        }
+        origin
     }
 
     fn record_end(&self, data: &[u8], target: usize) -> Option<usize> {
@@ -121,6 +156,44 @@ impl Scanner for ZoneScanner {
                 // The backslash.
                 _ => pos = escape_end(data, at),
             }
+        }
+    }
+}
+
+/// The origin that `$ORIGIN name` sets when `current` is in effect: `name` itself when it is
+/// absolute, `name` under `current` when it is relative (taken as absolute when no origin
+/// is known), `current` for `@`; `None` (unknown) for a name that does not parse.
+pub fn resolve_origin(name: &[u8], current: Option<&Arc<[u8]>>) -> Option<Arc<[u8]>> {
+    let parsed = Name::parse(name).ok()?;
+    match parsed.kind() {
+        NameKind::Root | NameKind::Absolute => Some(Arc::from(name)),
+        NameKind::Origin => current.cloned(),
+        NameKind::Relative => {
+            let mut full = name.to_vec();
+            match current.map(|c| &c[..]) {
+                None | Some(b".") => full.push(b'.'),
+                Some(current) => {
+                    full.push(b'.');
+                    full.extend_from_slice(current);
+                }
+            }
+            Name::parse(&full).ok()?;
+            Some(Arc::from(full))
+        }
+    }
+}
+
+/// The end of the unquoted field that starts at `pos`: the first special byte that is not
+/// escaped (a backslash escapes the next byte, see [`escape_end`]).
+fn word_end(data: &[u8], mut pos: usize) -> usize {
+    loop {
+        while pos < data.len() && !SPECIAL[usize::from(data[pos])] {
+            pos += 1;
+        }
+        if pos < data.len() && data[pos] == b'\\' {
+            pos = escape_end(data, pos);
+        } else {
+            return pos;
         }
     }
 }
@@ -279,18 +352,18 @@ impl Scan<'_, '_> {
     fn word(&mut self) -> Result<(), ChunkError> {
         let data = self.data;
         let start = self.pos;
-        let mut pos = start;
-        loop {
-            while pos < data.len() && !SPECIAL[usize::from(data[pos])] {
-                pos += 1;
-            }
-            if pos < data.len() && data[pos] == b'\\' {
-                if pos + 1 == data.len() && !self.ends_mid_line {
-                    return Err(self.error(self.line, pos, "backslash at the end of the input"));
-                }
-                pos = escape_end(data, pos);
-            } else {
-                break;
+        let pos = word_end(data, start);
+        if pos == data.len() && data[pos - 1] == b'\\' && !self.ends_mid_line {
+            // An escape needs a byte after it (an escaped backslash ends in `\\\\`).
+            let escaped_backslash = data[start..pos]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count()
+                % 2
+                == 0;
+            if !escaped_backslash {
+                return Err(self.error(self.line, pos - 1, "backslash at the end of the input"));
             }
         }
         self.pos = pos;
@@ -361,7 +434,16 @@ impl Scan<'_, '_> {
             Phase::Type(_) if text == b"\\#" => Phase::Rest,
             Phase::Type(kind) => self.rdata_field(Fields::new(kind), range, quoted),
             Phase::Rdata(fields) => self.rdata_field(fields, range, quoted),
-            Phase::Origin | Phase::IncludeOrigin => {
+            Phase::Origin => {
+                if !quoted {
+                    self.name(range.clone());
+                    let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
+                    self.rewriter.set_origin(origin.as_ref());
+                    self.out.origin = origin;
+                }
+                Phase::Rest
+            }
+            Phase::IncludeOrigin => {
                 if !quoted {
                     self.name(range);
                 }
@@ -451,6 +533,84 @@ mod tests {
         assert_eq!(ZoneScanner.record_end(b"a ; x", 0), None);
     }
 
+    fn origin(text: &str) -> Option<Arc<[u8]>> {
+        Some(Arc::from(text.as_bytes()))
+    }
+
+    #[test]
+    fn origins_resolve_like_rfc_1035_says() {
+        let com = origin("com.");
+        assert_eq!(
+            resolve_origin(b"example.net.", com.as_ref()),
+            origin("example.net.")
+        );
+        assert_eq!(
+            resolve_origin(b"example", com.as_ref()),
+            origin("example.com.")
+        );
+        assert_eq!(resolve_origin(b"@", com.as_ref()), com);
+        assert_eq!(resolve_origin(b".", com.as_ref()), origin("."));
+        assert_eq!(
+            resolve_origin(b"example", origin(".").as_ref()),
+            origin("example.")
+        );
+        assert_eq!(resolve_origin(b"example", None), origin("example."));
+        assert_eq!(resolve_origin(b"a\\.b", None), origin("a\\.b."));
+        assert_eq!(resolve_origin(b"@", None), None);
+        assert_eq!(resolve_origin(b"a..b", com.as_ref()), None);
+        // Over 255 octets once the origin is added.
+        // 3 * 64 + 51 + 1 = 244 octets on the wire; 257 under example.com.
+        let long = format!("{0}.{0}.{0}.{1}", "x".repeat(63), "y".repeat(50));
+        assert!(resolve_origin(long.as_bytes(), None).is_some());
+        assert_eq!(
+            resolve_origin(long.as_bytes(), origin("example.com.").as_ref()),
+            None
+        );
+    }
+
+    #[test]
+    fn the_quick_look_finds_origin_lines_only() {
+        let zone = b"www IN A 192.0.2.1\n$ORIGIN example.\n\
+                     a IN TXT \"$ORIGIN no.\"\n  $ORIGIN indented.no.\n$ORIGINAL no.\n\
+                     $origin\tsub ; relative\n$TTL 1h\n";
+        assert_eq!(
+            ZoneScanner.origin_after(zone, origin("com.")),
+            origin("sub.example.")
+        );
+        assert_eq!(
+            ZoneScanner.origin_after(b"$ORIGIN a\\ b.\n", None),
+            origin("a\\ b.")
+        );
+        assert_eq!(
+            ZoneScanner.origin_after(b"www IN A 192.0.2.1\n", com()),
+            com()
+        );
+        assert_eq!(ZoneScanner.origin_after(b"$ORIGIN", com()), com());
+        assert_eq!(ZoneScanner.origin_after(b"$ORIGIN \"x.\"\n", com()), com());
+    }
+
+    fn com() -> Option<Arc<[u8]>> {
+        origin("com.")
+    }
+
+    #[test]
+    fn the_scan_follows_origin_lines_and_ends_with_the_last_one() {
+        let mut rewriter = NameRewriter::new(Mode::Decode { race: false }, Profile::default());
+        let mut out = ChunkOutput {
+            origin: com(),
+            ..ChunkOutput::default()
+        };
+        let data = b"$ORIGIN example.\na IN TXT \"x\n$ORIGIN not.\"\n$ORIGIN sub\n";
+        let chunk = Chunk {
+            data,
+            ..Chunk::default()
+        };
+        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
+        assert_eq!(out.origin, origin("sub.example."));
+        // The quick look is fooled by the quoted line: the pipeline checks it against this.
+        assert_eq!(ZoneScanner.origin_after(data, com()), origin("sub.not."));
+    }
+
     #[test]
     fn a_chunk_cut_inside_a_record_is_refused() {
         let mut rewriter = NameRewriter::new(Mode::Decode { race: false }, Profile::default());
@@ -459,6 +619,7 @@ mod tests {
             data: b"a IN NS b.\nc IN TXT \"long",
             starts_mid_line: false,
             ends_mid_line: true,
+            origin: None,
         };
         ZoneScanner.scan(chunk, &mut rewriter, &mut out);
         let fatal = out.fatal.expect("refused");

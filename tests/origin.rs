@@ -1,0 +1,168 @@
+//! The zone origin: `--origin NAME` and `$ORIGIN` complete relative names for the homograph
+//! checks, across chunk boundaries and for any number of threads.
+//!
+//! The label used throughout is `xn--80ak6aa92e`, "аррӏе" in Cyrillic letters: the look-alike
+//! of apple.com that Xudong Zheng published in 2017. Under `com` it reads as apple.com; on
+//! its own (a relative name with no origin) its top-level domain is unknown; under `рф`
+//! (`xn--p1ai`, a Cyrillic TLD) it is an ordinary Cyrillic word.
+
+use assert_cmd::Command;
+
+const SPOOF: &str = "xn--80ak6aa92e";
+
+fn audit(args: &[&str], zone: &[u8]) -> (i32, Vec<serde_json::Value>) {
+    let output = Command::cargo_bin("idnscope")
+        .expect("binary")
+        .args(["audit", "--format", "zone", "--report-format", "jsonl"])
+        .args(args)
+        .arg("-")
+        .write_stdin(zone.to_vec())
+        .output()
+        .expect("runs");
+    let findings = String::from_utf8(output.stderr)
+        .expect("UTF-8 report")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    (output.status.code().expect("exit code"), findings)
+}
+
+/// (line, reason, target) of each finding.
+fn summary(findings: &[serde_json::Value]) -> Vec<(u64, String, Option<String>)> {
+    findings
+        .iter()
+        .map(|f| {
+            (
+                f["line"].as_u64().expect("line"),
+                f["reason"].as_str().expect("reason").to_owned(),
+                f["target"].as_str().map(str::to_owned),
+            )
+        })
+        .collect()
+}
+
+fn apple_at(line: u64) -> Vec<(u64, String, Option<String>)> {
+    vec![
+        (line, "whole-script-confusable".into(), None),
+        (line, "skeleton-match".into(), Some("apple.com".into())),
+    ]
+}
+
+#[test]
+fn a_relative_name_is_judged_under_the_origin_option() {
+    let zone = format!("$TTL 1h\n{SPOOF} IN A 192.0.2.1\n");
+    let (status, alone) = audit(&[], zone.as_bytes());
+    assert_eq!((status, alone.len()), (0, 0), "no TLD known: {alone:?}");
+
+    let (status, under_com) = audit(&["--origin", "com"], zone.as_bytes());
+    assert_eq!(status, 1);
+    assert_eq!(summary(&under_com), apple_at(2));
+    assert_eq!(under_com[1]["unicode"], "аррӏе.com");
+    // Written absolute, the same.
+    let (_, absolute) = audit(&["--origin", "com."], zone.as_bytes());
+    assert_eq!(summary(&absolute), apple_at(2));
+
+    let (status, under_rf) = audit(&["--origin", "xn--p1ai."], zone.as_bytes());
+    assert_eq!(
+        (status, under_rf.len()),
+        (0, 0),
+        "a Russian word: {under_rf:?}"
+    );
+}
+
+#[test]
+fn origin_directives_take_over_from_the_option_and_resolve_relative_arguments() {
+    // --origin holds until the first $ORIGIN; a relative $ORIGIN argument is itself a name
+    // under the origin before it, and becomes the origin of what follows.
+    let zone = format!(
+        "{SPOOF} IN A 192.0.2.1\n\
+         $ORIGIN xn--p1ai.\n\
+         {SPOOF} IN A 192.0.2.2\n\
+         $ORIGIN com.\n\
+         {SPOOF} IN A 192.0.2.3\n\
+         $ORIGIN {SPOOF}\n\
+         www IN A 192.0.2.4\n\
+         xn--e1afmkfd IN A 192.0.2.5\n\
+         {SPOOF}. IN A 192.0.2.6\n"
+    );
+    let (status, findings) = audit(&["--origin", "com"], zone.as_bytes());
+    assert_eq!(status, 1);
+    let mut expected = apple_at(1);
+    expected.extend(apple_at(5));
+    expected.extend(apple_at(6));
+    // Line 8: "пример" (Russian for "example") under "аррӏе.com" holds the apple.com
+    // look-alike only in the origin's label, which is reported where it is written (line
+    // 6), not again on every name under it. Line 9 is absolute: "аррӏе." alone, no TLD to
+    // judge it by.
+    assert_eq!(summary(&findings), expected);
+    assert_eq!(
+        findings[5]["unicode"], "аррӏе.com",
+        "line 6: a relative $ORIGIN"
+    );
+}
+
+/// A zone of more than three chunks: the origin set at the top must reach the last record,
+/// and a line that only looks like `$ORIGIN` (inside a quoted string) must not move it.
+fn long_zone() -> Vec<u8> {
+    let mut zone = b"$ORIGIN com.\n".to_vec();
+    zone.extend_from_slice(b"txt IN TXT \"first line\n$ORIGIN xn--p1ai.\nlast line\"\n");
+    let mut i = 0;
+    while zone.len() < 5 << 20 {
+        zone.extend_from_slice(format!("host{i} 300 IN A 192.0.2.{}\n", i % 250).as_bytes());
+        i += 1;
+    }
+    zone.extend_from_slice(format!("{SPOOF} IN A 192.0.2.1\n").as_bytes());
+    zone
+}
+
+#[test]
+fn the_origin_reaches_later_chunks_for_any_number_of_threads() {
+    let zone = long_zone();
+    let last_line = zone.iter().filter(|&&b| b == b'\n').count() as u64;
+    let mut seen = Vec::new();
+    for threads in ["1", "2", "4"] {
+        let (status, findings) = audit(&["-j", threads], &zone);
+        assert_eq!(status, 1, "-j{threads}");
+        assert_eq!(summary(&findings), apple_at(last_line), "-j{threads}");
+        seen.push(findings);
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]));
+}
+
+#[test]
+fn the_origin_reaches_later_chunks_of_a_mapped_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.zone");
+    let zone = long_zone();
+    std::fs::write(&path, &zone).unwrap();
+    let last_line = zone.iter().filter(|&&b| b == b'\n').count() as u64;
+    for threads in ["1", "2"] {
+        let output = Command::cargo_bin("idnscope")
+            .unwrap()
+            .args(["audit", "--report-format", "jsonl", "-j", threads])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let findings: Vec<serde_json::Value> = String::from_utf8(output.stderr)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(summary(&findings), apple_at(last_line), "-j{threads}");
+    }
+}
+
+#[test]
+fn a_bad_origin_option_is_a_usage_error() {
+    for bad in ["a..b", "@", "", &format!("{}.com", "x".repeat(64))] {
+        let output = Command::cargo_bin("idnscope")
+            .unwrap()
+            .args(["audit", "--format", "zone", "--origin", bad, "-"])
+            .write_stdin("www IN A 192.0.2.1\n")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{bad:?}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(message.contains("--origin"), "{bad:?}: {message}");
+    }
+}
