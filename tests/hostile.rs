@@ -13,21 +13,15 @@ use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
-fn idnscope(args: &[&str], stdin: Vec<u8>) -> std::process::Output {
-    Command::cargo_bin("idnscope")
-        .unwrap()
-        .args(args)
-        .write_stdin(stdin)
-        .timeout(std::time::Duration::from_secs(120))
-        .output()
-        .unwrap()
-}
+mod common;
+
+use common::{bin, idnscope, raw};
 
 #[test]
 fn a_hundred_thousand_nested_parentheses() {
@@ -104,8 +98,7 @@ fn with_stderr_full(args: &[&str], stdin: &[u8]) -> std::process::Output {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
-        .args(args)
+    let mut child = raw(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(full)
@@ -158,8 +151,7 @@ fn a_full_output_is_named_in_the_message() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
-        .args(["decode", "-q", "tests/data/zone/every-construct.zone"])
+    let out = raw(&["decode", "-q", "tests/data/zone/every-construct.zone"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(full)
         .output()
@@ -266,17 +258,6 @@ fn include_loops_outside_paths_and_odd_files_stop_at_the_directive() {
 }
 
 // ---- Helpers for the cases below ---------------------------------------------------------
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("idnscope")
-}
-
-/// idnscope with `args`, as a plain [`std::process::Command`] (for pre_exec and signals).
-fn raw(args: &[&str]) -> std::process::Command {
-    let mut cmd = std::process::Command::new(bin());
-    cmd.args(args);
-    cmd
-}
 
 fn arg(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
