@@ -35,6 +35,27 @@ pub fn idnscope(args: &[&str], stdin: Vec<u8>) -> std::process::Output {
         .unwrap()
 }
 
+/// Runs `cmd` with standard input from `stdin` and standard output on a pipe whose reader
+/// was closed before the command started, so that every write to standard output fails
+/// with EPIPE (Rust programs ignore SIGPIPE): its exit status and standard error.
+pub fn with_stdout_closed(
+    mut cmd: std::process::Command,
+    stdin: std::process::Stdio,
+) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = cmd
+        .stdin(stdin)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 // ---- One chunk through a scanner ---------------------------------------------------------
 
 /// `data` as one chunk through `scanner`: the output bytes and the scan result.
