@@ -833,3 +833,52 @@ fn broken_pipe_is_not_an_error() {
         "a closed pipe is not reported as an error: {stderr}"
     );
 }
+
+/// `punycode` or `race` with `args` and standard input `lines`, its standard output on a
+/// pipe whose reader closed before it started: its exit status and standard error.
+fn batch_with_stdout_closed(args: &[&str], lines: &[u8]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let input = dir.path().join("input.txt");
+    std::fs::write(&input, lines).expect("input written");
+    let stdin = std::fs::File::open(&input).expect("input opened");
+    common::with_stdout_closed(common::raw(args), Stdio::from(stdin))
+}
+
+#[test]
+fn a_closed_standard_output_stops_the_batch_quietly_with_the_status_of_the_failures_so_far() {
+    // 5 MB of valid inputs, far more than any buffer: the run stops at the first write,
+    // without a message, with status 0.
+    for (args, line) in [
+        (&["punycode", "decode"][..], "bcher-kva\n"),
+        (&["punycode", "encode"], "bücher\n"),
+        (&["race", "decode"], "bq--ad6a\n"),
+        (&["race", "encode"], "ü\n"),
+    ] {
+        let (code, stderr) = batch_with_stdout_closed(args, line.repeat(500_000).as_bytes());
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
+    let (code, stderr) = common::with_stdout_closed(
+        common::raw(&["punycode", "decode", "bcher-kva"]),
+        Stdio::null(),
+    );
+    assert_eq!((code, stderr.as_str()), (Some(0), ""), "a string argument");
+
+    let good = "bcher-kva\n".repeat(500_000);
+    // A failure reported before the first write: status 1, and its message only.
+    let (code, stderr) =
+        batch_with_stdout_closed(&["punycode", "decode"], format!("!!\n{good}").as_bytes());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("idnscope: punycode decode: line 1: \"!!\": bad-digit: "),
+        "{stderr}"
+    );
+    // A failure after a result: the result's write fails first (it is flushed before the
+    // failure is reported), so the run stops there, and the failure is not reported.
+    let (code, stderr) = batch_with_stdout_closed(
+        &["punycode", "decode"],
+        format!("bcher-kva\n!!\n{good}").as_bytes(),
+    );
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+}

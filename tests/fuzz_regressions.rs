@@ -1,11 +1,12 @@
 //! Inputs found by the fuzz targets of fuzz/ (see fuzz/README.md), each minimised with
 //! `cargo fuzz tmin` and kept here as bytes, with what was wrong.
 
+mod common;
+
+use common::scan;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{Chunk, ChunkOutput, Scanner, Segment};
-use idnscope::rewrite::{Mode, NameRewriter};
-use idnscope::uts46::Profile;
+use idnscope::rewrite::Mode;
 
 const MODES: [Mode; 4] = [
     Mode::Decode { race: false },
@@ -13,27 +14,6 @@ const MODES: [Mode; 4] = [
     Mode::Encode,
     Mode::Audit,
 ];
-
-/// One chunk through `scanner`: the output bytes and the scan result.
-fn scan(scanner: &dyn Scanner, data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput) {
-    let mut rewriter = NameRewriter::new(mode, Profile::default());
-    let mut out = ChunkOutput::default();
-    let chunk = Chunk {
-        data,
-        starts_mid_line: false,
-        ends_mid_line: false,
-        origin: None,
-    };
-    scanner.scan(chunk, &mut rewriter, &mut out);
-    let mut bytes = Vec::new();
-    for segment in &out.segments {
-        match segment {
-            Segment::Input(r) => bytes.extend_from_slice(&data[r.clone()]),
-            Segment::Owned(r) => bytes.extend_from_slice(&out.owned[r.clone()]),
-        }
-    }
-    (bytes, out)
-}
 
 /// names_scanner: a line holding a byte order mark and then only blanks panicked with
 /// "slice index starts at 4 but ends at 3". The name's start was searched after the BOM

@@ -11,23 +11,17 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
-fn idnscope(args: &[&str], stdin: Vec<u8>) -> std::process::Output {
-    Command::cargo_bin("idnscope")
-        .unwrap()
-        .args(args)
-        .write_stdin(stdin)
-        .timeout(std::time::Duration::from_secs(120))
-        .output()
-        .unwrap()
-}
+mod common;
+
+use common::{bin, idnscope, raw, with_stdout_closed};
 
 #[test]
 fn a_hundred_thousand_nested_parentheses() {
@@ -104,8 +98,7 @@ fn with_stderr_full(args: &[&str], stdin: &[u8]) -> std::process::Output {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
-        .args(args)
+    let mut child = raw(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(full)
@@ -158,8 +151,7 @@ fn a_full_output_is_named_in_the_message() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
-        .args(["decode", "-q", "tests/data/zone/every-construct.zone"])
+    let out = raw(&["decode", "-q", "tests/data/zone/every-construct.zone"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(full)
         .output()
@@ -265,18 +257,68 @@ fn include_loops_outside_paths_and_odd_files_stop_at_the_directive() {
     }
 }
 
+#[test]
+fn follow_includes_reads_a_fifo_given_as_the_zone_once() {
+    // Was a hang: the zone was read a second time to find its $INCLUDE directives, and
+    // opening the FIFO again waits for a writer that never comes.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("sub.zone"),
+        "www IN A 192.0.2.1\nxn--zzzzzzzz IN A 192.0.2.2\n",
+    )
+    .unwrap();
+    let fifo = d.join("top.zone");
+    let path = std::ffi::CString::new(arg(&fifo)).unwrap();
+    // SAFETY: `path` is a NUL-terminated string that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0, "mkfifo");
+
+    let mut child = raw(&["audit", "--follow-includes", "top.zone"])
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            // Blocks until idnscope opens the FIFO for reading.
+            let zone = "$ORIGIN example.\n$INCLUDE sub.zone\nxn--zzzzzzzz IN A 192.0.2.3\n";
+            std::fs::write(&fifo, zone).unwrap();
+        })
+    };
+    let status = wait_at_most(&mut child, Duration::from_secs(60));
+    // Should idnscope have ended without opening the FIFO, a reader of our own lets the
+    // writer's open return.
+    let _release = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    writer.join().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    // The FIFO's own finding, then the included file's: both found, in one read of each.
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with("top.zone:3:1: invalid-ace: xn--zzzzzzzz: "),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("sub.zone:2:1: invalid-ace: xn--zzzzzzzz: "),
+        "{stderr}"
+    );
+}
+
 // ---- Helpers for the cases below ---------------------------------------------------------
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("idnscope")
-}
-
-/// idnscope with `args`, as a plain [`std::process::Command`] (for pre_exec and signals).
-fn raw(args: &[&str]) -> std::process::Command {
-    let mut cmd = std::process::Command::new(bin());
-    cmd.args(args);
-    cmd
-}
 
 fn arg(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
@@ -541,6 +583,111 @@ fn dev_full_as_report_generated_zone_and_in_place_target() {
         text(&out.stderr),
         "idnscope: /dev/full: --in-place needs a regular file\n"
     );
+}
+
+#[test]
+fn a_report_that_cannot_be_written_is_named_in_the_message() {
+    // Was "idnscope: report: No space left on device" (written at the end), or
+    // "idnscope: -: writing the report: ..." (written while reading): not the report's path.
+    let expected =
+        "idnscope: /dev/full: writing the report: No space left on device (os error 28)\n";
+    let finding = b"xn--zzzzzzzz.example\n";
+    // One finding: the write fails when the report is flushed at the end.
+    for format in ["text", "jsonl", "csv"] {
+        let out = idnscope(
+            &["audit", "--report", "/dev/full", "--report-format", format],
+            finding.to_vec(),
+        );
+        assert_eq!(out.status.code(), Some(2), "{format}");
+        assert_eq!(text(&out.stderr), expected, "{format}");
+    }
+    // No finding: a CSV report still has its header; a text report has nothing to write.
+    let out = idnscope(
+        &["audit", "--report", "/dev/full", "--report-format", "csv"],
+        b"example\n".to_vec(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), expected);
+    let out = idnscope(&["audit", "--report", "/dev/full"], b"example\n".to_vec());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // 10,000 findings, some 800 KB of report: the write fails while the input is read.
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("out.txt");
+    let many = finding.repeat(10_000);
+    for args in [
+        &["audit", "--report", "/dev/full", "-"][..],
+        &["decode", "--report", "/dev/full", "-o", arg(&output), "-"],
+    ] {
+        let out = idnscope(args, many.clone());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(text(&out.stderr), expected, "{args:?}");
+    }
+    assert!(entries(dir.path()).is_empty(), "no output file made");
+}
+
+#[test]
+fn a_closed_standard_output_stops_the_run_quietly_with_the_status_of_the_findings_so_far() {
+    // Was exit 2 ("standard output: writing the output: Broken pipe") when the pipe closed
+    // while the input was read, exit 0 when it closed only at the last flush: `decode
+    // big.txt | head -1` depended on timing. Here the reader is gone before idnscope
+    // starts, and the input is far larger than any buffer, so the first write fails.
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt");
+    // 4.8 MB: 300 times 999 ASCII names and a name to convert.
+    let block = |ace: &str| ["www.example.com\n".repeat(999), format!("www.{ace}.de\n")].concat();
+    std::fs::write(&big, block("xn--bcher-kva").repeat(300)).unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, b"xn--zzzzzzzz.example\n").unwrap();
+    // Read to the end, the big input has nothing to report.
+    let out = raw(&["decode", arg(&big)])
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    for mode in ["decode", "encode"] {
+        for threads in ["-j1", "-j2"] {
+            let case = format!("{mode} {threads}");
+            let (code, stderr) =
+                with_stdout_closed(raw(&[mode, threads, arg(&big)]), Stdio::null());
+            assert_eq!(code, Some(0), "{case} FILE: {stderr}");
+            assert_eq!(stderr, "", "{case} FILE");
+            let (code, stderr) = with_stdout_closed(
+                raw(&[mode, threads, "-"]),
+                Stdio::from(File::open(&big).unwrap()),
+            );
+            assert_eq!(code, Some(0), "{case} -: {stderr}");
+            assert_eq!(stderr, "", "{case} -");
+        }
+    }
+
+    // A finding reported before the pipe is met gives status 1; the inputs after it are
+    // not read. The report file holds that finding.
+    let report = dir.path().join("report.txt");
+    let (code, stderr) = with_stdout_closed(
+        raw(&["decode", "--report", arg(&report), arg(&bad), arg(&big)]),
+        Stdio::null(),
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr, "");
+    let report = std::fs::read_to_string(&report).unwrap();
+    assert_eq!(report.lines().count(), 1, "{report}");
+    assert!(
+        report.starts_with(&format!(
+            "{}:1:1: invalid-ace: xn--zzzzzzzz: ",
+            bad.display()
+        )),
+        "{report}"
+    );
+
+    // A file given with -o is no pipe: written whole, whatever standard output is.
+    let output = dir.path().join("out.txt");
+    let (code, stderr) = with_stdout_closed(
+        raw(&["decode", "-o", arg(&output), arg(&big)]),
+        Stdio::null(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(std::fs::read(&output).unwrap() == block("bücher").repeat(300).into_bytes());
 }
 
 #[test]

@@ -8,13 +8,15 @@
 //! - the decoded root zone is checked token by token against the `idna` crate, an
 //!   independent implementation.
 
+mod common;
+
 use std::fs;
 use std::io;
 
 use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{self, Chunk, ChunkOutput, Input, Options, ParseError, Scanner, Segment};
+use idnscope::pipeline::{self, ChunkOutput, Input, Options, ParseError, Scanner};
 use idnscope::report::{Format, ReportWriter, Stats};
-use idnscope::rewrite::{Mode, NameRewriter};
+use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
 use serde_json::Value;
 
@@ -67,23 +69,7 @@ fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Val
 
 /// One chunk scanned directly: its output bytes and its scan result.
 fn scan(data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput) {
-    let mut rewriter = NameRewriter::new(mode, Profile::default());
-    let mut out = ChunkOutput::default();
-    let chunk = Chunk {
-        data,
-        starts_mid_line: false,
-        ends_mid_line: false,
-        origin: None,
-    };
-    ZoneScanner.scan(chunk, &mut rewriter, &mut out);
-    let mut bytes = Vec::new();
-    for segment in &out.segments {
-        match segment {
-            Segment::Input(r) => bytes.extend_from_slice(&data[r.clone()]),
-            Segment::Owned(r) => bytes.extend_from_slice(&out.owned[r.clone()]),
-        }
-    }
-    (bytes, out)
+    common::scan(&ZoneScanner, data, mode)
 }
 
 /// The parse error of a failed run.

@@ -39,15 +39,16 @@ pub fn run(
         trace.clear();
         let outcome = convert(input, &mut result, &mut trace);
         if !trace.is_empty() {
-            // Keep the trace next to its result when both streams go to one terminal.
-            let _ = out.flush();
+            // Keep the trace next to its result when both streams go to one terminal. A
+            // failed flush stops the run here, as a failed write of a result does.
+            out.flush()?;
             let _ = write!(io::stderr(), "{trace}");
         }
         match outcome {
             Ok(()) => writeln!(out, "{result}"),
             Err(failure) => {
+                out.flush()?;
                 failed.set(true);
-                let _ = out.flush();
                 let _ = writeln!(
                     io::stderr(),
                     "idnscope: {command}: {origin}\"{}\": {}: {}",
@@ -75,6 +76,9 @@ pub fn run(
             };
             let origin = format!("line {}: ", info.number);
             if info.overlong {
+                if let Err(e) = out.flush() {
+                    break Err(e);
+                }
                 failed.set(true);
                 let _ = writeln!(
                     io::stderr(),
@@ -94,7 +98,9 @@ pub fn run(
     };
     match written.and_then(|()| out.flush()) {
         Ok(()) => {}
-        // A closed pipe (`| head`) is the reader's choice, not a failure.
+        // A closed pipe (`| head`) is the reader's choice, not a failure: the run stops at
+        // the first write that meets it, quietly, and the status tells the failures
+        // reported until then.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         Err(e) => {
             let _ = writeln!(io::stderr(), "idnscope: {command}: standard output: {e}");

@@ -5,10 +5,12 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::{cell::RefCell, rc::Rc};
 
 use std::io::BufRead;
 
 use idnscope::audit::{Homographs, Protected};
+use idnscope::input::include::{Include, IncludeFinder};
 use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::zone::ZoneScanner;
@@ -96,13 +98,18 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         Some(path) => Some(AtomicFile::create(path)?),
         None => None,
     };
+    let report_blame = match &args.report {
+        Some(path) => Blame::new(format!("{}: writing the report", path.display())),
+        None => Blame::new("standard error: writing the report".into()),
+    };
     let stderr = io::stderr();
-    let mut report_sink: Box<dyn Write> = match report_file.as_mut() {
+    let mut report_inner: Box<dyn Write> = match report_file.as_mut() {
         Some(file) => Box::new(file.writer()),
         None if args.quiet => Box::new(io::sink()),
         None => Box::new(stderr.lock()),
     };
-    let mut report = ReportWriter::new(format, &mut *report_sink as &mut dyn Write);
+    let mut report_sink = report_blame.writer(&mut *report_inner);
+    let mut report = ReportWriter::new(format, &mut report_sink as &mut dyn Write);
 
     let inputs: Vec<PathBuf> = if args.paths.is_empty() {
         vec![PathBuf::from("-")]
@@ -123,86 +130,133 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
     };
 
     let bar = progress_bar(args.progress, &inputs);
-    for path in &inputs {
-        let done = total.bytes;
-        let mut progress = |bytes: u64| bar.set_position(done + bytes);
-        let stats = if args.in_place {
-            let mut file = AtomicFile::beside(path)?;
-            let mut out = Blamed::new(Blamed::file(path), file.writer());
-            let stats = process(
-                args.format,
-                path,
-                &options,
-                Some(&mut out),
-                &mut report,
-                &mut progress,
-            );
-            let stats = out.blame(stats)?;
-            file.commit()?;
-            stats
-        } else {
-            let mut out = match shared_output.as_mut() {
-                Some(Output::File(file)) => Some(Blamed::new(
-                    Blamed::file(args.output.as_deref().unwrap_or(path)),
-                    file.writer(),
-                )),
-                Some(Output::Stdout(stdout)) => Some(Blamed::new("standard output".into(), stdout)),
-                None => None,
-            };
-            let stats = process(
-                args.format,
-                path,
-                &options,
-                out.as_mut().map(|out| out as &mut dyn Write),
-                &mut report,
-                &mut progress,
-            );
-            match out {
-                Some(out) => out.blame(stats)?,
-                None => stats?,
-            }
-        };
-        total.add(&stats);
-        total.seconds += stats.seconds;
-        if args.follow_includes && path.as_os_str() != "-" {
-            let top_file = std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?;
-            let top = top_file.parent().unwrap_or(Path::new("/")).to_owned();
-            let mut chain = vec![top_file];
-            follow_includes(
-                args.format,
-                path,
-                &top,
-                &mut chain,
-                &options,
-                &mut report,
-                &mut total,
-            )?;
-        }
-    }
+    let ended = run_inputs(
+        args,
+        &inputs,
+        &options,
+        shared_output.as_mut(),
+        &mut report,
+        &bar,
+        &mut total,
+    );
+    let ended = report_blame.blame(ended)?;
     bar.finish_and_clear();
 
     match shared_output {
         Some(Output::File(file)) => file.commit()?,
-        Some(Output::Stdout(mut stdout)) => match stdout.flush() {
+        Some(Output::Stdout(mut stdout)) if ended == Ended::Done => match stdout.flush() {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
                 return Err(Trouble(format!("standard output: {e}")))
             }
             _ => {}
         },
+        // Nobody reads it any more: what is left in the buffer goes nowhere.
+        Some(Output::Stdout(stdout)) => drop(stdout.into_parts()),
         None => {}
     }
+    // A stopped run has no figures to tell: the stopped input's are not counted.
+    let stats = args.stats && ended == Ended::Done;
     let findings = report.written();
     report
-        .finish(args.stats.then_some(&total))
-        .map_err(|e| Trouble(format!("report: {e}")))?;
+        .finish(stats.then_some(&total))
+        .map_err(|e| Trouble(format!("{}: {e}", report_blame.name)))?;
     drop(report_sink);
+    drop(report_inner);
     if let Some(file) = report_file {
         file.commit()?;
     }
-    if args.stats {
+    if stats {
         let _ = writeln!(io::stderr(), "{}", total.summary_line());
     }
     Ok(findings)
+}
+
+/// How the run over the inputs ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    /// Every input was read.
+    Done,
+    /// Standard output is a pipe whose reader has gone (`idnscope decode big.txt | head`):
+    /// the run stopped there, as the reader chose, and the status tells the findings
+    /// reported until then.
+    StdoutClosed,
+}
+
+/// Runs each input through the pipeline (and, for `audit --follow-includes`, the files its
+/// `$INCLUDE` directives name), writing to `shared_output`, or to each input itself with
+/// `--in-place`, and adding the figures to `total`.
+fn run_inputs(
+    args: &JobArgs,
+    inputs: &[PathBuf],
+    options: &Options,
+    mut shared_output: Option<&mut Output>,
+    report: &mut ReportWriter<&mut dyn Write>,
+    bar: &ProgressBar,
+    total: &mut Stats,
+) -> Result<Ended, Trouble> {
+    let output_blame = match (&shared_output, &args.output) {
+        (Some(Output::File(_)), Some(path)) => Some(Blame::output(path)),
+        (Some(_), _) => Some(Blame::new("standard output".into())),
+        (None, _) => None,
+    };
+    for path in inputs {
+        let done = total.bytes;
+        let mut progress = |bytes: u64| bar.set_position(done + bytes);
+        let mut directives = Vec::new();
+        let follow = args.follow_includes && path.as_os_str() != "-";
+        let stats = if args.in_place {
+            let mut file = AtomicFile::beside(path)?;
+            let blame = Blame::output(path);
+            let mut out = blame.writer(file.writer());
+            let stats = process(
+                args.format,
+                path,
+                options,
+                Some(&mut out),
+                report,
+                &mut progress,
+                follow.then_some(&mut directives),
+            );
+            let stats = blame.blame(stats)?;
+            file.commit()?;
+            stats
+        } else {
+            let mut out = match (shared_output.as_deref_mut(), &output_blame) {
+                (Some(Output::File(file)), Some(blame)) => Some(blame.writer(file.writer())),
+                (Some(Output::Stdout(stdout)), Some(blame)) => Some(blame.writer(stdout)),
+                _ => None,
+            };
+            let stats = process(
+                args.format,
+                path,
+                options,
+                out.as_mut().map(|out| out as &mut dyn Write),
+                report,
+                &mut progress,
+                follow.then_some(&mut directives),
+            );
+            match &output_blame {
+                Some(blame)
+                    if stats.is_err()
+                        && blame.broken_pipe()
+                        && matches!(shared_output.as_deref(), Some(Output::Stdout(_))) =>
+                {
+                    return Ok(Ended::StdoutClosed)
+                }
+                Some(blame) => blame.blame(stats)?,
+                None => stats?,
+            }
+        };
+        total.add(&stats);
+        total.seconds += stats.seconds;
+        if follow {
+            let top_file = std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?;
+            let top = top_file.parent().unwrap_or(Path::new("/")).to_owned();
+            let mut chain = vec![top_file];
+            follow_includes(path, directives, &top, &mut chain, options, report, total)?;
+        }
+    }
+    Ok(Ended::Done)
 }
 
 /// A progress bar in bytes on standard error, hidden unless `--progress` asks for it (or
@@ -247,46 +301,68 @@ fn has_stdin(args: &JobArgs) -> bool {
     args.paths.iter().any(|p| p.as_os_str() == "-")
 }
 
-/// The output of the job, which keeps the first error of writing to it: the pipeline's
-/// errors name the input being read, but a full disk or a closed pipe is the output's
-/// fault, and [`Blamed::blame`] then names the output instead.
-struct Blamed<'w> {
-    /// The output as the user knows it: `FILE: writing the output`, or `standard output`.
+/// A place the job writes to (an output or the report), and the first error of writing
+/// there. The pipeline's errors name the input being read, but a full disk or a closed
+/// pipe is the fault of the place written to, and [`Blame::blame`] then names that instead.
+struct Blame {
+    /// The place as the user knows it: `FILE: writing the output`, `FILE: writing the
+    /// report`, `standard output`.
     name: String,
-    inner: &'w mut dyn Write,
-    /// Why a write or flush failed.
-    failed: Option<String>,
+    /// Why a write or flush failed first (its kind and message), shared with the
+    /// [`Blamed`] writers.
+    failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
 }
 
-impl<'w> Blamed<'w> {
-    fn new(name: String, inner: &'w mut dyn Write) -> Self {
-        Blamed {
+impl Blame {
+    fn new(name: String) -> Self {
+        Blame {
             name,
-            inner,
-            failed: None,
+            failed: Rc::default(),
         }
     }
 
-    /// The name of output file `path`.
-    fn file(path: &Path) -> String {
-        format!("{}: writing the output", path.display())
+    /// Output file `path`.
+    fn output(path: &Path) -> Self {
+        Blame::new(format!("{}: writing the output", path.display()))
     }
 
+    /// A writer into `inner` that notes its first failure here.
+    fn writer<'w>(&self, inner: &'w mut dyn Write) -> Blamed<'w> {
+        Blamed {
+            inner,
+            failed: Rc::clone(&self.failed),
+        }
+    }
+
+    /// `result`, with its error blamed on this place when writing to it failed.
+    fn blame<T>(&self, result: Result<T, Trouble>) -> Result<T, Trouble> {
+        match (result, &*self.failed.borrow()) {
+            (Err(_), Some((_, why))) => Err(Trouble(format!("{}: {why}", self.name))),
+            (result, _) => result,
+        }
+    }
+
+    /// Whether writing failed because this is a pipe whose reader has gone.
+    fn broken_pipe(&self) -> bool {
+        matches!(&*self.failed.borrow(), Some((io::ErrorKind::BrokenPipe, _)))
+    }
+}
+
+/// A writer that notes its first failure in its [`Blame`].
+struct Blamed<'w> {
+    inner: &'w mut dyn Write,
+    failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
+}
+
+impl Blamed<'_> {
     fn note<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
         if let Err(e) = &result {
-            if e.kind() != io::ErrorKind::Interrupted && self.failed.is_none() {
-                self.failed = Some(e.to_string());
+            let mut failed = self.failed.borrow_mut();
+            if e.kind() != io::ErrorKind::Interrupted && failed.is_none() {
+                *failed = Some((e.kind(), e.to_string()));
             }
         }
         result
-    }
-
-    /// `result`, with its error blamed on the output when writing to it failed.
-    fn blame<T>(self, result: Result<T, Trouble>) -> Result<T, Trouble> {
-        match (result, self.failed) {
-            (Err(_), Some(why)) => Err(Trouble(format!("{}: {why}", self.name))),
-            (result, _) => result,
-        }
     }
 }
 
@@ -404,27 +480,24 @@ fn lexically_inside(path: &Path, top: &Path) -> bool {
 /// Most `$INCLUDE` levels `--follow-includes` goes down.
 const MAX_INCLUDE_DEPTH: usize = 16;
 
-/// `audit --follow-includes`: audits the files that `path` (read as `format`; only a zone
-/// file has any) names with `$INCLUDE`, and theirs in turn, after it. A file name is read relative to the folder of
-/// the file that names it, and must resolve (links followed) inside `top`, the folder of
-/// the zone file given on the command line; a file already being read (a loop) or a path
-/// outside `top` stops the job with the directive's FILE:LINE:COLUMN.
+/// `audit --follow-includes`: audits the files that `path` names with the `$INCLUDE`
+/// `directives` found when it was read, and theirs in turn, after it. A file name is read
+/// relative to the folder of the file that names it, and must resolve (links followed)
+/// inside `top`, the folder of the zone file given on the command line; a file already
+/// being read (a loop) or a path outside `top` stops the job with the directive's
+/// FILE:LINE:COLUMN. Each file is read once: its directives are found in the bytes its
+/// audit reads.
 fn follow_includes(
-    format: InputFormat,
     path: &Path,
+    directives: Vec<Include>,
     top: &Path,
     chain: &mut Vec<PathBuf>,
     options: &Options,
     report: &mut ReportWriter<&mut dyn Write>,
     total: &mut Stats,
 ) -> Result<(), Trouble> {
-    let text = std::fs::read(path).map_err(|e| Trouble::io(path, e))?;
-    let head = &text[..text.len().min(HEAD_BYTES)];
-    if !is_zone(format, path, head) {
-        return Ok(());
-    }
     let dir = path.parent().unwrap_or(Path::new("."));
-    for include in idnscope::input::include::includes(&text) {
+    for include in directives {
         let at = format!("{}:{}:{}", path.display(), include.line, include.column);
         let named = dir.join(String::from_utf8_lossy(&include.path).as_ref());
         let outside = || {
@@ -466,6 +539,7 @@ fn follow_includes(
                 "{at}: $INCLUDE nested more than {MAX_INCLUDE_DEPTH} deep"
             )));
         }
+        let mut nested = Vec::new();
         let stats = process(
             InputFormat::Zone,
             &named,
@@ -473,18 +547,11 @@ fn follow_includes(
             None,
             report,
             &mut |_| {},
+            Some(&mut nested),
         )?;
         total.add(&stats);
         chain.push(target);
-        follow_includes(
-            InputFormat::Zone,
-            &named,
-            top,
-            chain,
-            options,
-            report,
-            total,
-        )?;
+        follow_includes(&named, nested, top, chain, options, report, total)?;
         chain.pop();
     }
     Ok(())
@@ -523,7 +590,9 @@ fn looks_like_zone(head: &[u8]) -> bool {
 /// Bytes of an input looked at by `--format auto`.
 const HEAD_BYTES: usize = 4096;
 
-/// Runs one input through the pipeline.
+/// Runs one input through the pipeline. With `includes`, the `$INCLUDE` directives of an
+/// input read as a zone file are added to it, found in the bytes the pipeline reads: each
+/// input is read once (a FIFO or a pipe can be read only once).
 fn process(
     format: InputFormat,
     path: &Path,
@@ -531,54 +600,103 @@ fn process(
     out: Option<&mut dyn Write>,
     report: &mut ReportWriter<&mut dyn Write>,
     progress: &mut dyn FnMut(u64),
+    includes: Option<&mut Vec<Include>>,
 ) -> Result<Stats, Trouble> {
     let shown = path.to_string_lossy();
-    if path.as_os_str() == "-" {
-        let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, io::stdin().lock());
+    let mut finder = includes.is_some().then(IncludeFinder::new);
+    let (stats, zone) = if path.as_os_str() == "-" {
+        let mut stdin = io::BufReader::with_capacity(
+            HEAD_BYTES,
+            Watched {
+                inner: Box::new(io::stdin().lock()),
+                finder: finder.as_mut(),
+            },
+        );
         let head = stdin
             .fill_buf()
             .map_err(|e| Trouble(format!("standard input: {e}")))?;
+        let zone = is_zone(format, path, head);
         let scanner = scanner_for(format, path, head);
         let input = Input::Stream(Box::new(stdin));
-        return pipeline::run(scanner, input, "-", options, out, report, progress)
-            .map_err(|e| Trouble(format!("-:{}", located(&e))));
-    }
-    let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
-    let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
-    if meta.is_dir() {
-        return Err(Trouble(format!("{shown}: is a directory")));
-    }
-    if !meta.is_file() {
-        // A pipe, FIFO or character device has no length to map: stream it.
-        let mut file = io::BufReader::with_capacity(HEAD_BYTES, file);
-        let head = file.fill_buf().map_err(|e| Trouble::io(path, e))?;
-        let scanner = scanner_for(format, path, head);
-        let input = Input::Stream(Box::new(file));
-        return pipeline::run(scanner, input, &shown, options, out, report, progress)
-            .map_err(|e| Trouble::io(path, e));
-    }
-    let map;
-    let data: &[u8] = if meta.len() == 0 {
-        &[]
+        let stats = pipeline::run(scanner, input, "-", options, out, report, progress)
+            .map_err(|e| Trouble(format!("-:{}", located(&e))))?;
+        (stats, zone)
     } else {
-        // SAFETY: the map is read-only and lives until the end of this function. Another
-        // process truncating the file while we read it would make reads fault; that is the
-        // accepted risk of every memory-mapped reader (ripgrep's included), and the output
-        // goes to a temporary file, so nothing the user wrote is lost either way.
-        map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Trouble::io(path, e))?;
-        &map
+        let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
+        let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
+        if meta.is_dir() {
+            return Err(Trouble(format!("{shown}: is a directory")));
+        }
+        if !meta.is_file() {
+            // A pipe, FIFO or character device has no length to map: stream it.
+            let mut file = io::BufReader::with_capacity(
+                HEAD_BYTES,
+                Watched {
+                    inner: Box::new(file),
+                    finder: finder.as_mut(),
+                },
+            );
+            let head = file.fill_buf().map_err(|e| Trouble::io(path, e))?;
+            let zone = is_zone(format, path, head);
+            let scanner = scanner_for(format, path, head);
+            let input = Input::Stream(Box::new(file));
+            let stats = pipeline::run(scanner, input, &shown, options, out, report, progress)
+                .map_err(|e| Trouble::io(path, e))?;
+            (stats, zone)
+        } else {
+            let map;
+            let data: &[u8] = if meta.len() == 0 {
+                &[]
+            } else {
+                // SAFETY: the map is read-only and lives until the end of this block, past
+                // every use of `data`. Another process writing to or truncating the file
+                // while we read it would change bytes under the slice or make reads fault
+                // (SIGBUS); that is the accepted risk of every memory-mapped reader
+                // (ripgrep's included): the scanners take any bytes, and the output goes
+                // to a temporary file, so nothing the user wrote is lost either way.
+                map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Trouble::io(path, e))?;
+                &map
+            };
+            let head = &data[..data.len().min(HEAD_BYTES)];
+            let zone = is_zone(format, path, head);
+            let scanner = scanner_for(format, path, head);
+            let stats = pipeline::run(
+                scanner,
+                Input::Bytes(data),
+                &shown,
+                options,
+                out,
+                report,
+                progress,
+            )
+            .map_err(|e| Trouble::io(path, e))?;
+            if let (Some(finder), true) = (finder.as_mut(), zone) {
+                // The mapped bytes the scan read, not a second read of the file.
+                finder.feed(data);
+            }
+            (stats, zone)
+        }
     };
-    let scanner = scanner_for(format, path, &data[..data.len().min(HEAD_BYTES)]);
-    pipeline::run(
-        scanner,
-        Input::Bytes(data),
-        &shown,
-        options,
-        out,
-        report,
-        progress,
-    )
-    .map_err(|e| Trouble::io(path, e))
+    if let (Some(includes), Some(finder), true) = (includes, finder, zone) {
+        includes.extend(finder.finish());
+    }
+    Ok(stats)
+}
+
+/// A reader that shows the bytes it reads to an [`IncludeFinder`], when there is one.
+struct Watched<'a> {
+    inner: Box<dyn io::Read + 'a>,
+    finder: Option<&'a mut IncludeFinder>,
+}
+
+impl io::Read for Watched<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(finder) = self.finder.as_deref_mut() {
+            finder.feed(&buf[..n]);
+        }
+        Ok(n)
+    }
 }
 
 /// The permissions a new file gets from `open(2)`: 0666 less the process umask, read from

@@ -1,8 +1,85 @@
-//! Test vectors read straight from the specification texts in tests/data, so that no
-//! expected value is typed in by hand or taken from the code under test.
+//! Helpers shared by the integration tests: test vectors read straight from the
+//! specification texts in tests/data, so that no expected value is typed in by hand or
+//! taken from the code under test; running the built binary; one chunk through a scanner.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+
+use idnscope::pipeline::{Chunk, ChunkOutput, Scanner, Segment};
+use idnscope::rewrite::{Mode, NameRewriter};
+use idnscope::uts46::Profile;
+
+// ---- Running the binary ------------------------------------------------------------------
+
+/// The `idnscope` binary built for the tests.
+pub fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("idnscope")
+}
+
+/// idnscope with `args`, as a plain [`std::process::Command`] (for pipes, pre_exec and
+/// signals).
+pub fn raw(args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(bin());
+    cmd.args(args);
+    cmd
+}
+
+/// Runs idnscope with `args` and `stdin`, killed after two minutes: its output.
+pub fn idnscope(args: &[&str], stdin: Vec<u8>) -> std::process::Output {
+    assert_cmd::Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(args)
+        .write_stdin(stdin)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+/// Runs `cmd` with standard input from `stdin` and standard output on a pipe whose reader
+/// was closed before the command started, so that every write to standard output fails
+/// with EPIPE (Rust programs ignore SIGPIPE): its exit status and standard error.
+pub fn with_stdout_closed(
+    mut cmd: std::process::Command,
+    stdin: std::process::Stdio,
+) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = cmd
+        .stdin(stdin)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+// ---- One chunk through a scanner ---------------------------------------------------------
+
+/// `data` as one chunk through `scanner`: the output bytes and the scan result.
+pub fn scan(scanner: &dyn Scanner, data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput) {
+    let mut rewriter = NameRewriter::new(mode, Profile::default());
+    let mut out = ChunkOutput::default();
+    let chunk = Chunk {
+        data,
+        starts_mid_line: false,
+        ends_mid_line: false,
+        origin: None,
+    };
+    scanner.scan(chunk, &mut rewriter, &mut out);
+    let mut bytes = Vec::new();
+    for segment in &out.segments {
+        match segment {
+            Segment::Input(r) => bytes.extend_from_slice(&data[r.clone()]),
+            Segment::Owned(r) => bytes.extend_from_slice(&out.owned[r.clone()]),
+        }
+    }
+    (bytes, out)
+}
+
+// ---- RFC 3492 ----------------------------------------------------------------------------
 
 /// A sample string of RFC 3492 section 7.1.
 #[derive(Debug, Clone)]
