@@ -1,9 +1,24 @@
 //! Which RDATA fields of each record type are domain names, in master-file order.
 //!
-//! [`TYPES`] is the one table: a type that is not in it (A, AAAA, TXT, SPF, CAA, DS,
-//! DNSKEY, NSEC3, ..., any unknown mnemonic and any `TYPEnnn` of RFC 3597) has no name
-//! fields, so its RDATA is never handed to the rewriter. Field numbers count the RDATA
-//! tokens from 0, quoted strings included, parentheses not.
+//! A record's type is written as a mnemonic (any case) or in the RFC 3597 form `TYPEnnn`.
+//! [`type_code`] turns it into the numeric type: hickory-proto's [`RecordType`] parses the
+//! mnemonics it knows, [`EXTRA_MNEMONICS`] holds the IANA-registered ones it does not (MB,
+//! DNAME, AFSDB, SPF, ...), and `TYPEnnn` is read as BIND reads it, so `TYPE15 10 mx.` is an
+//! MX record. [`TYPES`], keyed by that number, is the one table of name fields: a type that
+//! is not in it (A, AAAA, TXT, SPF, CAA, DS, DNSKEY, NSEC3, ..., and any unknown mnemonic)
+//! has no name fields, so its RDATA is never handed to the rewriter. Field numbers count the
+//! RDATA tokens from 0, quoted strings included, parentheses not. RDATA in the generic
+//! encoding (`\#`) is the scanner's business and never looked at here.
+//!
+//! The look-up costs no allocation and no call into hickory-proto per record: the first use
+//! builds a hash table of every mnemonic, hickory-proto's (each name [`RecordType`] has for a
+//! code, where its parser reads the name back as that code) and the extra ones; a record's
+//! mnemonic is then upper-cased into 16 bytes read as one integer and found in the table.
+
+use std::str::FromStr;
+use std::sync::LazyLock;
+
+use hickory_proto::rr::RecordType;
 
 /// Where the domain names are in one type's RDATA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,51 +32,288 @@ pub enum NameFields {
     /// A6 (RFC 2874): `PREFIX-LEN [SUFFIX] [PREFIX-NAME]`; the name is there when the prefix
     /// length is 1 to 128, as field 2, or as field 1 when the length is 128 (no suffix).
     A6,
-    /// AMTRELAY (RFC 8777): `PRECEDENCE D-BIT TYPE RELAY`; the relay is a name when the type
-    /// is 3.
-    AmtRelay,
+    /// A gateway that may be an address or a name, as in IPSECKEY (RFC 4025: `PRECEDENCE
+    /// GATEWAY-TYPE ALGORITHM GATEWAY KEY`) and AMTRELAY (RFC 8777: `PRECEDENCE D-BIT TYPE
+    /// RELAY`): field `field` is a name when field `kind` holds 3, the code of both RFCs for
+    /// a wire-encoded domain name.
+    Gateway {
+        /// The field that holds the gateway's type.
+        kind: u8,
+        /// The gateway field.
+        field: u8,
+    },
 }
 
-/// The record types whose RDATA holds domain names (mnemonics in upper case).
-pub const TYPES: &[(&str, NameFields)] = &[
-    ("NS", NameFields::Mask(1 << 0)),
-    ("CNAME", NameFields::Mask(1 << 0)),
-    ("DNAME", NameFields::Mask(1 << 0)),
-    ("PTR", NameFields::Mask(1 << 0)),
-    ("MB", NameFields::Mask(1 << 0)),
-    ("MG", NameFields::Mask(1 << 0)),
-    ("MR", NameFields::Mask(1 << 0)),
-    ("MD", NameFields::Mask(1 << 0)),
-    ("MF", NameFields::Mask(1 << 0)),
-    ("NSEC", NameFields::Mask(1 << 0)),
-    ("NXT", NameFields::Mask(1 << 0)),
-    ("MX", NameFields::Mask(1 << 1)),
-    ("AFSDB", NameFields::Mask(1 << 1)),
-    ("RT", NameFields::Mask(1 << 1)),
-    ("KX", NameFields::Mask(1 << 1)),
-    ("LP", NameFields::Mask(1 << 1)),
-    ("SVCB", NameFields::Mask(1 << 1)),
-    ("HTTPS", NameFields::Mask(1 << 1)),
-    ("SOA", NameFields::Mask(1 << 0 | 1 << 1)),
-    ("MINFO", NameFields::Mask(1 << 0 | 1 << 1)),
-    ("RP", NameFields::Mask(1 << 0 | 1 << 1)),
-    ("TALINK", NameFields::Mask(1 << 0 | 1 << 1)),
-    ("PX", NameFields::Mask(1 << 1 | 1 << 2)),
-    ("SRV", NameFields::Mask(1 << 3)),
-    ("NAPTR", NameFields::Mask(1 << 5)),
-    ("RRSIG", NameFields::Mask(1 << 7)),
-    ("SIG", NameFields::Mask(1 << 7)),
-    ("HIP", NameFields::From(3)),
-    ("A6", NameFields::A6),
-    ("AMTRELAY", NameFields::AmtRelay),
+/// The record types whose RDATA holds domain names, by IANA type code (the mnemonic beside
+/// each is a comment; [`type_code`] finds the code of a mnemonic).
+pub const TYPES: &[(u16, NameFields)] = &[
+    (2, NameFields::Mask(1 << 0)),                    // NS, RFC 1035
+    (3, NameFields::Mask(1 << 0)),                    // MD, RFC 1035
+    (4, NameFields::Mask(1 << 0)),                    // MF, RFC 1035
+    (5, NameFields::Mask(1 << 0)),                    // CNAME, RFC 1035
+    (6, NameFields::Mask(1 << 0 | 1 << 1)),           // SOA, RFC 1035: MNAME RNAME
+    (7, NameFields::Mask(1 << 0)),                    // MB, RFC 1035
+    (8, NameFields::Mask(1 << 0)),                    // MG, RFC 1035
+    (9, NameFields::Mask(1 << 0)),                    // MR, RFC 1035
+    (12, NameFields::Mask(1 << 0)),                   // PTR, RFC 1035
+    (14, NameFields::Mask(1 << 0 | 1 << 1)),          // MINFO, RFC 1035: RMAILBX EMAILBX
+    (15, NameFields::Mask(1 << 1)),                   // MX, RFC 1035
+    (17, NameFields::Mask(1 << 0 | 1 << 1)),          // RP, RFC 1183
+    (18, NameFields::Mask(1 << 1)),                   // AFSDB, RFC 1183
+    (21, NameFields::Mask(1 << 1)),                   // RT, RFC 1183
+    (23, NameFields::Mask(1 << 0)),                   // NSAP-PTR, RFC 1348
+    (24, NameFields::Mask(1 << 7)),                   // SIG, RFC 2535: signer
+    (26, NameFields::Mask(1 << 1 | 1 << 2)),          // PX, RFC 2163: MAP822 MAPX400
+    (30, NameFields::Mask(1 << 0)),                   // NXT, RFC 2535: next domain
+    (33, NameFields::Mask(1 << 3)),                   // SRV, RFC 2782: target
+    (35, NameFields::Mask(1 << 5)),                   // NAPTR, RFC 3403: replacement
+    (36, NameFields::Mask(1 << 1)),                   // KX, RFC 2230
+    (38, NameFields::A6),                             // A6, RFC 2874
+    (39, NameFields::Mask(1 << 0)),                   // DNAME, RFC 6672
+    (45, NameFields::Gateway { kind: 1, field: 3 }),  // IPSECKEY, RFC 4025
+    (46, NameFields::Mask(1 << 7)),                   // RRSIG, RFC 4034: signer
+    (47, NameFields::Mask(1 << 0)),                   // NSEC, RFC 4034: next domain
+    (55, NameFields::From(3)),                        // HIP, RFC 8005: rendezvous servers
+    (58, NameFields::Mask(1 << 0 | 1 << 1)),          // TALINK: previous, next
+    (64, NameFields::Mask(1 << 1)),                   // SVCB, RFC 9460: target
+    (65, NameFields::Mask(1 << 1)),                   // HTTPS, RFC 9460: target
+    (66, NameFields::Mask(1 << 3)),                   // DSYNC, RFC 9859: target
+    (107, NameFields::Mask(1 << 1)),                  // LP, RFC 6742
+    (260, NameFields::Gateway { kind: 2, field: 3 }), // AMTRELAY, RFC 8777
 ];
 
-/// The name fields of the type written `mnemonic` (any case).
-pub fn name_fields(mnemonic: &[u8]) -> NameFields {
-    TYPES
+/// The IANA-registered type mnemonics that hickory-proto's [`RecordType::from_str`] does
+/// not know, with their codes, in ASCII order.
+pub const EXTRA_MNEMONICS: &[(&str, u16)] = &[
+    ("A6", 38),
+    ("AFSDB", 18),
+    ("AMTRELAY", 260),
+    ("APL", 42),
+    ("ATMA", 34),
+    ("AVC", 258),
+    ("BRID", 68),
+    ("CLA", 263),
+    ("DHCID", 49),
+    ("DLV", 32769),
+    ("DNAME", 39),
+    ("DOA", 259),
+    ("DSYNC", 66),
+    ("EID", 31),
+    ("EUI48", 108),
+    ("EUI64", 109),
+    ("GID", 102),
+    ("GPOS", 27),
+    ("HHIT", 67),
+    ("HIP", 55),
+    ("IPN", 264),
+    ("IPSECKEY", 45),
+    ("ISDN", 20),
+    ("IXFR", 251),
+    ("KX", 36),
+    ("L32", 105),
+    ("L64", 106),
+    ("LOC", 29),
+    ("LP", 107),
+    ("MAILA", 254),
+    ("MAILB", 253),
+    ("MB", 7),
+    ("MD", 3),
+    ("MF", 4),
+    ("MG", 8),
+    ("MINFO", 14),
+    ("MR", 9),
+    ("NID", 104),
+    ("NIMLOC", 32),
+    ("NINFO", 56),
+    ("NSAP", 22),
+    ("NSAP-PTR", 23),
+    ("NXNAME", 128),
+    ("NXT", 30),
+    ("OPT", 41),
+    ("PX", 26),
+    ("RESINFO", 261),
+    ("RKEY", 57),
+    ("RP", 17),
+    ("RT", 21),
+    ("SINK", 40),
+    ("SMIMEA", 53),
+    ("SPF", 99),
+    ("TA", 32768),
+    ("TALINK", 58),
+    ("TKEY", 249),
+    ("UID", 101),
+    ("UINFO", 100),
+    ("UNSPEC", 103),
+    ("URI", 256),
+    ("WALLET", 262),
+    ("WKS", 11),
+    ("X25", 19),
+    ("ZONEMD", 63),
+];
+
+/// The longest mnemonic looked at; every registered one and `TYPE65535` fit.
+const MAX_MNEMONIC: usize = 16;
+
+/// `mnemonic` (at most [`MAX_MNEMONIC`] bytes) upper-cased and padded with zeros, as one
+/// little-endian integer (built in registers: bytes stored one by one and read back as one
+/// integer would stall on store forwarding).
+fn key(mnemonic: &[u8]) -> u128 {
+    mnemonic.iter().rev().fold(0, |key, byte| {
+        key << 8 | u128::from(byte.to_ascii_uppercase())
+    })
+}
+
+/// The size of the hash table of mnemonics: about 100 are known, so a look-up mostly reads
+/// one or two slots.
+const SLOT_COUNT: usize = 256;
+
+/// The slot where the search for `key` starts (Fibonacci hashing of the folded key).
+fn slot(key: u128) -> usize {
+    let folded = (key as u64) ^ ((key >> 64) as u64);
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+}
+
+/// Every known mnemonic with its code, in a hash table with linear probing.
+struct Mnemonics {
+    /// The keys ([`key`]) of the mnemonics; 0 marks an empty slot.
+    keys: [u128; SLOT_COUNT],
+    /// The code of the mnemonic in the same slot.
+    codes: [u16; SLOT_COUNT],
+}
+
+impl Mnemonics {
+    /// hickory-proto's mnemonics, then [`EXTRA_MNEMONICS`]. hickory-proto's are the names of
+    /// the types that [`RecordType::from`] gives for a code and that
+    /// [`RecordType::from_str`] reads back as the same code ([`u16::from`]).
+    fn build() -> Self {
+        let mut table = Mnemonics {
+            keys: [0; SLOT_COUNT],
+            codes: [0; SLOT_COUNT],
+        };
+        for code in 0..=u16::MAX {
+            let record_type = RecordType::from(code);
+            if matches!(record_type, RecordType::Unknown(_)) {
+                continue;
+            }
+            let name: &'static str = record_type.into();
+            if RecordType::from_str(name).is_ok_and(|parsed| u16::from(parsed) == code) {
+                table.insert(name, code);
+            }
+        }
+        for &(name, code) in EXTRA_MNEMONICS {
+            table.insert(name, code);
+        }
+        let used = table.keys.iter().filter(|&&key| key != 0).count();
+        assert!(
+            used < SLOT_COUNT / 2,
+            "{used} mnemonics: the table needs more slots"
+        );
+        table
+    }
+
+    /// Adds `name`, which must not be there yet.
+    fn insert(&mut self, name: &str, code: u16) {
+        assert!(name.len() <= MAX_MNEMONIC && !name.ends_with('\0'));
+        let key = key(name.as_bytes());
+        let mut at = slot(key);
+        while self.keys[at] != 0 {
+            assert_ne!(self.keys[at], key, "{name} twice");
+            at = (at + 1) % SLOT_COUNT;
+        }
+        self.keys[at] = key;
+        self.codes[at] = code;
+    }
+
+    /// The code of the mnemonic whose key is `key`.
+    fn code(&self, key: u128) -> Option<u16> {
+        let mut at = slot(key);
+        loop {
+            match self.keys[at] {
+                0 => return None,
+                k if k == key => return Some(self.codes[at]),
+                _ => at = (at + 1) % SLOT_COUNT,
+            }
+        }
+    }
+}
+
+/// The table of mnemonics, built on first use.
+static MNEMONICS: LazyLock<Mnemonics> = LazyLock::new(Mnemonics::build);
+
+/// One past the largest code in [`TYPES`].
+const INDEX_LEN: usize = {
+    let mut len = 0;
+    let mut i = 0;
+    while i < TYPES.len() {
+        let code = TYPES[i].0 as usize;
+        if code >= len {
+            len = code + 1;
+        }
+        i += 1;
+    }
+    len
+};
+
+/// [`TYPES`] as an array indexed by code (checked when compiling: no code twice).
+const INDEX: [NameFields; INDEX_LEN] = {
+    let mut index = [NameFields::None; INDEX_LEN];
+    let mut i = 0;
+    while i < TYPES.len() {
+        let (code, fields) = TYPES[i];
+        assert!(
+            matches!(index[code as usize], NameFields::None),
+            "a code twice in TYPES"
+        );
+        index[code as usize] = fields;
+        i += 1;
+    }
+    index
+};
+
+/// The numeric type of the record type written `mnemonic` (any case), or `None` for a
+/// mnemonic that neither the IANA registry nor hickory-proto knows.
+///
+/// `TYPEnnn` (RFC 3597) is read as BIND 9 reads it: `TYPE` followed by one to five
+/// characters, a decimal number up to 65535 with an optional `+`.
+pub fn type_code(mnemonic: &[u8]) -> Option<u16> {
+    // A NUL byte at the end would read as the zeros that pad a shorter mnemonic.
+    if mnemonic.is_empty() || mnemonic.len() > MAX_MNEMONIC || mnemonic.ends_with(b"\0") {
+        return None;
+    }
+    let key = key(mnemonic);
+    if key as u32 == u32::from_le_bytes(*b"TYPE") {
+        return rfc3597_number(&mnemonic[4..]);
+    }
+    MNEMONICS.code(key)
+}
+
+/// The number of `TYPEnnn` after `TYPE`: what BIND's `strtoul` accepts in at most five
+/// characters (an optional `+`, then digits), up to 65535.
+fn rfc3597_number(text: &[u8]) -> Option<u16> {
+    if text.len() > 5 {
+        return None;
+    }
+    let digits = text.strip_prefix(b"+").unwrap_or(text);
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let value = digits
         .iter()
-        .find(|(m, _)| m.len() == mnemonic.len() && m.as_bytes().eq_ignore_ascii_case(mnemonic))
-        .map_or(NameFields::None, |&(_, fields)| fields)
+        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    u16::try_from(value).ok()
+}
+
+/// The name fields of records of the numeric type `code`.
+fn fields_of(code: u16) -> NameFields {
+    INDEX
+        .get(usize::from(code))
+        .copied()
+        .unwrap_or(NameFields::None)
+}
+
+/// The name fields of the type written `mnemonic` (any case, or `TYPEnnn`).
+pub fn name_fields(mnemonic: &[u8]) -> NameFields {
+    type_code(mnemonic).map_or(NameFields::None, fields_of)
 }
 
 /// Walks the RDATA fields of one record and says which are names.
@@ -69,7 +321,7 @@ pub fn name_fields(mnemonic: &[u8]) -> NameFields {
 pub struct Fields {
     kind: NameFields,
     index: usize,
-    /// The A6 prefix length or the AMTRELAY type, once read.
+    /// The A6 prefix length or the gateway type, once read.
     memo: Option<u8>,
 }
 
@@ -100,14 +352,14 @@ impl Fields {
                 (2, Some(len)) => (1..128).contains(&len),
                 _ => false,
             },
-            NameFields::AmtRelay => match index {
-                2 => {
+            NameFields::Gateway { kind, field } => {
+                if index == usize::from(kind) {
                     self.memo = small_number(text);
                     false
+                } else {
+                    index == usize::from(field) && self.memo == Some(3)
                 }
-                3 => self.memo == Some(3),
-                _ => false,
-            },
+            }
         }
     }
 
@@ -130,6 +382,171 @@ fn small_number(text: &[u8]) -> Option<u8> {
 mod tests {
     use super::*;
 
+    /// The Resource Record (RR) TYPEs registry of IANA's DNS parameters, every mnemonic with
+    /// its code, copied by hand from the registry (data types, meta types and QTYPEs).
+    const IANA: &[(&str, u16)] = &[
+        ("A", 1),
+        ("NS", 2),
+        ("MD", 3),
+        ("MF", 4),
+        ("CNAME", 5),
+        ("SOA", 6),
+        ("MB", 7),
+        ("MG", 8),
+        ("MR", 9),
+        ("NULL", 10),
+        ("WKS", 11),
+        ("PTR", 12),
+        ("HINFO", 13),
+        ("MINFO", 14),
+        ("MX", 15),
+        ("TXT", 16),
+        ("RP", 17),
+        ("AFSDB", 18),
+        ("X25", 19),
+        ("ISDN", 20),
+        ("RT", 21),
+        ("NSAP", 22),
+        ("NSAP-PTR", 23),
+        ("SIG", 24),
+        ("KEY", 25),
+        ("PX", 26),
+        ("GPOS", 27),
+        ("AAAA", 28),
+        ("LOC", 29),
+        ("NXT", 30),
+        ("EID", 31),
+        ("NIMLOC", 32),
+        ("SRV", 33),
+        ("ATMA", 34),
+        ("NAPTR", 35),
+        ("KX", 36),
+        ("CERT", 37),
+        ("A6", 38),
+        ("DNAME", 39),
+        ("SINK", 40),
+        ("OPT", 41),
+        ("APL", 42),
+        ("DS", 43),
+        ("SSHFP", 44),
+        ("IPSECKEY", 45),
+        ("RRSIG", 46),
+        ("NSEC", 47),
+        ("DNSKEY", 48),
+        ("DHCID", 49),
+        ("NSEC3", 50),
+        ("NSEC3PARAM", 51),
+        ("TLSA", 52),
+        ("SMIMEA", 53),
+        ("HIP", 55),
+        ("NINFO", 56),
+        ("RKEY", 57),
+        ("TALINK", 58),
+        ("CDS", 59),
+        ("CDNSKEY", 60),
+        ("OPENPGPKEY", 61),
+        ("CSYNC", 62),
+        ("ZONEMD", 63),
+        ("SVCB", 64),
+        ("HTTPS", 65),
+        ("DSYNC", 66),
+        ("HHIT", 67),
+        ("BRID", 68),
+        ("SPF", 99),
+        ("UINFO", 100),
+        ("UID", 101),
+        ("GID", 102),
+        ("UNSPEC", 103),
+        ("NID", 104),
+        ("L32", 105),
+        ("L64", 106),
+        ("LP", 107),
+        ("EUI48", 108),
+        ("EUI64", 109),
+        ("NXNAME", 128),
+        ("TKEY", 249),
+        ("TSIG", 250),
+        ("IXFR", 251),
+        ("AXFR", 252),
+        ("MAILB", 253),
+        ("MAILA", 254),
+        ("URI", 256),
+        ("CAA", 257),
+        ("AVC", 258),
+        ("DOA", 259),
+        ("AMTRELAY", 260),
+        ("RESINFO", 261),
+        ("WALLET", 262),
+        ("CLA", 263),
+        ("IPN", 264),
+        ("TA", 32768),
+        ("DLV", 32769),
+    ];
+
+    /// Every type whose RDATA holds a name: its mnemonic and code from the IANA registry,
+    /// a sample RDATA and the indices of its name fields, from the type's RFC (the RFC of
+    /// each is named in [`TYPES`]; TALINK's from its IANA registration template).
+    const NAME_TYPES: &[(&str, u16, &[&str], &[usize])] = &[
+        ("NS", 2, &["ns."], &[0]),
+        ("MD", 3, &["md."], &[0]),
+        ("MF", 4, &["mf."], &[0]),
+        ("CNAME", 5, &["c."], &[0]),
+        ("SOA", 6, &["m.", "r.", "1", "2", "3", "4", "5"], &[0, 1]),
+        ("MB", 7, &["mb."], &[0]),
+        ("MG", 8, &["mg."], &[0]),
+        ("MR", 9, &["mr."], &[0]),
+        ("PTR", 12, &["p."], &[0]),
+        ("MINFO", 14, &["r.", "e."], &[0, 1]),
+        ("MX", 15, &["10", "mx."], &[1]),
+        ("RP", 17, &["mbox.", "txt."], &[0, 1]),
+        ("AFSDB", 18, &["1", "afs."], &[1]),
+        ("RT", 21, &["10", "rt."], &[1]),
+        ("NSAP-PTR", 23, &["n."], &[0]),
+        (
+            "SIG",
+            24,
+            &[
+                "NS",
+                "8",
+                "2",
+                "60",
+                "20300101000000",
+                "20200101000000",
+                "1",
+                "s.",
+                "AA==",
+            ],
+            &[7],
+        ),
+        ("PX", 26, &["10", "a.", "b."], &[1, 2]),
+        ("NXT", 30, &["next.", "A", "NS"], &[0]),
+        ("SRV", 33, &["0", "5", "443", "t."], &[3]),
+        (
+            "NAPTR",
+            35,
+            &["100", "10", "u", "E2U+sip", "!x!", "r."],
+            &[5],
+        ),
+        ("KX", 36, &["10", "kx."], &[1]),
+        ("A6", 38, &["64", "::1", "p."], &[2]),
+        ("DNAME", 39, &["d."], &[0]),
+        ("IPSECKEY", 45, &["10", "3", "2", "gw.", "AQNR"], &[3]),
+        (
+            "RRSIG",
+            46,
+            &["NS", "8", "0", "1", "2", "3", "4", "s.", "sig"],
+            &[7],
+        ),
+        ("NSEC", 47, &["next.", "A", "RRSIG"], &[0]),
+        ("HIP", 55, &["2", "hit", "key", "a.", "b."], &[3, 4]),
+        ("TALINK", 58, &["prev.", "next."], &[0, 1]),
+        ("SVCB", 64, &["1", "t.", "alpn=h2"], &[1]),
+        ("HTTPS", 65, &["1", "t.", "alpn=h2"], &[1]),
+        ("DSYNC", 66, &["CDS", "1", "5359", "t."], &[3]),
+        ("LP", 107, &["10", "l64."], &[1]),
+        ("AMTRELAY", 260, &["10", "0", "3", "r."], &[3]),
+    ];
+
     /// The indices of the name fields among `fields`.
     fn names(mnemonic: &str, fields: &[&str]) -> Vec<usize> {
         let mut walk = Fields::new(name_fields(mnemonic.as_bytes()));
@@ -138,35 +555,146 @@ mod tests {
             .collect()
     }
 
+    /// `text` with every other ASCII letter in lower case.
+    fn mixed_case(text: &str) -> String {
+        text.chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if i % 2 == 0 {
+                    c.to_ascii_lowercase()
+                } else {
+                    c
+                }
+            })
+            .collect()
+    }
+
     #[test]
-    fn fixed_positions() {
-        assert_eq!(names("ns", &["a."]), [0]);
-        assert_eq!(names("Mx", &["10", "mx."]), [1]);
-        assert_eq!(names("SOA", &["m.", "r.", "1", "2", "3", "4", "5"]), [0, 1]);
-        assert_eq!(names("SRV", &["0", "5", "443", "t."]), [3]);
+    fn every_registered_mnemonic_in_any_case_has_its_iana_code() {
+        for &(mnemonic, code) in IANA {
+            for form in [
+                mnemonic.to_owned(),
+                mnemonic.to_ascii_lowercase(),
+                mixed_case(mnemonic),
+            ] {
+                assert_eq!(type_code(form.as_bytes()), Some(code), "{form}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_row_of_the_table_against_its_iana_code_and_rfc() {
+        let mut table: Vec<u16> = TYPES.iter().map(|&(code, _)| code).collect();
+        let mut tested: Vec<u16> = NAME_TYPES.iter().map(|&(_, code, ..)| code).collect();
+        table.sort_unstable();
+        tested.sort_unstable();
         assert_eq!(
-            names("NAPTR", &["100", "10", "u", "E2U+sip", "!x!", "r."]),
-            [5]
+            table, tested,
+            "the table holds exactly the types listed here"
         );
-        assert_eq!(
-            names("RRSIG", &["NS", "8", "0", "1", "2", "3", "4", "s.", "sig"]),
-            [7]
+        for &(mnemonic, code, rdata, expected) in NAME_TYPES {
+            assert_eq!(type_code(mnemonic.as_bytes()), Some(code), "{mnemonic}");
+            assert_eq!(names(mnemonic, rdata), expected, "{mnemonic}");
+            let generic = format!("TYPE{code}");
+            assert_eq!(names(&generic, rdata), expected, "{generic}");
+        }
+        for &(mnemonic, _) in IANA {
+            if !NAME_TYPES.iter().any(|&(m, ..)| m == mnemonic) {
+                assert_eq!(
+                    name_fields(mnemonic.as_bytes()),
+                    NameFields::None,
+                    "{mnemonic}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_extra_mnemonics_are_those_hickory_does_not_parse() {
+        assert!(
+            EXTRA_MNEMONICS.windows(2).all(|w| w[0].0 < w[1].0),
+            "in ASCII order"
         );
-        assert_eq!(names("PX", &["10", "a.", "b."]), [1, 2]);
-        assert_eq!(names("HTTPS", &["1", "t.", "alpn=h2"]), [1]);
-        assert_eq!(names("HIP", &["2", "hit", "key", "a.", "b."]), [3, 4]);
+        for &(mnemonic, _) in EXTRA_MNEMONICS {
+            assert!(RecordType::from_str(mnemonic).is_err(), "{mnemonic}");
+        }
+        for &(mnemonic, code) in IANA {
+            if RecordType::from_str(mnemonic).is_err() {
+                assert!(
+                    EXTRA_MNEMONICS.contains(&(mnemonic, code)),
+                    "{mnemonic} is missing"
+                );
+            }
+        }
+    }
+
+    /// Accepted and refused as `named-compilezone -s full` of BIND 9.18 accepts and refuses
+    /// them in a zone (`a IN TYPE15 10 mail.example.` loads as an MX record).
+    #[test]
+    fn rfc3597_type_numbers_as_bind_reads_them() {
+        for (text, code) in [
+            ("TYPE15", 15),
+            ("type15", 15),
+            ("Type015", 15),
+            ("TYPE00015", 15),
+            ("TYPE+15", 15),
+            ("TYPE2", 2),
+            ("TYPE65535", 65535),
+            ("TYPE65280", 65280),
+            ("TYPE0", 0),
+        ] {
+            assert_eq!(type_code(text.as_bytes()), Some(code), "{text}");
+        }
+        for text in [
+            "TYPE",
+            "TYPE000015",
+            "TYPE65536",
+            "TYPE99999",
+            "TYPE1x",
+            "TYPE-1",
+            "TYPE0x0f",
+            "TYPE15.",
+            "TYPE+",
+            "TYPE 15",
+        ] {
+            assert_eq!(type_code(text.as_bytes()), None, "{text}");
+        }
+        assert_eq!(names("TYPE15", &["10", "mail.example."]), [1]);
+        assert_eq!(names("type2", &["ns."]), [0]);
+        assert_eq!(names("TYPE65280", &["x."]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn unknown_mnemonics() {
+        for text in [
+            "",
+            "NOSUCH",
+            "M",
+            "MXX",
+            "NSAP-PTRX",
+            "NS\0",
+            "MD\0",
+            "MX\u{e9}",
+            "ANAME",
+            "ABCDEFGHIJKLMNOPQ",
+        ] {
+            assert_eq!(name_fields(text.as_bytes()), NameFields::None, "{text:?}");
+        }
+        assert_eq!(type_code(b"NOSUCH"), None);
+        assert_eq!(type_code(b"MD\0"), None);
+        assert_eq!(type_code(&[b'M'; 17]), None);
     }
 
     #[test]
     fn types_without_names() {
         assert_eq!(names("A", &["192.0.2.1"]), Vec::<usize>::new());
         assert_eq!(names("TXT", &["xn--p1ai"]), Vec::<usize>::new());
-        assert_eq!(names("TYPE2", &["a."]), Vec::<usize>::new());
-        assert_eq!(names("NOSUCH", &["a."]), Vec::<usize>::new());
+        assert_eq!(names("spf", &["xn--p1ai."]), Vec::<usize>::new());
+        assert_eq!(names("URI", &["10", "1", "x."]), Vec::<usize>::new());
     }
 
     #[test]
-    fn a6_and_amtrelay_depend_on_earlier_fields() {
+    fn a6_and_gateways_depend_on_earlier_fields() {
         assert_eq!(names("A6", &["0", "2001:db8::1"]), Vec::<usize>::new());
         assert_eq!(names("A6", &["64", "::1", "p."]), [2]);
         assert_eq!(names("A6", &["128", "p."]), [1]);
@@ -174,6 +702,14 @@ mod tests {
         assert_eq!(names("AMTRELAY", &["10", "0", "3", "r."]), [3]);
         assert_eq!(
             names("AMTRELAY", &["10", "0", "1", "192.0.2.1"]),
+            Vec::<usize>::new()
+        );
+        assert_eq!(
+            names("IPSECKEY", &["10", "1", "2", "192.0.2.38", "AQNR"]),
+            Vec::<usize>::new()
+        );
+        assert_eq!(
+            names("IPSECKEY", &["10", "0", "2", ".", "AQNR"]),
             Vec::<usize>::new()
         );
     }
