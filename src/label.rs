@@ -152,36 +152,21 @@ impl Labeler {
         if body.is_empty() {
             return Err(LabelError::Empty);
         }
-        // ASCII case only matters in the literal part, which the decoder copies: it is folded
-        // below, while writing (the digits are read in either case).
         let code_points = self.decoder.decode(body).map_err(LabelError::Punycode)?;
+        // One pass writes the text (ASCII case folded: the decoder copies the literal part as
+        // it was given) and gathers what the checks need.
+        let start = out.len();
+        let facts = self.uts46.write_decoded(code_points, out);
         // ACE_PREFIX again at the start, in any case, or nothing but ASCII.
-        let double = code_points.len() >= 4
-            && code_points[..4]
-                .iter()
-                .zip(ACE_PREFIX)
-                .all(|(&cp, &p)| cp < 0x80 && (cp as u8).to_ascii_lowercase() == p);
-        if double {
-            return Err(LabelError::DoubleEncoded);
-        }
-        if code_points.iter().all(|&cp| cp < 0x80) {
-            return Err(LabelError::AsciiOnly);
-        }
-        // One pass writes the text and gathers what the IDNA check needs.
-        out.reserve(code_points.len() * 4);
-        let facts = self.uts46.facts_of(
-            code_points
-                .iter()
-                .filter_map(|&cp| folded(cp))
-                .inspect(|&c| out.push(c)),
-        );
-        let mut start = ['\0'; 4];
-        let n = code_points.len().min(4);
-        for (slot, &cp) in start.iter_mut().zip(code_points) {
-            *slot = folded(cp).unwrap_or('\0');
-        }
-        let last = code_points.last().and_then(|&cp| folded(cp));
-        Ok(facts.with_hyphens(&start[..n], last))
+        let refused = if facts.has_ace_prefix() {
+            LabelError::DoubleEncoded
+        } else if facts.is_ascii() {
+            LabelError::AsciiOnly
+        } else {
+            return Ok(facts);
+        };
+        out.truncate(start);
+        Err(refused)
     }
 
     /// One pass over a Unicode label: whether it is right-to-left, and what the check will
@@ -193,6 +178,7 @@ impl Labeler {
     /// Checks a Unicode label, whose [`Facts`] are known, against the IDNA profile;
     /// `bidi_domain` tells whether the domain holds right-to-left labels (then RFC 5893's
     /// rule applies to every label).
+    #[inline]
     pub fn check_unicode(
         &self,
         label: &str,
@@ -255,15 +241,6 @@ impl Labeler {
     }
 }
 
-/// A decoded code point as it is written: ASCII folded to lower case, as UTS #46 maps it
-/// (the decoder copies the literal part in the case it was given).
-fn folded(cp: u32) -> Option<char> {
-    match u8::try_from(cp) {
-        Ok(byte) if byte.is_ascii() => Some(char::from(byte.to_ascii_lowercase())),
-        _ => char::from_u32(cp),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,5 +257,25 @@ mod tests {
         assert_eq!(ace_kind(b"yn--a"), None);
         // Bytes whose lower-case bit makes them look like letters are not letters.
         assert_eq!(ace_kind(b"X\x0e--a"), None);
+    }
+
+    #[test]
+    fn decoding_appends_or_leaves_the_buffer_as_it_was() {
+        // A-labels from Python's punycode codec: "bücher", "xn--ü", "XN--ü", "abc".
+        let mut labeler = Labeler::default();
+        let mut out = String::from("www.");
+        let facts = labeler.decode_a_label(b"XN--BCHER-KVA", &mut out).unwrap();
+        assert_eq!(out, "www.bücher");
+        assert_eq!(labeler.check_unicode(&out[4..], facts, false), Ok(()));
+        let refused = [
+            (&b"xn--xn---3ra"[..], LabelError::DoubleEncoded),
+            (b"xn--XN---3ra", LabelError::DoubleEncoded),
+            (b"xn--abc-", LabelError::AsciiOnly),
+        ];
+        for (label, error) in refused {
+            let mut out = String::from("www.");
+            assert_eq!(labeler.decode_a_label(label, &mut out), Err(error));
+            assert_eq!(out, "www.");
+        }
     }
 }

@@ -812,23 +812,80 @@ impl Uts46 {
     /// table look-ups alone (then [`Uts46::check_label_with`] has only the hyphen rules
     /// left to check, unless the domain is a bidi domain).
     pub fn facts(&self, label: &str) -> Facts {
-        label_facts(label, self.profile)
+        label_facts(label)
     }
 
-    /// [`Uts46::facts`] of the label made of `chars`, but for its hyphens: complete them
-    /// with [`Facts::with_hyphens`].
-    pub fn facts_of(&self, chars: impl Iterator<Item = char>) -> Facts {
-        facts_of(chars, self.profile)
+    /// The Punycode decoder's path: appends the label that decoded `code_points` spell to
+    /// `out`, with ASCII upper case mapped to lower case as UTS #46 maps it (the decoder
+    /// copies the literal part in the case it was given), and returns the [`Facts`] of the
+    /// text written, the same as [`Uts46::facts`] of it, in the same pass. A value that is
+    /// not a Unicode scalar value (the decoder yields none) is left out of the text and
+    /// makes the facts not plain, so that [`Uts46::check_label_with`] runs the full check.
+    pub fn write_decoded(&self, code_points: &[u32], out: &mut String) -> Facts {
+        let &[first, ..] = code_points else {
+            return Facts::default();
+        };
+        let start = out.len();
+        out.reserve(code_points.len() * 4);
+        // SAFETY: the bytes of the String change only through `set_len` below, which covers
+        // whole UTF-8 encodings of `char`s written after the old end, so the String holds
+        // UTF-8 when this borrow ends (a panic in between leaves it as it was).
+        let bytes = unsafe { out.as_mut_vec() };
+        // Four bytes for each code point: every encoding fits, with its padding.
+        let spare = &mut bytes.spare_capacity_mut()[..code_points.len() * 4];
+        let mut len = 0;
+        let mut gather = Gather::new();
+        for (j, &cp) in code_points.iter().enumerate() {
+            if let Some(c) = char::from_u32(cp) {
+                // All four bytes are stored at once; only `utf8_len` of them count.
+                let (word, utf8_len) = utf8_word(c);
+                for (slot, byte) in spare[len..len + 4].iter_mut().zip(word.to_le_bytes()) {
+                    slot.write(byte);
+                }
+                len += utf8_len;
+            }
+            gather.push(cp, || {
+                code_points.get(j.wrapping_sub(1)).map_or(0, |&cp| cp)
+            });
+        }
+        // SAFETY: the `len` bytes after `start` were written above, whole encodings of
+        // `char`s one after the other (`utf8_word` is checked against the standard library
+        // for every scalar value by `utf8_word_is_the_utf8_encoding`), so the first
+        // `start + len` bytes are initialised and UTF-8; `len` is at most
+        // `4 * code_points.len()`, within the reserved capacity.
+        unsafe { bytes.set_len(start + len) };
+        let facts = gather.facts(first);
+        if facts.any & CLASS_UPPER_OR_HYPHEN == 0 {
+            return facts;
+        }
+        revisit_decoded(facts, code_points, &mut out[start..])
     }
 
     /// [`Uts46::check_label`] with the [`Facts`] of the same label already known.
+    #[inline]
     pub fn check_label_with(
         &self,
         label: &str,
         facts: Facts,
         bidi_domain: bool,
     ) -> Result<(), Violation> {
-        if !facts.plain || label.is_empty() {
+        // Valid by the tables, no hyphen rule to apply and, in a bidi domain, RFC 5893's rule
+        // holds: the common case, decided here.
+        let plain = facts.any & refused_classes(self.profile) == 0;
+        if plain & (facts.hyphens == 0) & (!bidi_domain || facts.bidi_ok()) && !label.is_empty() {
+            return Ok(());
+        }
+        self.check_label_with_facts(label, facts, bidi_domain)
+    }
+
+    /// [`Uts46::check_label_with`] but for its common case.
+    fn check_label_with_facts(
+        &self,
+        label: &str,
+        facts: Facts,
+        bidi_domain: bool,
+    ) -> Result<(), Violation> {
+        if facts.any & refused_classes(self.profile) != 0 || label.is_empty() {
             return self.check_label(label, bidi_domain);
         }
         // Valid by the tables: only the hyphen rules and, in a bidi domain, RFC 5893 remain.
@@ -837,7 +894,7 @@ impl Uts46 {
             found = Some(v);
             ControlFlow::Break(())
         };
-        if facts.check_hyphens(&mut first).is_continue() && bidi_domain && !facts.bidi_ok {
+        if facts.check_hyphens(&mut first).is_continue() && bidi_domain && !facts.bidi_ok() {
             // Broken: find out where, the slow way.
             let _ = check_bidi(label, &mut first);
         }
@@ -887,7 +944,7 @@ fn has_rtl(label: &str) -> bool {
     }
     label.chars().any(|c| {
         if let Some(class) = cached_class(c) {
-            return class & CLASS_RTL != 0;
+            return group_bits(class) & RTL_GROUPS != 0;
         }
         // Below Hebrew, nothing is R, AL or AN.
         c >= '\u{0590}' && {
@@ -901,31 +958,44 @@ fn has_rtl(label: &str) -> bool {
 
 /// Per-code-point facts of the Basic Multilingual Plane, cached in blocks of 256 computed
 /// on first use, so that a label in a common script is judged by table look-ups alone.
-/// Bits: the `CLASS_` constants.
+/// Bits: the `CLASS_` constants. Most say what one character is enough to make of a whole
+/// label (not plain, not ASCII, holding a bidi group...), so that the OR of a label's
+/// classes says it of the label; [`CLASS_MARK`] counts only first, [`CLASS_REORDERABLE`]
+/// only in two neighbours, and [`CLASS_SECOND`] asks to look at the character before.
 static CLASSES: [OnceLock<[u16; 256]>; 256] = [const { OnceLock::new() }; 256];
 
-/// UTS #46 status valid, unchanged by NFC alone, never the second character of a canonical
-/// composition, not a conjoining Hangul jamo, not a joiner: a string of such characters (and
-/// valid ASCII) in which no two [`CLASS_REORDERABLE`] characters stand side by side is valid
-/// and in NFC, because each has NFC_Quick_Check Yes (the Maybe characters are exactly the
-/// composition seconds and the jamo) and canonical ordering has nothing to swap.
-const CLASS_PLAIN: u16 = 1;
-/// IDNA2008 PVALID (no NV8, no contextual rule).
-const CLASS_PVALID: u16 = 2;
-/// Bidi_Class R, AL or AN.
-const CLASS_RTL: u16 = 4;
+/// Not plain. Plain is: UTS #46 status valid, unchanged by NFC alone, never the second
+/// character of a canonical composition, not a conjoining Hangul jamo, not a joiner; a
+/// string of plain characters in which no two [`CLASS_REORDERABLE`] characters stand side by
+/// side is valid and in NFC, because each has NFC_Quick_Check Yes (the Maybe characters are
+/// exactly the composition seconds and the jamo) and canonical ordering has nothing to swap.
+/// In ASCII, plain is every character UTS #46 keeps in a label (not upper case, not the FULL
+/// STOP).
+const CLASS_NOT_PLAIN: u16 = 1;
+/// Not IDNA2008 PVALID (NV8, XV8, or a contextual rule); never on ASCII, which the profile
+/// leaves to UseSTD3ASCIIRules.
+const CLASS_NOT_PVALID: u16 = 2;
 /// A combining mark (General_Category M): plain only where it is not first (rule V6).
-const CLASS_MARK: u16 = 8;
-/// Bits 4 to 6: the code point's bidi class as the RFC 5893 rules see it, an index into
-/// [`BIDI_GROUPS`].
-const CLASS_BIDI_SHIFT: u8 = 4;
+const CLASS_MARK: u16 = 4;
 /// Canonical combining class other than 0: canonical ordering could move the character,
 /// so a plain label may not hold two of them side by side.
-const CLASS_REORDERABLE: u16 = 128;
+const CLASS_REORDERABLE: u16 = 8;
 /// The second character of a canonical composition, with combining class 0: plain only
 /// where it does not compose with the character just before it (with class 0, anything
 /// between it and an earlier starter blocks the composition).
-const CLASS_SECOND: u16 = 256;
+const CLASS_SECOND: u16 = 16;
+/// ASCII that UseSTD3ASCIIRules refuses: all but `a-z`, `0-9` and `-`.
+const CLASS_NOT_STD3: u16 = 32;
+/// Not ASCII.
+const CLASS_NOT_ASCII: u16 = 64;
+/// An ASCII upper-case letter or the hyphen-minus: what the decoder's path must look at
+/// again (to fold the letter, to find where the hyphen stands).
+const CLASS_UPPER_OR_HYPHEN: u16 = 128;
+/// The class of what is not a Unicode scalar value (a surrogate, in the cache).
+const CLASS_INVALID: u16 = CLASS_NOT_PLAIN | CLASS_NOT_PVALID | CLASS_NOT_ASCII;
+/// Bits 8 to 15: the code point's bidi class as the RFC 5893 rules see it, one bit for its
+/// group in [`BIDI_GROUPS`], so that OR-ing classes gives the set of groups.
+const CLASS_GROUP_SHIFT: u8 = 8;
 
 /// One bidi class for each group of classes that the rules of RFC 5893 treat alike: L, R,
 /// AL, EN, AN, NSM; then ES, CS, ET, ON and BN (allowed in both directions, never at an
@@ -941,7 +1011,7 @@ const BIDI_GROUPS: [BidiClass; 8] = [
     BidiClass::WhiteSpace,
 ];
 
-/// Indexes of [`BIDI_GROUPS`], as bits of a set of groups.
+/// Indexes of [`BIDI_GROUPS`]: bit `1 << GROUP_x` stands for a group in a set of groups.
 const GROUP_L: u8 = 0;
 const GROUP_R: u8 = 1;
 const GROUP_AL: u8 = 2;
@@ -949,25 +1019,34 @@ const GROUP_EN: u8 = 3;
 const GROUP_AN: u8 = 4;
 const GROUP_NSM: u8 = 5;
 const GROUP_NEUTRAL: u8 = 6;
-/// No group (an empty label, or a label of NSM only).
-const NO_GROUP: u8 = 8;
+/// The groups of the classes that make a label right-to-left (R, AL, AN), as a set.
+const RTL_GROUPS: u8 = 1 << GROUP_R | 1 << GROUP_AL | 1 << GROUP_AN;
+/// The class bit of NSM.
+const CLASS_NSM: u16 = 1 << (CLASS_GROUP_SHIFT + GROUP_NSM);
 
-/// RFC 5893's rule over the set of groups of a label, its first group and its last group
-/// that is not NSM: the same verdict as [`check_bidi`], without the detail.
+/// The set of groups of class bits (one group for one code point; OR-ed classes give
+/// more).
+#[inline(always)]
+fn group_bits(class: u16) -> u8 {
+    (class >> CLASS_GROUP_SHIFT) as u8
+}
+
+/// RFC 5893's rule over the set of groups of a label, the group of its first character and
+/// that of its last character that is not NSM (each a set of one group; empty when there is
+/// none): the same verdict as [`check_bidi`], without the detail, and without a branch.
 fn bidi_rule_holds(groups: u8, first: u8, last: u8) -> bool {
     let bit = |g: u8| 1u8 << g;
     let common = bit(GROUP_EN) | bit(GROUP_NEUTRAL) | bit(GROUP_NSM);
-    match first {
-        GROUP_L => groups & !(bit(GROUP_L) | common) == 0 && (last == GROUP_L || last == GROUP_EN),
-        GROUP_R | GROUP_AL => {
-            let allowed = bit(GROUP_R) | bit(GROUP_AL) | bit(GROUP_AN) | common;
-            let both_numbers = bit(GROUP_EN) | bit(GROUP_AN);
-            groups & !allowed == 0
-                && groups & both_numbers != both_numbers
-                && matches!(last, GROUP_R | GROUP_AL | GROUP_EN | GROUP_AN)
-        }
-        _ => false,
-    }
+    let ltr = (first == bit(GROUP_L))
+        & (groups & !(bit(GROUP_L) | common) == 0)
+        & (last & (bit(GROUP_L) | bit(GROUP_EN)) != 0);
+    let allowed = bit(GROUP_R) | bit(GROUP_AL) | bit(GROUP_AN) | common;
+    let both_numbers = bit(GROUP_EN) | bit(GROUP_AN);
+    let rtl = (first & (bit(GROUP_R) | bit(GROUP_AL)) != 0)
+        & (groups & !allowed == 0)
+        & (groups & both_numbers != both_numbers)
+        & (last & (bit(GROUP_R) | bit(GROUP_AL) | bit(GROUP_EN) | bit(GROUP_AN)) != 0);
+    ltr | rtl
 }
 
 /// The group of [`BIDI_GROUPS`] a bidi class falls in.
@@ -989,7 +1068,7 @@ fn bidi_group(bc: BidiClass) -> u8 {
 /// the cache in the BMP.
 fn bidi_class_for_rules(c: char) -> BidiClass {
     match cached_class(c) {
-        Some(class) => BIDI_GROUPS[usize::from((class >> CLASS_BIDI_SHIFT) & 7)],
+        Some(class) => BIDI_GROUPS[group_bits(class).trailing_zeros() as usize],
         None => bidi_class(c),
     }
 }
@@ -1006,7 +1085,7 @@ fn cached_class(c: char) -> Option<u16> {
 /// The block of cached classes that holds `cp` (in the BMP), computed on first use.
 fn class_block(cp: u32) -> &'static [u16; 256] {
     CLASSES[(cp >> 8) as usize].get_or_init(|| {
-        let mut table = [0u16; 256];
+        let mut table = [CLASS_INVALID; 256];
         for (low, slot) in table.iter_mut().enumerate() {
             if let Some(c) = char::from_u32((cp & !0xFF) | low as u32) {
                 *slot = compute_class(c);
@@ -1059,160 +1138,301 @@ fn compute_class(c: char) -> u16 {
         class |= CLASS_SECOND;
     }
     let nfc_safe = !second || starter;
-    if single && c != REPLACEMENT && !c.is_ascii() && !jamo && nfc_safe {
-        if c != ZWJ && c != ZWNJ {
-            class |= CLASS_PLAIN;
+    let (plain, pvalid) = if c.is_ascii() {
+        let flags = ASCII_CLASS[c as usize];
+        if flags & LDH_LOWER == 0 {
+            class |= CLASS_NOT_STD3;
         }
-        if idna2008_class(c) == Idna2008::Pvalid {
-            class |= CLASS_PVALID;
+        if c.is_ascii_uppercase() || c == '-' {
+            class |= CLASS_UPPER_OR_HYPHEN;
         }
+        (flags & UTS46_VALID != 0, true)
+    } else {
+        class |= CLASS_NOT_ASCII;
+        let valid = single && c != REPLACEMENT && !jamo && nfc_safe;
+        (
+            valid && c != ZWJ && c != ZWNJ,
+            valid && idna2008_class(c) == Idna2008::Pvalid,
+        )
+    };
+    if !plain {
+        class |= CLASS_NOT_PLAIN;
     }
-    let bc = bidi_class(c);
-    if is_rtl_class(bc) {
-        class |= CLASS_RTL;
+    if !pvalid {
+        class |= CLASS_NOT_PVALID;
     }
-    class | (u16::from(bidi_group(bc)) << CLASS_BIDI_SHIFT)
+    class | group_class(bidi_class(c))
 }
 
 /// What one pass over a label tells; see [`Uts46::facts`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Facts {
     /// The label holds a character of Bidi_Class R, AL or AN.
     pub rtl: bool,
-    /// Every character is valid by the cached classes alone.
-    plain: bool,
-    /// RFC 5893's rule holds (it counts in a bidi domain).
-    bidi_ok: bool,
-    /// Hyphens: first, third and fourth, last; and the `xn--` prefix.
-    leading_hyphen: bool,
-    hyphens_3_4: bool,
-    ace_prefix: bool,
-    trailing_hyphen: bool,
+    /// The class bits that any character of the label has (with [`CLASS_NOT_PLAIN`] too for
+    /// a mark first, two reorderable characters side by side or a composition), among them
+    /// the set of its bidi groups.
+    any: u16,
+    /// The bidi group of the first character and that of the last one that is not NSM, as
+    /// sets of one group (empty if there is none).
+    first_group: u8,
+    last_group: u8,
+    /// Which hyphen rules the label breaks: the `HYPHEN_` bits.
+    hyphens: u8,
+}
+
+/// A hyphen first.
+const HYPHEN_LEADING: u8 = 1;
+/// Hyphens third and fourth.
+const HYPHEN_3_4: u8 = 2;
+/// `xn--` first (in any ASCII case).
+const HYPHEN_ACE: u8 = 4;
+/// A hyphen last.
+const HYPHEN_TRAILING: u8 = 8;
+
+impl Default for Facts {
+    /// The facts of nothing: not plain, not ASCII, no bidi group.
+    fn default() -> Self {
+        Facts {
+            rtl: false,
+            any: CLASS_INVALID,
+            first_group: 0,
+            last_group: 0,
+            hyphens: 0,
+        }
+    }
 }
 
 impl Facts {
-    /// These facts with the hyphen facts of a label whose first four characters (or fewer)
-    /// are `start` and whose last character is `last`.
-    pub fn with_hyphens(mut self, start: &[char], last: Option<char>) -> Facts {
-        let at = |j: usize| start.get(j).copied();
-        self.leading_hyphen = at(0) == Some('-');
-        self.hyphens_3_4 = at(2) == Some('-') && at(3) == Some('-');
-        self.ace_prefix = at(0) == Some('x') && at(1) == Some('n') && self.hyphens_3_4;
-        self.trailing_hyphen = last == Some('-');
+    /// These facts with the hyphen facts of a label whose first four code points are
+    /// `start` and whose last one is `last` (0 for each that the label does not have). The
+    /// ACE prefix is recognised in any ASCII case (a label with upper case is not plain, so
+    /// [`Uts46::check_label_with`] does not read its hyphen facts).
+    fn with_hyphens(mut self, start: [u32; 4], last: u32) -> Facts {
+        let is = |cp: u32, c: u8| cp == u32::from(c);
+        // `x` and `n` in either case (no other code point gives them with bit 5 set).
+        let is_letter = |cp: u32, c: u8| cp | 0x20 == u32::from(c);
+        let bit = |holds: bool, bit: u8| if holds { bit } else { 0 };
+        let hyphens_3_4 = is(start[2], b'-') && is(start[3], b'-');
+        self.hyphens = bit(is(start[0], b'-'), HYPHEN_LEADING)
+            | bit(hyphens_3_4, HYPHEN_3_4)
+            | bit(
+                is_letter(start[0], b'x') && is_letter(start[1], b'n') && hyphens_3_4,
+                HYPHEN_ACE,
+            )
+            | bit(is(last, b'-'), HYPHEN_TRAILING);
         self
+    }
+
+    /// Whether every character of the label is ASCII (an empty label counts as not ASCII).
+    pub fn is_ascii(&self) -> bool {
+        self.any & CLASS_NOT_ASCII == 0
+    }
+
+    /// Whether the label starts with the ACE prefix `xn--`, in any ASCII case.
+    pub fn has_ace_prefix(&self) -> bool {
+        self.hyphens & HYPHEN_ACE != 0
+    }
+
+    /// Whether RFC 5893's rule holds (it counts in a bidi domain).
+    #[inline]
+    fn bidi_ok(&self) -> bool {
+        bidi_rule_holds(group_bits(self.any), self.first_group, self.last_group)
     }
 
     /// The hyphen rules (V3, V2, V4, V3, in the order of [`check_hyphens`]) from the facts
     /// alone.
     fn check_hyphens<F: FnMut(Violation) -> Flow>(&self, sink: &mut F) -> Flow {
         check_hyphens(
-            self.leading_hyphen,
-            self.hyphens_3_4,
-            self.ace_prefix,
-            self.trailing_hyphen,
+            self.hyphens & HYPHEN_LEADING != 0,
+            self.hyphens & HYPHEN_3_4 != 0,
+            self.hyphens & HYPHEN_ACE != 0,
+            self.hyphens & HYPHEN_TRAILING != 0,
             sink,
         )
     }
 }
 
-/// The ASCII characters a label may hold under `profile`.
-fn ascii_allowed(profile: Profile) -> u8 {
-    if profile.use_std3_ascii_rules {
-        LDH_LOWER
-    } else {
-        UTS46_VALID
+/// The class bits that make a label not plain under `profile`: a label is valid by the
+/// cached classes alone (hyphen rules aside) when none of its characters has one.
+#[inline]
+fn refused_classes(profile: Profile) -> u16 {
+    let mut refused = CLASS_NOT_PLAIN;
+    if profile.idna2008 {
+        refused |= CLASS_NOT_PVALID;
     }
-}
-
-/// Whether a bidi class makes a label right-to-left.
-fn is_rtl_class(bc: BidiClass) -> bool {
-    bc == BidiClass::RightToLeft || bc == BidiClass::ArabicLetter || bc == BidiClass::ArabicNumber
+    if profile.use_std3_ascii_rules {
+        refused |= CLASS_NOT_STD3;
+    }
+    refused
 }
 
 /// All the [`Facts`] of a label.
-fn label_facts(label: &str, profile: Profile) -> Facts {
-    let mut start = [' '; 4];
-    let mut n = 0;
+fn label_facts(label: &str) -> Facts {
+    let (Some(first), Some(last)) = (label.chars().next(), label.chars().next_back()) else {
+        return Facts::default();
+    };
+    let mut gather = Gather::new();
+    let mut previous = 0;
+    for c in label.chars() {
+        let cp = u32::from(c);
+        gather.push(cp, || previous);
+        previous = cp;
+    }
+    let facts = gather.facts(u32::from(first));
+    if facts.any & CLASS_UPPER_OR_HYPHEN == 0 {
+        // No hyphen: no hyphen rule to break.
+        return facts;
+    }
+    let mut start = [0; 4];
     for (slot, c) in start.iter_mut().zip(label.chars()) {
-        *slot = c;
-        n += 1;
+        *slot = u32::from(c);
     }
-    facts_of(label.chars(), profile).with_hyphens(&start[..n], label.chars().next_back())
+    facts.with_hyphens(start, u32::from(last))
 }
 
-/// One pass over a label's characters: whether it is right-to-left, whether it is valid by
-/// the cached classes alone (hyphen rules aside: every character plain, and PVALID under
-/// IDNA2008, every ASCII character allowed, no mark first, no two reorderable characters
-/// side by side), and whether RFC 5893's rule holds. The hyphens are set apart, by
-/// [`Facts::with_hyphens`], from the first four characters and the last.
-fn facts_of(chars: impl Iterator<Item = char>, profile: Profile) -> Facts {
-    let need = if profile.idna2008 {
-        CLASS_PLAIN | CLASS_PVALID
+/// The end of [`Uts46::write_decoded`] for a label with an ASCII upper-case letter or a
+/// hyphen (`facts` are those of `code_points`, `text` what was written of them): the letters
+/// are folded, and the facts are those of the folded text.
+#[cold]
+fn revisit_decoded(facts: Facts, code_points: &[u32], text: &mut str) -> Facts {
+    if code_points
+        .iter()
+        .any(|&cp| (u32::from(b'A')..=u32::from(b'Z')).contains(&cp))
+    {
+        text.make_ascii_lowercase();
+        let mut folded = label_facts(text);
+        if code_points.iter().any(|&cp| char::from_u32(cp).is_none()) {
+            // Left out of the text, but not of the facts.
+            folded.any |= CLASS_INVALID;
+        }
+        return folded;
+    }
+    let at = |j: usize| code_points.get(j).map_or(0, |&cp| cp);
+    let last = code_points.last().map_or(0, |&cp| cp);
+    facts.with_hyphens([at(0), at(1), at(2), at(3)], last)
+}
+
+/// What one pass over a label's code points gathers: whether it is right-to-left, whether
+/// it is valid by the cached classes alone under each profile (hyphen rules aside: every
+/// character plain, and PVALID under IDNA2008, every ASCII character allowed, no mark first,
+/// no two reorderable characters side by side, no composition second that composes with the
+/// character before it), what RFC 5893's rule needs and whether it is all ASCII. The hyphens
+/// are set apart, by [`Facts::with_hyphens`], from the first four characters and the last.
+/// A value that is not a Unicode scalar value is never plain.
+///
+/// Each code point costs a table look-up and a few bit operations, without a branch but for
+/// the rare composition second: the facts are drawn from what any of the classes has (OR:
+/// the refusals and the set of bidi groups), from what neighbours share (OR of their AND),
+/// from the first class and from the last class that is not NSM.
+struct Gather {
+    /// The bits of any class.
+    any: u16,
+    /// The bits that two neighbours share.
+    neighbours: u16,
+    previous: u16,
+    /// The last class that is not NSM (0 if none).
+    last: u16,
+}
+
+impl Gather {
+    #[inline(always)]
+    fn new() -> Gather {
+        Gather {
+            any: 0,
+            neighbours: 0,
+            previous: 0,
+            last: 0,
+        }
+    }
+
+    /// The next code point, `cp`; `previous` gives the one before it (0 before the first),
+    /// asked for only where NFC might compose the two.
+    #[inline(always)]
+    fn push(&mut self, cp: u32, previous: impl FnOnce() -> u32) {
+        let class = class_of(cp);
+        self.any |= class;
+        self.neighbours |= self.previous & class;
+        if class & CLASS_SECOND != 0 && composes_with(previous(), cp) {
+            // NFC composes them.
+            self.any |= CLASS_NOT_PLAIN;
+        }
+        if class & CLASS_NSM == 0 {
+            self.last = class;
+        }
+        self.previous = class;
+    }
+
+    /// The facts of a label that has at least one code point, the first being `first` (the
+    /// hyphens aside).
+    #[inline(always)]
+    fn facts(&self, first: u32) -> Facts {
+        // Looked up again rather than set apart in the loop: one look-up costs less than a
+        // branch on every code point or a copy of the loop's body.
+        let first_class = class_of(first);
+        let mut any = self.any;
+        if (self.neighbours & CLASS_REORDERABLE) | (first_class & CLASS_MARK) != 0 {
+            any |= CLASS_NOT_PLAIN;
+        }
+        Facts {
+            rtl: group_bits(any) & RTL_GROUPS != 0,
+            any,
+            first_group: group_bits(first_class),
+            last_group: group_bits(self.last),
+            hyphens: 0,
+        }
+    }
+}
+
+/// The UTF-8 encoding of `c` in the low bytes of a word (first byte lowest), and its length.
+#[inline(always)]
+fn utf8_word(c: char) -> (u32, usize) {
+    let cp = u32::from(c);
+    let tail = |shift: u32| 0x80 | (cp >> shift) & 0x3F;
+    if cp < 0x80 {
+        (cp, 1)
+    } else if cp < 0x800 {
+        (0xC0 | cp >> 6 | tail(0) << 8, 2)
+    } else if cp < 0x1_0000 {
+        (0xE0 | cp >> 12 | tail(6) << 8 | tail(0) << 16, 3)
     } else {
-        CLASS_PLAIN
-    };
-    let allowed = ascii_allowed(profile);
-    let mut facts = Facts {
-        plain: true,
-        ..Facts::default()
-    };
-    let mut previous = CLASS_MARK;
-    let mut first = true;
-    let mut previous_char = ' ';
-    // The bidi rule, without a branch per character: which groups of BIDI_GROUPS occur,
-    // and the last one that is not NSM.
-    let mut groups = 0u8;
-    let mut first_group = NO_GROUP;
-    let mut last_group = NO_GROUP;
-    let mut plain = true;
-    let mut rtl = false;
-    for c in chars {
-        let group = match cached_class(c) {
-            Some(class) => {
-                if c.is_ascii() {
-                    plain &= c != '.' && has_flag(c as u8, allowed);
-                    previous = 0;
-                } else {
-                    plain &= class & need == need && !follows_badly(previous, class);
-                    if class & CLASS_SECOND != 0 && !first {
-                        plain &= CanonicalCompositionBorrowed::new()
-                            .compose(previous_char, c)
-                            .is_none();
-                    }
-                    rtl |= class & CLASS_RTL != 0;
-                    previous = class;
-                }
-                ((class >> CLASS_BIDI_SHIFT) & 7) as u8
-            }
-            None => {
-                plain = false;
-                let bc = bidi_class(c);
-                rtl |= is_rtl_class(bc);
-                bidi_group(bc)
-            }
-        };
-        groups |= 1 << group;
-        if first {
-            first_group = group;
-            first = false;
-        }
-        if group != GROUP_NSM {
-            last_group = group;
-        }
-        previous_char = c;
+        (
+            0xF0 | cp >> 18 | tail(12) << 8 | tail(6) << 16 | tail(0) << 24,
+            4,
+        )
     }
-    facts.bidi_ok = bidi_rule_holds(groups, first_group, last_group);
-    facts.plain = plain;
-    facts.rtl = rtl;
-    facts.plain &= !first;
-    facts
 }
 
-/// Whether a character of `class` may not follow one of class `previous` in a plain label:
-/// a mark first (rule V6; the start is given as a mark), or two reorderable characters side
-/// by side (canonical ordering might swap them).
-fn follows_badly(previous: u16, class: u16) -> bool {
-    (previous == CLASS_MARK && class & CLASS_MARK != 0) || previous & class & CLASS_REORDERABLE != 0
+/// The class bits of a code point: cached in the BMP ([`CLASS_INVALID`] for a surrogate);
+/// above it, only the bidi group and never plain ([`CLASS_INVALID`] beyond U+10FFFF).
+#[inline(always)]
+fn class_of(cp: u32) -> u16 {
+    if cp <= 0xFFFF {
+        class_block(cp)[(cp & 0xFF) as usize]
+    } else {
+        astral_class(cp)
+    }
+}
+
+#[cold]
+fn astral_class(cp: u32) -> u16 {
+    char::from_u32(cp).map_or(CLASS_INVALID, |c| {
+        CLASS_NOT_PLAIN | CLASS_NOT_ASCII | group_class(bidi_class(c))
+    })
+}
+
+/// The class bit of the group of a bidi class.
+fn group_class(bc: BidiClass) -> u16 {
+    1 << (CLASS_GROUP_SHIFT + bidi_group(bc))
+}
+
+/// Whether NFC composes `second` with `first` just before it.
+#[cold]
+fn composes_with(first: u32, second: u32) -> bool {
+    match (char::from_u32(first), char::from_u32(second)) {
+        (Some(a), Some(b)) => CanonicalCompositionBorrowed::new().compose(a, b).is_some(),
+        _ => false,
+    }
 }
 
 /// Whether `normalize_validate` leaves a label unchanged: every code point valid (or
@@ -1309,8 +1529,8 @@ fn check_hyphens<F: FnMut(Violation) -> Flow>(
 }
 
 fn scan_unicode<F: FnMut(Violation) -> Flow>(label: &str, profile: Profile, sink: &mut F) -> Flow {
-    let facts = label_facts(label, profile);
-    if facts.plain {
+    let facts = label_facts(label);
+    if facts.any & refused_classes(profile) == 0 {
         return facts.check_hyphens(sink);
     }
     let status_ok = is_normalized_valid(label);
@@ -1522,7 +1742,7 @@ fn check_bidi<F: FnMut(Violation) -> Flow>(label: &str, sink: &mut F) -> Flow {
 }
 
 /// The bidi rule of RFC 5893 section 2 read one character at a time, so that it can run
-/// inside another pass over a label ([`facts_of`]) as well as on its own ([`check_bidi`]).
+/// inside another pass over a label ([`Gather`]) as well as on its own ([`check_bidi`]).
 #[derive(Debug, Clone, Copy, Default)]
 struct BidiScan {
     /// Direction set by the first character: `Some(true)` right to left; `None` before it.
@@ -1883,7 +2103,7 @@ mod tests {
         // a block and across blocks), must pass the full normalization-and-status check.
         let plain: Vec<char> = (0x80..=0xFFFFu32)
             .filter_map(char::from_u32)
-            .filter(|&c| cached_class(c).is_some_and(|k| k & CLASS_PLAIN != 0))
+            .filter(|&c| cached_class(c).is_some_and(|k| k & CLASS_NOT_PLAIN == 0))
             .collect();
         assert!(plain.len() > 40_000, "{} plain code points", plain.len());
         for &c in &plain {
@@ -1910,7 +2130,7 @@ mod tests {
             let c = plain[pick(plain.len())];
             let d = plain[(near + pick(64)).min(plain.len() - 1)];
             let text: String = ['a', a, b, d, c, b].iter().collect();
-            if facts_of(text.chars(), Profile::UTS46).plain {
+            if label_facts(&text).any & CLASS_NOT_PLAIN == 0 {
                 judged_plain += 1;
                 assert!(
                     is_normalized_valid(&text),
@@ -2609,6 +2829,117 @@ mod tests {
         );
         let (u, ue, _, _) = convert("a\u{2488}b", DNS);
         assert_eq!((u.as_str(), ue), ("a\u{2488}b", vec!["V7"]));
+    }
+
+    /// The encoder behind `write_decoded`'s direct writes (the `unsafe` there relies on it)
+    /// gives the standard library's UTF-8 for every scalar value.
+    #[test]
+    fn utf8_word_is_the_utf8_encoding() {
+        for c in (0..=0x10_FFFFu32).filter_map(char::from_u32) {
+            let mut expected = [0u8; 4];
+            let expected = c.encode_utf8(&mut expected).as_bytes();
+            let (word, len) = utf8_word(c);
+            assert_eq!(
+                &word.to_le_bytes()[..len],
+                expected,
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+    }
+
+    /// The decoder's path: the text written is the code points with ASCII folded (values
+    /// that are not scalar values left out), after what `out` held; its facts are those of
+    /// the text, and the verdict from them is the full check's.
+    #[test]
+    fn written_decoded_labels_are_judged_as_their_text() {
+        use proptest::prelude::*;
+        let alphabet: Vec<u32> = [
+            'a',
+            'l',
+            'x',
+            'n',
+            'X',
+            'N',
+            'Z',
+            '-',
+            '0',
+            '_',
+            '.',
+            '!',
+            '\u{FC}',
+            '\u{DF}',
+            '\u{B7}',
+            '\u{308}',
+            '\u{301}',
+            '\u{93C}',
+            '\u{930}',
+            '\u{94D}',
+            '\u{BBE}',
+            '\u{BC6}',
+            '\u{B95}',
+            '\u{5D0}',
+            '\u{5B8}',
+            '\u{627}',
+            '\u{628}',
+            '\u{64E}',
+            '\u{661}',
+            '\u{6F1}',
+            '\u{200C}',
+            '\u{200D}',
+            '\u{4E2D}',
+            '\u{30FB}',
+            '\u{30A2}',
+            '\u{375}',
+            '\u{3B1}',
+            '\u{212B}',
+            '\u{2603}',
+            '\u{FFFD}',
+            '\u{1100}',
+            '\u{1161}',
+            '\u{10400}',
+            '\u{1F600}',
+            '\u{1E900}',
+        ]
+        .iter()
+        .map(|&c| u32::from(c))
+        .chain([0xD800, 0xDFFF, 0x11_0000, u32::MAX])
+        .collect();
+        let code_points = proptest::collection::vec(proptest::sample::select(alphabet), 0..9);
+        let mut runner =
+            proptest::test_runner::TestRunner::new(proptest::test_runner::Config::with_cases(4000));
+        runner
+            .run(
+                &(code_points, any::<bool>(), any::<bool>(), any::<bool>()),
+                |(code_points, std3, idna2008, bidi)| {
+                    let uts46 = Uts46::new(Profile {
+                        use_std3_ascii_rules: std3,
+                        idna2008,
+                    });
+                    let text: String = code_points
+                        .iter()
+                        .filter_map(|&cp| char::from_u32(cp))
+                        .map(|c| c.to_ascii_lowercase())
+                        .collect();
+                    let mut out = String::from("before.");
+                    let facts = uts46.write_decoded(&code_points, &mut out);
+                    prop_assert_eq!(&out, &format!("before.{text}"));
+                    prop_assert_eq!(
+                        uts46.check_label_with(&text, facts, bidi),
+                        uts46.check_label(&text, bidi)
+                    );
+                    if code_points.iter().all(|&cp| char::from_u32(cp).is_some()) {
+                        prop_assert_eq!(facts, uts46.facts(&text));
+                        prop_assert_eq!(facts.rtl, uts46.has_rtl(&text));
+                        prop_assert_eq!(facts.is_ascii(), !text.is_empty() && text.is_ascii());
+                        prop_assert_eq!(facts.has_ace_prefix(), text.starts_with("xn--"));
+                    } else {
+                        prop_assert!(facts.any & CLASS_NOT_PLAIN != 0);
+                    }
+                    Ok(())
+                },
+            )
+            .unwrap();
     }
 
     /// The fast answer of `check_label` agrees with the full list of `check_label_all`.
