@@ -149,6 +149,14 @@ impl std::fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 impl ChunkOutput {
+    /// The output's bytes in order: slices of `data` (the chunk's input) and of `owned`.
+    pub fn pieces<'a>(&'a self, data: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
+        self.segments.iter().map(move |segment| match segment {
+            Segment::Input(r) => &data[r.clone()],
+            Segment::Owned(r) => &self.owned[r.clone()],
+        })
+    }
+
     /// Appends input bytes `range` to the output, merging with the previous input segment.
     pub fn keep(&mut self, range: Range<usize>) {
         if range.is_empty() {
@@ -316,12 +324,9 @@ pub fn run(
             }
             origin = result.origin.clone();
             if let Some(out) = out.as_deref_mut() {
-                for segment in &result.segments {
-                    match segment {
-                        Segment::Input(r) => out.write_all(&chunk.data[r.clone()]),
-                        Segment::Owned(r) => out.write_all(&result.owned[r.clone()]),
-                    }
-                    .map_err(|e| context(e, "writing the output"))?;
+                for piece in result.pieces(chunk.data) {
+                    out.write_all(piece)
+                        .map_err(|e| context(e, "writing the output"))?;
                 }
             }
             for f in &result.findings {

@@ -841,25 +841,20 @@ mod tests {
     /// Line, column, label and reason of a finding.
     type Spot = (u64, u64, String, &'static str);
 
-    fn run(mode: Mode, text: &[u8]) -> (Vec<u8>, Vec<Spot>) {
+    /// `text` as one chunk: the output bytes and the scan result.
+    fn scan(mode: Mode, text: &[u8]) -> (Vec<u8>, ChunkOutput) {
         let mut rewriter = NameRewriter::new(mode, Profile::default());
         let mut out = ChunkOutput::default();
         let chunk = Chunk {
             data: text,
-            starts_mid_line: false,
-            ends_mid_line: false,
-            origin: None,
+            ..Chunk::default()
         };
         LogScanner.scan(chunk, &mut rewriter, &mut out);
-        let mut written = Vec::new();
-        for segment in &out.segments {
-            match segment {
-                crate::pipeline::Segment::Input(r) => written.extend_from_slice(&text[r.clone()]),
-                crate::pipeline::Segment::Owned(r) => {
-                    written.extend_from_slice(&out.owned[r.clone()])
-                }
-            }
-        }
+        (out.pieces(text).flatten().copied().collect(), out)
+    }
+
+    fn run(mode: Mode, text: &[u8]) -> (Vec<u8>, Vec<Spot>) {
+        let (written, out) = scan(mode, text);
         let findings = out
             .findings
             .iter()
@@ -993,15 +988,7 @@ mod tests {
         // Found by fuzz/log_scanner: a plain name, then a Windows name that starts where it
         // ends. Both convert; the output says which input bytes they replace as one piece.
         let text = b"x (1\xff4)XN--80AK6AA92E(3)c2E(3)com(014)XN--80AK6AA92E(3)com(0)1\n";
-        let mut rewriter = NameRewriter::new(Mode::Decode { race: false }, Profile::default());
-        let mut out = ChunkOutput::default();
-        let chunk = Chunk {
-            data: text,
-            starts_mid_line: false,
-            ends_mid_line: false,
-            origin: None,
-        };
-        LogScanner.scan(chunk, &mut rewriter, &mut out);
+        let (written, out) = scan(Mode::Decode { race: false }, text);
         let owned_in_a_row = out.segments.windows(2).any(|w| {
             matches!(
                 w,
@@ -1012,7 +999,6 @@ mod tests {
             )
         });
         assert!(!owned_in_a_row, "{:?}", out.segments);
-        let (written, _) = run(Mode::Decode { race: false }, text);
         assert_eq!(
             String::from_utf8_lossy(&written),
             "x (1\u{FFFD}4)аррӏе(3)c2E(3)com(10)аррӏе(3)com(0)1\n"

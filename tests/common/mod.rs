@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use idnscope::pipeline::{Chunk, ChunkOutput, Scanner, Segment};
+use idnscope::pipeline::{Chunk, ChunkOutput, Scanner};
 use idnscope::rewrite::{Mode, NameRewriter};
 use idnscope::uts46::Profile;
 
@@ -69,14 +69,7 @@ pub fn scan(scanner: &dyn Scanner, data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOu
         origin: None,
     };
     scanner.scan(chunk, &mut rewriter, &mut out);
-    let mut bytes = Vec::new();
-    for segment in &out.segments {
-        match segment {
-            Segment::Input(r) => bytes.extend_from_slice(&data[r.clone()]),
-            Segment::Owned(r) => bytes.extend_from_slice(&out.owned[r.clone()]),
-        }
-    }
-    (bytes, out)
+    (out.pieces(data).flatten().copied().collect(), out)
 }
 
 // ---- RFC 3492 ----------------------------------------------------------------------------
