@@ -516,10 +516,19 @@ fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
 /// Appends `octets` as text in lower case (bytes that are not UTF-8 as U+FFFD); false when
 /// they are not UTF-8.
 fn push_lower(octets: &[u8], text: &mut String) -> bool {
-    for c in String::from_utf8_lossy(octets).chars() {
+    let utf8 = std::str::from_utf8(octets);
+    let lossy;
+    let chars = match utf8 {
+        Ok(valid) => valid,
+        Err(_) => {
+            lossy = String::from_utf8_lossy(octets);
+            &lossy
+        }
+    };
+    for c in chars.chars() {
         text.extend(c.to_lowercase());
     }
-    std::str::from_utf8(octets).is_ok()
+    utf8.is_ok()
 }
 
 /// The bit of label `i` in a set of the first 64 labels (0 for the others).
