@@ -517,6 +517,12 @@ fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
 /// they are not UTF-8.
 fn push_lower(octets: &[u8], text: &mut String) -> bool {
     let utf8 = std::str::from_utf8(octets);
+    if let Some(ascii) = utf8.ok().filter(|s| s.is_ascii()) {
+        let start = text.len();
+        text.push_str(ascii);
+        text[start..].make_ascii_lowercase();
+        return true;
+    }
     let lossy;
     let chars = match utf8 {
         Ok(valid) => valid,

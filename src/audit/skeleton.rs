@@ -8,9 +8,8 @@
 //! that UTS #39 does not (`ł` to `l`, small capitals to their letters...), with combining
 //! marks stripped again at the end.
 
-use std::collections::{HashMap, HashSet};
-
-use unicode_normalization::char::is_combining_mark;
+use rustc_hash::{FxHashMap, FxHashSet};
+use unicode_normalization::char::{canonical_combining_class, is_combining_mark};
 use unicode_normalization::UnicodeNormalization;
 
 use super::{describe_all, Check, Spoof, UnicodeName};
@@ -101,7 +100,7 @@ pub fn ascii_lookalike(c: char) -> Option<String> {
         .then(|| looks.to_ascii_lowercase())
 }
 
-/// Reusable buffers of the name checks.
+/// Reusable buffers of the name checks, with the skeletons of the characters met so far.
 #[derive(Debug, Default)]
 pub struct Buffers {
     plain: String,
@@ -110,6 +109,44 @@ pub struct Buffers {
     loose_starts: Vec<usize>,
     visible: String,
     mapped: String,
+    joined: String,
+    pieces: Pieces,
+    /// Whether a last label's skeletons end some protected key, for the last labels met
+    /// (most names end with one of a few TLDs or a zone's origin).
+    last_labels: FxHashMap<Box<str>, bool>,
+}
+
+/// Past this many last labels, [`Buffers::last_labels`] starts again.
+const LAST_LABELS_LIMIT: usize = 4096;
+
+/// The skeletons of single characters, worked out on first use: the skeleton of a label is
+/// the concatenation of its characters' pieces (see [`Piece`]), so that a label costs one
+/// look-up per character instead of two normalization passes and a table search.
+#[derive(Debug, Default)]
+struct Pieces {
+    /// Where each character's pieces are in `text`.
+    index: FxHashMap<char, Piece>,
+    /// The plain piece and then the loose piece of each character, back to back.
+    text: String,
+}
+
+/// Past this many bytes of pieces, the cache starts again (hostile input with every
+/// character of Unicode stays bounded).
+const PIECES_LIMIT: usize = 1 << 20;
+
+/// The skeletons of one character: its plain piece is `Pieces::text[start..middle]`, its
+/// loose piece `[middle..end]`.
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    start: u32,
+    middle: u32,
+    end: u32,
+    /// Whether the plain piece may simply be appended: the character decomposes to a
+    /// starter first and its skeleton starts with one (or is empty), so that canonical
+    /// ordering, in the two normalizations of the skeleton, moves nothing across the
+    /// boundary between its piece and the one before. The loose pieces can always be
+    /// appended: the loose skeleton drops every combining mark, and only marks move.
+    appendable: bool,
 }
 
 /// The protected domains, indexed by skeleton.
@@ -118,13 +155,16 @@ pub struct Protected {
     /// The domains, in Unicode, lower case.
     domains: Vec<String>,
     /// Plain and loose skeletons of each domain.
-    by_skeleton: HashMap<String, usize>,
+    by_skeleton: FxHashMap<String, usize>,
     /// The same with dots and hyphens removed.
-    by_joined: HashMap<String, usize>,
+    by_joined: FxHashMap<String, usize>,
+    /// Every ending of the keys of `by_joined`: a name whose last labels' skeleton (joined)
+    /// is not one cannot match with more labels either.
+    joined_endings: FxHashSet<Box<str>>,
     /// The domains themselves.
-    exact: HashMap<String, usize>,
+    exact: FxHashMap<String, usize>,
     /// Labels that are never whole-script confusables.
-    allowed_words: HashSet<String>,
+    allowed_words: FxHashSet<String>,
 }
 
 impl Protected {
@@ -204,7 +244,12 @@ impl Protected {
         skeletons(&name, 0, &mut buffers);
         for key in [&buffers.plain, &buffers.loose] {
             self.by_skeleton.entry(key.clone()).or_insert(index);
-            self.by_joined.entry(joined(key)).or_insert(index);
+            join_into(key, &mut buffers.joined);
+            let joined = buffers.joined.as_str();
+            for i in joined.char_indices().map(|(i, _)| i).chain([joined.len()]) {
+                self.joined_endings.insert(joined[i..].into());
+            }
+            self.by_joined.entry(joined.to_owned()).or_insert(index);
         }
         for label in unicode.split('.').filter(|l| !l.is_ascii()) {
             self.allowed_words.insert(label.to_owned());
@@ -242,11 +287,9 @@ impl Protected {
         if n < 2 || self.domains.is_empty() {
             return;
         }
-        let first = n.saturating_sub(4);
         if self.deviation(name, buffers, found) {
             return;
         }
-        skeletons(name, first, buffers);
         // Is the name `target` itself, or under it?
         let is_own = |target: &str| {
             name.text == target
@@ -255,6 +298,70 @@ impl Protected {
                     .strip_suffix(target)
                     .is_some_and(|head| head.ends_with('.'))
         };
+        if let Some(spoof) = self.skeleton_match(name, buffers, &is_own) {
+            found(spoof);
+            return;
+        }
+        self.embedded_target(name, buffers, &is_own, found);
+    }
+
+    /// C28 to C30: the first of the name's last two to four labels whose plain or loose
+    /// skeleton is a protected domain's (not the name's own), then the same with dots and
+    /// hyphens removed.
+    fn skeleton_match(
+        &self,
+        name: &UnicodeName<'_>,
+        buffers: &mut Buffers,
+        is_own: &dyn Fn(&str) -> bool,
+    ) -> Option<Spoof> {
+        let n = name.labels.len();
+        let first = n.saturating_sub(4);
+        // How many of the last labels have a joined skeleton that ends a protected key: a
+        // match takes at most that many. Most names stop at their last label.
+        let last = name.label(n - 1);
+        let ends_some = match buffers.last_labels.get(last) {
+            Some(&known) => known,
+            None => {
+                skeletons(name, n - 1, buffers);
+                let Buffers {
+                    plain,
+                    loose,
+                    joined,
+                    ..
+                } = buffers;
+                let known =
+                    reach(self, plain, &[0], 1, joined) + reach(self, loose, &[0], 1, joined) > 0;
+                if buffers.last_labels.len() >= LAST_LABELS_LIMIT {
+                    buffers.last_labels.clear();
+                }
+                buffers.last_labels.insert(last.into(), known);
+                known
+            }
+        };
+        if !ends_some {
+            return None;
+        }
+        skeletons(name, first, buffers);
+        let Buffers {
+            plain,
+            loose,
+            plain_starts,
+            loose_starts,
+            joined,
+            ..
+        } = buffers;
+        let variants = [
+            (
+                &*plain,
+                &*plain_starts,
+                reach(self, plain, plain_starts, n - first, joined),
+            ),
+            (
+                &*loose,
+                &*loose_starts,
+                reach(self, loose, loose_starts, n - first, joined),
+            ),
+        ];
         for (check, joined_keys) in [
             (Check::SkeletonMatch, false),
             (Check::SkeletonMatchJoined, true),
@@ -265,15 +372,14 @@ impl Protected {
                 if suffix.is_ascii() {
                     continue;
                 }
-                let hit = [
-                    (&buffers.plain, &buffers.plain_starts),
-                    (&buffers.loose, &buffers.loose_starts),
-                ]
-                .into_iter()
-                .find_map(|(text, starts)| {
+                let hit = variants.iter().find_map(|&(text, starts, reach)| {
+                    if k > reach {
+                        return None;
+                    }
                     let key = &text[starts[from - first]..];
                     if joined_keys {
-                        self.by_joined.get(&joined(key))
+                        join_into(key, joined);
+                        self.by_joined.get(joined.as_str())
                     } else {
                         self.by_skeleton.get(key)
                     }
@@ -286,7 +392,7 @@ impl Protected {
                 let label = (from..n)
                     .find(|&i| !name.label(i).is_ascii())
                     .unwrap_or(from);
-                found(Spoof {
+                return Some(Spoof {
                     label,
                     check,
                     message: format!(
@@ -301,10 +407,9 @@ impl Protected {
                     ),
                     target: Some(target.clone()),
                 });
-                return;
             }
         }
-        self.embedded_target(name, buffers, &is_own, found);
+        None
     }
 
     /// C04: the name as IDNA2003 (transitional processing) maps it is another, protected
@@ -476,9 +581,30 @@ fn label_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
     ranges
 }
 
-/// `key` without dots and hyphens.
-fn joined(key: &str) -> String {
-    key.chars().filter(|&c| c != '.' && c != '-').collect()
+/// `key` without dots and hyphens, into `out`.
+fn join_into(key: &str, out: &mut String) {
+    out.clear();
+    for piece in key.split(['.', '-']) {
+        out.push_str(piece);
+    }
+}
+
+/// How many of the last labels of `text` (a skeleton of `count` labels starting at
+/// `starts`), from one up to `count`, have a joined skeleton that ends a key of
+/// `protected`: the most labels a match of this skeleton can take.
+fn reach(
+    protected: &Protected,
+    text: &str,
+    starts: &[usize],
+    count: usize,
+    joined: &mut String,
+) -> usize {
+    (1..=count)
+        .take_while(|&k| {
+            join_into(&text[starts[count - k]..], joined);
+            protected.joined_endings.contains(joined.as_str())
+        })
+        .count()
 }
 
 /// The plain and loose skeletons of labels `first..` of `name`, joined with dots, with
@@ -505,25 +631,79 @@ fn skeletons(name: &UnicodeName<'_>, first: usize, buffers: &mut Buffers) {
             }
             continue;
         }
-        for c in unicode_security::skeleton(label) {
-            buffers.plain.extend(c.to_lowercase());
+        let plain_start = buffers.plain.len();
+        let mut appendable = true;
+        for c in label.chars() {
+            let piece = buffers.pieces.get(c);
+            let text = &buffers.pieces.text;
+            let (start, middle, end) = (piece.start as usize, piece.middle as usize, piece.end);
+            buffers.plain.push_str(&text[start..middle]);
+            buffers.loose.push_str(&text[middle..end as usize]);
+            appendable &= piece.appendable;
         }
-        // Loose: diacritics removed, extra mappings, skeleton, marks removed again.
-        buffers.mapped.clear();
-        for c in label.nfd() {
-            if is_combining_mark(c) {
-                continue;
-            }
-            match EXTRA.binary_search_by_key(&c, |&(from, _)| from) {
-                Ok(j) => buffers.mapped.push(EXTRA[j].1),
-                Err(_) => buffers.mapped.push(c),
-            }
+        if !appendable {
+            // Marks that canonical ordering moves across characters: the label as a whole.
+            buffers.plain.truncate(plain_start);
+            push_plain(label, &mut buffers.plain);
         }
-        for c in unicode_security::skeleton(&buffers.mapped) {
-            if !is_combining_mark(c) {
-                buffers.loose.extend(c.to_lowercase());
-            }
+    }
+}
+
+/// Appends the plain skeleton of `text`: UTS #39's, in lower case.
+fn push_plain(text: &str, out: &mut String) {
+    for c in unicode_security::skeleton(text) {
+        out.extend(c.to_lowercase());
+    }
+}
+
+/// Appends the loose skeleton of `text`: diacritics removed, the extra mappings, then the
+/// UTS #39 skeleton, marks removed again, in lower case. `mapped` is scratch.
+fn push_loose(text: &str, mapped: &mut String, out: &mut String) {
+    mapped.clear();
+    for c in text.nfd() {
+        if is_combining_mark(c) {
+            continue;
         }
+        match EXTRA.binary_search_by_key(&c, |&(from, _)| from) {
+            Ok(j) => mapped.push(EXTRA[j].1),
+            Err(_) => mapped.push(c),
+        }
+    }
+    for c in unicode_security::skeleton(mapped) {
+        if !is_combining_mark(c) {
+            out.extend(c.to_lowercase());
+        }
+    }
+}
+
+impl Pieces {
+    /// The pieces of `c`, worked out on first use.
+    fn get(&mut self, c: char) -> Piece {
+        if let Some(&piece) = self.index.get(&c) {
+            return piece;
+        }
+        if self.text.len() > PIECES_LIMIT {
+            self.index.clear();
+            self.text.clear();
+        }
+        let mut utf8 = [0; 4];
+        let alone = &*c.encode_utf8(&mut utf8);
+        // The text stays under PIECES_LIMIT plus one character's pieces: offsets fit u32.
+        let start = self.text.len() as u32;
+        push_plain(alone, &mut self.text);
+        let middle = self.text.len() as u32;
+        let mut mapped = String::new();
+        push_loose(alone, &mut mapped, &mut self.text);
+        let starter = |c: Option<char>| c.is_none_or(|c| canonical_combining_class(c) == 0);
+        let piece = Piece {
+            start,
+            middle,
+            end: self.text.len() as u32,
+            appendable: starter(alone.nfd().next())
+                && starter(unicode_security::skeleton(alone).next()),
+        };
+        self.index.insert(c, piece);
+        piece
     }
 }
 
@@ -567,6 +747,113 @@ mod tests {
             assert_eq!(buffers.plain, plain(text), "{text}");
         }
         assert_eq!(ascii_skeletons()[usize::from(b'm')], "rn");
+    }
+
+    /// The plain and loose skeletons of `text`'s labels as [`skeletons`] builds them from
+    /// the characters' pieces, and as the skeleton procedures give them for each label
+    /// whole.
+    fn by_pieces_and_whole(text: &str, buffers: &mut Buffers) -> [(String, String); 2] {
+        let labels = label_ranges(text);
+        let name = UnicodeName {
+            text,
+            labels: &labels,
+            absolute: false,
+            invalid: 0,
+        };
+        skeletons(&name, 0, buffers);
+        let (mut plain, mut loose, mut mapped) = (String::new(), String::new(), String::new());
+        for (i, label) in text.split('.').enumerate() {
+            if i > 0 {
+                plain.push('.');
+                loose.push('.');
+            }
+            push_plain(label, &mut plain);
+            push_loose(label, &mut mapped, &mut loose);
+        }
+        [
+            (buffers.plain.clone(), plain),
+            (buffers.loose.clone(), loose),
+        ]
+    }
+
+    #[test]
+    fn pieces_give_the_skeletons_of_whole_labels_for_every_bmp_character() {
+        let mut buffers = Buffers::default();
+        for c in (0x80..=0xFFFFu32).filter_map(char::from_u32) {
+            if c == '.' {
+                continue;
+            }
+            // Alone, between letters, before marks that canonical ordering moves, and
+            // after a letter with a mark.
+            for text in [
+                format!("{c}"),
+                format!("x{c}ж"),
+                format!("{c}\u{0323}\u{0301}.com"),
+                format!("e\u{0301}{c}\u{0316}"),
+            ] {
+                for (pieces, whole) in by_pieces_and_whole(&text, &mut buffers) {
+                    assert_eq!(pieces, whole, "{text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_combining_marks_have_a_combining_class() {
+        // What lets loose pieces always be appended: canonical ordering moves only
+        // characters of combining class other than 0, and the loose skeleton drops them.
+        let moved = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| canonical_combining_class(c) != 0 && !is_combining_mark(c))
+            .collect::<Vec<_>>();
+        assert_eq!(moved, Vec::<char>::new());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn pieces_give_the_skeletons_of_whole_labels(
+            chars in proptest::collection::vec(proptest::sample::select(&[
+                'a', 'e', 'i', 'l', 'o', 'm', '1', '0', '-', '.', 'é', 'ü', 'ł', 'ß', 'ı',
+                'а', 'е', 'о', 'р', 'ӏ', 'в', 'α', 'ο', 'ν', 'ε', 'ᴀ', 'ｇ', '\u{0301}',
+                '\u{0308}', '\u{0323}', '\u{0316}', '\u{0307}', '\u{0338}', '\u{200D}',
+                '\u{00AD}', 'ǅ', 'ﬁ', 'Å', 'Ω', 'ᄀ', '가', '각', '\u{1161}', 'ノ', '一',
+                'ي', 'ى', '\u{0654}', 'ः', '\u{093C}', 'क', '𝐚', '𝟎', 'ℌ', '㎏',
+            ][..]), 1..12)
+        ) {
+            let text: String = chars.into_iter().collect();
+            let mut buffers = Buffers::default();
+            for (pieces, whole) in by_pieces_and_whole(&text, &mut buffers) {
+                proptest::prop_assert_eq!(pieces, whole, "{:?}", text);
+            }
+        }
+    }
+
+    #[test]
+    fn only_names_ending_like_a_protected_domain_get_their_skeletons_compared() {
+        let protected = Protected::builtin();
+        let mut joined = String::new();
+        let mut reach_of = |text: &str| {
+            let starts = label_ranges(text)
+                .iter()
+                .map(|r| r.start)
+                .collect::<Vec<_>>();
+            reach(&protected, text, &starts, starts.len(), &mut joined)
+        };
+        // "corn" is the skeleton of "com"; "rf" ends no protected domain.
+        assert_eq!(reach_of("ple.corn"), 2);
+        assert_eq!(reach_of("gle.corn"), 2);
+        assert_eq!(reach_of("pф"), 0);
+        assert_eq!(reach_of("exarnple"), 0);
+        assert!(reach_of("xyzzy.corn") == 1);
+        // A skeleton match across the labels that reach allows is still found.
+        assert_eq!(
+            matches(&protected, "www.аррӏе.com"),
+            vec![(Check::SkeletonMatch, Some("apple.com".to_owned()))]
+        );
+        assert_eq!(
+            matches(&protected, "gооg.le.com"),
+            vec![(Check::SkeletonMatchJoined, Some("google.com".to_owned()))]
+        );
     }
 
     #[test]

@@ -7,6 +7,55 @@ use crate::rewrite::NameRewriter;
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// `0x01` in every byte.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+/// The low seven bits of every byte.
+const LOW7: u64 = ONES * 0x7F;
+
+/// The high bit of each byte of `x` that is zero, and no other bit.
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    !((((x & LOW7) + LOW7) | x) | LOW7)
+}
+
+/// Where the line that starts at `start` ends (at its `\n`, or at the end of `data`), and
+/// whether it is marked: it holds a byte that is not ASCII, a backslash, or two hyphens in a
+/// row, without which no name on it needs work (see [`NameRewriter::needs_work`]). Eight
+/// bytes at a time: most lines are short names, where memchr's set-up costs more than
+/// the search.
+fn line_end_and_marks(data: &[u8], start: usize) -> (usize, bool) {
+    let mut i = start;
+    let mut marked = false;
+    let mut hyphen_before = 0u64;
+    while let Some(word) = data.get(i..i + 8) {
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let newline = zero_bytes(w ^ (ONES * u64::from(b'\n')));
+        let hyphens = zero_bytes(w ^ (ONES * u64::from(b'-')));
+        let backslashes = zero_bytes(w ^ (ONES * u64::from(b'\\')));
+        // A hyphen after a hyphen, in this word or across from the word before.
+        let pairs = hyphens & ((hyphens << 8) | hyphen_before);
+        let marks = pairs | backslashes | (w & !LOW7);
+        if newline != 0 {
+            // The bits below the newline's high bit: the bytes before it.
+            let before = (newline & newline.wrapping_neg()) - 1;
+            let end = i + newline.trailing_zeros() as usize / 8;
+            return (end, marked || marks & before != 0);
+        }
+        marked |= marks != 0;
+        hyphen_before = hyphens >> 56;
+        i += 8;
+    }
+    let mut hyphen = hyphen_before != 0;
+    for (at, &b) in data.iter().enumerate().skip(i) {
+        if b == b'\n' {
+            return (at, marked);
+        }
+        marked |= !b.is_ascii() || b == b'\\' || (hyphen && b == b'-');
+        hyphen = b == b'-';
+    }
+    (data.len(), marked)
+}
+
 /// Scans name lists.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NamesScanner;
@@ -17,10 +66,8 @@ impl Scanner for NamesScanner {
         let mut line_start = 0;
         let mut line_no = 0u64;
         while line_start < data.len() {
-            let (line_end, next) = match memchr::memchr(b'\n', &data[line_start..]) {
-                Some(at) => (line_start + at, line_start + at + 1),
-                None => (data.len(), data.len()),
-            };
+            let (line_end, marked) = line_end_and_marks(data, line_start);
+            let next = (line_end + 1).min(data.len());
             // A piece of a line cut for length is never a name: it passes through.
             let cut = (line_start == 0 && chunk.starts_mid_line)
                 || (line_end == data.len() && chunk.ends_mid_line);
@@ -55,7 +102,7 @@ impl Scanner for NamesScanner {
                 out.keep(line_start..next);
             } else {
                 out.stats.names += 1;
-                if rewriter.needs_work(name) {
+                if marked && rewriter.needs_work(name) {
                     let name_at = line_start + body_start;
                     let name_end = name_at + name.len();
                     out.keep(line_start..name_at);
@@ -77,5 +124,53 @@ impl Scanner for NamesScanner {
             line_start = next;
         }
         out.newlines = line_no;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The same, a byte at a time.
+    fn plain(data: &[u8], start: usize) -> (usize, bool) {
+        let end = data[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(data.len(), |at| start + at);
+        let line = &data[start..end];
+        let marked = line.iter().any(|&b| !b.is_ascii() || b == b'\\')
+            || line.windows(2).any(|w| w == b"--");
+        (end, marked)
+    }
+
+    #[test]
+    fn lines_and_marks_at_word_edges() {
+        for (text, marked) in [
+            (&b"abcdefg-\n"[..], false),
+            (b"abcdefg--", true),
+            (b"abcdefg-\n-", false),
+            (b"abcdefg-" as &[u8], false),
+            (b"abcdefg--bcdefgh\n", true),
+            (b"abcdefgh-ijklmno-\n", false),
+            (b"abcdefgh-ijklmn-\x80\n", true),
+            (b"a\\\n", true),
+            (b"\n\\", false),
+        ] {
+            assert_eq!(line_end_and_marks(text, 0), plain(text, 0), "{text:?}");
+            assert_eq!(line_end_and_marks(text, 0).1, marked, "{text:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn lines_and_marks_agree_with_a_byte_loop(
+            data in prop::collection::vec(
+                prop::sample::select(&b"ab-\\\n\x80\xC3 x"[..]), 0..80),
+            start in 0usize..80,
+        ) {
+            let start = start.min(data.len());
+            prop_assert_eq!(line_end_and_marks(&data, start), plain(&data, start));
+        }
     }
 }
