@@ -398,6 +398,40 @@ impl NameRewriter {
         else {
             return;
         };
+        // A name in ASCII under a TLD (or an origin) in Unicode: one look-up, in most cases.
+        let count = parsed.label_count();
+        // Labels `..end` are ASCII as written, and not decoded.
+        let ascii_up_to = |end: usize| {
+            parsed
+                .labels()
+                .zip(decoded.iter())
+                .take(end)
+                .all(|(l, d)| d.is_none() && !l.escaped && l.text.is_ascii())
+        };
+        let tld = match (parsed.kind(), &origin.text) {
+            (NameKind::Relative, Some(_)) => {
+                let last = origin.labels.len().saturating_sub(1);
+                (ascii_up_to(count)
+                    && origin.labels[..last]
+                        .iter()
+                        .all(|r| origin.unicode[r.clone()].is_ascii()))
+                .then(|| origin.labels.last().map(|r| &origin.unicode[r.clone()]))
+                .flatten()
+            }
+            (kind, _) if count >= 2 || kind == NameKind::Absolute => {
+                match (count.checked_sub(1).and_then(|j| decoded.get(j)), count) {
+                    (Some(&Some((from, to))), _) if ascii_up_to(count - 1) => {
+                        Some(&converted[from..to])
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if tld.is_some_and(|tld| !tld.is_ascii() && homographs.passes_under_tld(tld, audit_scratch))
+        {
+            return;
+        }
         unicode.clear();
         unicode_labels.clear();
         for (j, label) in parsed.labels().enumerate() {

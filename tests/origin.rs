@@ -166,3 +166,29 @@ fn a_bad_origin_option_is_a_usage_error() {
         assert!(message.contains("--origin"), "{bad:?}: {message}");
     }
 }
+
+#[test]
+fn names_under_a_unicode_tld_are_judged_on_their_own_labels() {
+    // Names whose only Unicode label is the TLD (here the origin рф, or written out) skip
+    // the checks when that TLD can give rise to no finding; the others are checked whole.
+    let zone = b"$ORIGIN xn--p1ai.\n\
+        $TTL 1h\n\
+        www IN A 192.0.2.1\n\
+        xn--bdam IN A 192.0.2.1\n\
+        xn--80ak6aa92e IN A 192.0.2.1\n\
+        google.xn--comjp-8t4d. IN A 192.0.2.1\n\
+        google.xn--m-0tbi. IN A 192.0.2.1\n\
+        www.example.xn--p1ai. IN A 192.0.2.1\n";
+    let (status, findings) = audit(&[], zone);
+    assert_eq!(status, 1);
+    assert_eq!(
+        summary(&findings),
+        vec![
+            // "êð": ð belongs to .is and .fo, whatever the TLD's script.
+            (4, "tld-letters".into(), None),
+            // "comノjp" shows google.com/jp; "соm" in Cyrillic reads as com.
+            (6, "embedded-target".into(), Some("google.com".into())),
+            (7, "skeleton-match".into(), Some("google.com".into())),
+        ]
+    );
+}

@@ -189,6 +189,17 @@ impl Homographs {
         &self.protected
     }
 
+    /// Whether a name whose labels are all ASCII but its top-level domain `tld` (lower
+    /// case; a name of two labels or more, or absolute) is sure to get no finding: the
+    /// label checks leave out ASCII labels and the TLD, and the name checks need a
+    /// non-ASCII character that `tld` does not give them. Most names under an IDN TLD, or
+    /// under a zone origin in Unicode, are such names; the answer is cached per thread in
+    /// `scratch`, so they cost one look-up instead of the checks.
+    pub fn passes_under_tld(&self, tld: &str, scratch: &mut Scratch) -> bool {
+        self.protected
+            .passes_with_last_label(tld, &mut scratch.skeleton)
+    }
+
     /// Runs every check on `name`, pushing each finding into `found`, label checks first
     /// in label order, then the name checks. The label checks leave out the TLD: top-level
     /// domains are delegated by IANA after its own review of confusability.

@@ -111,9 +111,18 @@ pub struct Buffers {
     mapped: String,
     joined: String,
     pieces: Pieces,
-    /// Whether a last label's skeletons end some protected key, for the last labels met
-    /// (most names end with one of a few TLDs or a zone's origin).
-    last_labels: FxHashMap<Box<str>, bool>,
+    /// What the last labels met so far can give rise to (most names end with one of a few
+    /// TLDs or with a zone's origin).
+    last_labels: FxHashMap<Box<str>, LastLabel>,
+}
+
+/// What a name's last label can give rise to in the name checks.
+#[derive(Debug, Clone, Copy)]
+struct LastLabel {
+    /// Its skeletons end some protected key: a skeleton match is possible.
+    ends_some: bool,
+    /// It holds a deviation character or one that hides a protected domain (C04, C33).
+    marked: bool,
 }
 
 /// Past this many last labels, [`Buffers::last_labels`] starts again.
@@ -318,27 +327,7 @@ impl Protected {
         let first = n.saturating_sub(4);
         // How many of the last labels have a joined skeleton that ends a protected key: a
         // match takes at most that many. Most names stop at their last label.
-        let last = name.label(n - 1);
-        let ends_some = match buffers.last_labels.get(last) {
-            Some(&known) => known,
-            None => {
-                skeletons(name, n - 1, buffers);
-                let Buffers {
-                    plain,
-                    loose,
-                    joined,
-                    ..
-                } = buffers;
-                let known =
-                    reach(self, plain, &[0], 1, joined) + reach(self, loose, &[0], 1, joined) > 0;
-                if buffers.last_labels.len() >= LAST_LABELS_LIMIT {
-                    buffers.last_labels.clear();
-                }
-                buffers.last_labels.insert(last.into(), known);
-                known
-            }
-        };
-        if !ends_some {
+        if !self.last_label(name.label(n - 1), buffers).ends_some {
             return None;
         }
         skeletons(name, first, buffers);
@@ -412,6 +401,40 @@ impl Protected {
         None
     }
 
+    /// What `last` (lower case) can give rise to as a name's last label, cached.
+    fn last_label(&self, last: &str, buffers: &mut Buffers) -> LastLabel {
+        if let Some(&facts) = buffers.last_labels.get(last) {
+            return facts;
+        }
+        buffers.plain.clear();
+        buffers.loose.clear();
+        push_label_skeletons(last, buffers);
+        let Buffers {
+            plain,
+            loose,
+            joined,
+            ..
+        } = buffers;
+        let facts = LastLabel {
+            ends_some: reach(self, plain, &[0], 1, joined) + reach(self, loose, &[0], 1, joined)
+                > 0,
+            marked: last.contains(|c| is_deviation(c) || hides(c)),
+        };
+        if buffers.last_labels.len() >= LAST_LABELS_LIMIT {
+            buffers.last_labels.clear();
+        }
+        buffers.last_labels.insert(last.into(), facts);
+        facts
+    }
+
+    /// Whether a name whose labels are all ASCII but the last, `last` (lower case), is sure
+    /// to pass the name checks: its last label ends no protected skeleton and holds no
+    /// deviation character nor one that hides a domain. Cached per thread in `buffers`.
+    pub(crate) fn passes_with_last_label(&self, last: &str, buffers: &mut Buffers) -> bool {
+        let facts = self.last_label(last, buffers);
+        !facts.ends_some && !facts.marked
+    }
+
     /// C04: the name as IDNA2003 (transitional processing) maps it is another, protected
     /// name. Says whether it fired.
     fn deviation(
@@ -420,7 +443,7 @@ impl Protected {
         buffers: &mut Buffers,
         found: &mut impl FnMut(Spoof),
     ) -> bool {
-        let deviation = |c: char| matches!(c, 'ß' | 'ς' | '\u{200C}' | '\u{200D}');
+        let deviation = is_deviation;
         if !name.text.contains(deviation) {
             return false;
         }
@@ -469,7 +492,6 @@ impl Protected {
     ) {
         // Only a name with a look-alike of a separator, or something that does not show,
         // can hide a protected domain.
-        let hides = |c: char| !c.is_ascii() && (separator_lookalike(c).is_some() || !shows(c));
         let Some(hidden_at) = name.text.find(hides) else {
             return;
         };
@@ -518,6 +540,17 @@ impl Protected {
             }
         }
     }
+}
+
+/// Whether IDNA2003 and IDNA2008 treat `c` differently (C04).
+fn is_deviation(c: char) -> bool {
+    matches!(c, 'ß' | 'ς' | '\u{200C}' | '\u{200D}')
+}
+
+/// Whether `c` can hide a protected domain (C33): a look-alike of a separator, or a
+/// character that does not show.
+fn hides(c: char) -> bool {
+    !c.is_ascii() && (separator_lookalike(c).is_some() || !shows(c))
 }
 
 /// The lower-case skeleton of each ASCII character, worked out once.
@@ -622,30 +655,35 @@ fn skeletons(name: &UnicodeName<'_>, first: usize, buffers: &mut Buffers) {
         }
         buffers.plain_starts.push(buffers.plain.len());
         buffers.loose_starts.push(buffers.loose.len());
-        if label.is_ascii() {
-            // The common case: one table lookup per byte.
-            let table = ascii_skeletons();
-            for b in label.bytes() {
-                buffers.plain.push_str(&table[usize::from(b)]);
-                buffers.loose.push_str(&table[usize::from(b)]);
-            }
-            continue;
+        push_label_skeletons(label, buffers);
+    }
+}
+
+/// Appends the plain and loose skeletons of `label` to `buffers.plain` and `.loose`.
+fn push_label_skeletons(label: &str, buffers: &mut Buffers) {
+    if label.is_ascii() {
+        // The common case: one table lookup per byte.
+        let table = ascii_skeletons();
+        for b in label.bytes() {
+            buffers.plain.push_str(&table[usize::from(b)]);
+            buffers.loose.push_str(&table[usize::from(b)]);
         }
-        let plain_start = buffers.plain.len();
-        let mut appendable = true;
-        for c in label.chars() {
-            let piece = buffers.pieces.get(c);
-            let text = &buffers.pieces.text;
-            let (start, middle, end) = (piece.start as usize, piece.middle as usize, piece.end);
-            buffers.plain.push_str(&text[start..middle]);
-            buffers.loose.push_str(&text[middle..end as usize]);
-            appendable &= piece.appendable;
-        }
-        if !appendable {
-            // Marks that canonical ordering moves across characters: the label as a whole.
-            buffers.plain.truncate(plain_start);
-            push_plain(label, &mut buffers.plain);
-        }
+        return;
+    }
+    let plain_start = buffers.plain.len();
+    let mut appendable = true;
+    for c in label.chars() {
+        let piece = buffers.pieces.get(c);
+        let text = &buffers.pieces.text;
+        let (start, middle, end) = (piece.start as usize, piece.middle as usize, piece.end);
+        buffers.plain.push_str(&text[start..middle]);
+        buffers.loose.push_str(&text[middle..end as usize]);
+        appendable &= piece.appendable;
+    }
+    if !appendable {
+        // Marks that canonical ordering moves across characters: the label as a whole.
+        buffers.plain.truncate(plain_start);
+        push_plain(label, &mut buffers.plain);
     }
 }
 
