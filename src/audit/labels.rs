@@ -11,12 +11,12 @@ use unicode_security::mixed_script::AugmentedScriptSet;
 use unicode_security::{GeneralSecurityProfile, RestrictionLevel};
 
 use super::skeleton::{ascii_lookalike, Protected};
-use super::{describe, describe_all, Check};
+use super::{chars, describe, describe_all, Check};
 
 /// Characters that UTS #39 allows but browsers refuse in a hostname (Chromium's and
 /// Firefox's block lists, WebKit's look-alikes): dashes, slashes, dots, colons, fractions,
 /// modifier letters and fillers. Sorted.
-const BLOCKLIST: &[char] = &[
+pub(super) const BLOCKLIST: &[char] = &[
     '\u{0138}', // ĸ, a small capital K
     '\u{01C3}', // ǃ, like !
     '\u{02D0}', // ː, like :
@@ -73,10 +73,10 @@ const BLOCKLIST: &[char] = &[
 ];
 
 /// Kana and Han characters that look like `/` (C20).
-const SLASH_LOOKALIKES: &[char] = &['ノ', 'ソ', 'ゾ', 'ン', '丶', '乀', '乁', '丿'];
+pub(super) const SLASH_LOOKALIKES: &[char] = &['ノ', 'ソ', 'ゾ', 'ン', '丶', '乀', '乁', '丿'];
 
 /// Han and Bopomofo characters that look like `-` or Latin letters (C21).
-const CJK_LATIN_LOOKALIKES: &[char] = &[
+pub(super) const CJK_LATIN_LOOKALIKES: &[char] = &[
     '一', 'ㄧ', '丨', '乛', '七', '丅', '十', '〇', 'ㄒ', 'ㄖ', 'ㄚ', 'ㄈ', '工', '口', '二', '卜',
 ];
 
@@ -105,7 +105,7 @@ const SCRIPT_TLDS: &[(Script, &[&str])] = &[
 /// what browsers allow beyond it because living orthographies need it: Bopomofo (written
 /// with Han in Taiwan), the Georgian letters added in Unicode 6.1, and the Hebrew points
 /// and Yiddish ligatures.
-fn allowed(c: char) -> bool {
+pub(super) fn allowed(c: char) -> bool {
     c.identifier_allowed()
         || matches!(c,
             '\u{3105}'..='\u{312F}' | '\u{31A0}'..='\u{31BF}' // Bopomofo
@@ -152,7 +152,23 @@ fn restriction_level(label: &str) -> RestrictionLevel {
 
 /// Runs the label checks on `label` (lower case, non-ASCII) of a name whose last label is
 /// `tld` ("" when unknown), reporting each check that fires once.
+///
+/// One pass over cached facts of the characters (`chars::is_clean`) proves most labels
+/// clean; the others go through every check (`check_label_full`).
 pub fn check_label(
+    label: &str,
+    tld: &str,
+    protected: &Protected,
+    report: &mut impl FnMut(Check, String),
+) {
+    if chars::is_clean(label, tld) {
+        return;
+    }
+    check_label_full(label, tld, protected, report);
+}
+
+/// [`check_label`] without the fast path: every check, one after the other.
+pub(super) fn check_label_full(
     label: &str,
     tld: &str,
     protected: &Protected,
@@ -218,33 +234,43 @@ pub fn check_label(
         );
     }
     // C24
-    let tld_letter = |c: char| match c {
-        'þ' | 'ð' => !matches!(tld, "is" | "fo"),
-        'ə' => tld != "az",
-        _ => false,
-    };
-    if label.chars().any(tld_letter) {
+    let foreign_letter = |c: char| tld_letter(c, tld);
+    if label.chars().any(foreign_letter) {
         report(
             Check::TldLetters,
             format!(
                 "{} belongs to another country's TLD (.is, .fo or .az) (C24)",
-                describe_all(label, tld_letter)
+                describe_all(label, foreign_letter)
             ),
         );
     }
     // C25
-    let quote = |c: char| matches!(c, '\u{02BB}' | '\u{02BC}' | '\u{2019}');
-    if label.chars().any(quote) {
+    if label.chars().any(quote_lookalike) {
         report(
             Check::QuoteLookalike,
             format!(
                 "{} looks like an apostrophe (C25)",
-                describe_all(label, quote)
+                describe_all(label, quote_lookalike)
             ),
         );
     }
     whole_script_confusable(label, tld, protected, report);
     digit_lookalikes(label, report);
+}
+
+/// Whether `c` is a letter of another country's TLD than `tld` (C24): þ and ð outside .is
+/// and .fo, ə outside .az.
+pub(super) fn tld_letter(c: char, tld: &str) -> bool {
+    match c {
+        'þ' | 'ð' => !matches!(tld, "is" | "fo"),
+        'ə' => tld != "az",
+        _ => false,
+    }
+}
+
+/// Whether `c` looks like an apostrophe (C25).
+pub(super) fn quote_lookalike(c: char) -> bool {
+    matches!(c, '\u{02BB}' | '\u{02BC}' | '\u{2019}')
 }
 
 /// The scripts of the letters of `text` (Common and Inherited left out), in order.
@@ -308,7 +334,7 @@ fn mixed_scripts(label: &str, report: &mut impl FnMut(Check, String)) -> bool {
 }
 
 /// The zero of the decimal numbering system of `c`, when `c` is a decimal digit.
-fn digit_zero(c: char) -> Option<u32> {
+pub(super) fn digit_zero(c: char) -> Option<u32> {
     let category =
         |c: u32| char::from_u32(c).map(|c| CodePointMapData::<GeneralCategory>::new().get(c));
     if category(u32::from(c)) != Some(GeneralCategory::DecimalNumber) {
@@ -346,7 +372,7 @@ fn mixed_numbers(label: &str, report: &mut impl FnMut(Check, String)) {
 }
 
 /// C11 to C15, on the decomposed label.
-fn marks(label: &str, report: &mut impl FnMut(Check, String)) {
+pub(super) fn marks(label: &str, report: &mut impl FnMut(Check, String)) {
     let mut base: Option<char> = None;
     let mut seen: Vec<char> = Vec::new();
     let (mut repeated, mut hidden, mut other_script) = (None, None, None);
@@ -417,7 +443,7 @@ fn marks(label: &str, report: &mut impl FnMut(Check, String)) {
 
 /// Whether a character is written with Chinese or Japanese text (Han, Hiragana, Katakana,
 /// or shared by them such as the prolonged sound mark).
-fn is_cjk(c: char) -> bool {
+pub(super) fn is_cjk(c: char) -> bool {
     let scripts = c.script_extension();
     [
         Script::Han,
@@ -429,6 +455,12 @@ fn is_cjk(c: char) -> bool {
     .any(|&s| scripts.contains_script(s))
         && !(scripts.is_common() || scripts.is_inherited())
 }
+
+/// Hiragana he, be and pe, which look like their Katakana forms (C19).
+pub(super) const HIRAGANA_HE: [char; 3] = ['へ', 'べ', 'ぺ'];
+
+/// Katakana he, be and pe (C19).
+pub(super) const KATAKANA_HE: [char; 3] = ['ヘ', 'ベ', 'ペ'];
 
 /// C16 to C22.
 fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
@@ -497,9 +529,9 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
         letters().any(|c| set.contains(&c)) && letters().all(|c| set.contains(&c) || rest(c))
     };
     if kana_problem.is_none()
-        && (swapped(&['へ', 'べ', 'ぺ'], &|c| katakana(c) || c == 'ー')
-            || swapped(&['ヘ', 'ベ', 'ペ'], &|c| hiragana(c) || c == 'ー'))
-        && !letters().all(|c| ['へ', 'べ', 'ぺ', 'ヘ', 'ベ', 'ペ'].contains(&c))
+        && (swapped(&HIRAGANA_HE, &|c| katakana(c) || c == 'ー')
+            || swapped(&KATAKANA_HE, &|c| hiragana(c) || c == 'ー'))
+        && !letters().all(|c| HIRAGANA_HE.contains(&c) || KATAKANA_HE.contains(&c))
     {
         kana_problem = Some("a Hiragana he/be/pe among Katakana, or the reverse (C19)".into());
     }
@@ -517,6 +549,11 @@ fn catalan_middle_dots(label: &str) -> bool {
     chars.iter().enumerate().all(|(i, &c)| {
         c != '\u{00B7}' || (i > 0 && chars[i - 1] == 'l' && chars.get(i + 1) == Some(&'l'))
     })
+}
+
+/// Whether `c` looks like a string of ASCII letters (C26).
+pub(super) fn looks_latin(c: char) -> bool {
+    ascii_lookalike(c).is_some_and(|l| l.chars().all(|l| l.is_ascii_alphabetic()))
 }
 
 /// C26.
@@ -543,9 +580,10 @@ fn whole_script_confusable(
     if script == Script::Latin || tld.is_empty() {
         return;
     }
-    let letters = || label.chars().filter(|c| c.script() == script);
-    if !letters()
-        .all(|c| ascii_lookalike(c).is_some_and(|l| l.chars().all(|l| l.is_ascii_alphabetic())))
+    if !label
+        .chars()
+        .filter(|c| c.script() == script)
+        .all(looks_latin)
     {
         return;
     }
@@ -585,20 +623,25 @@ const DIGIT_LOOKALIKES: &[char] = &[
     '୮', '౩', 'ಠ', '೩', '೫', '೭', '೮', 'ဒ', '၂', '၈', '႗', 'ვ', 'პ', 'ძ', 'ჲ', '∂',
 ];
 
+/// Whether `c` is not ASCII and looks like an ASCII digit (C27).
+pub(super) fn digit_lookalike(c: char) -> bool {
+    !c.is_ascii()
+        && (DIGIT_LOOKALIKES.binary_search(&c).is_ok()
+            || ascii_lookalike(c).is_some_and(|l| l.len() == 1 && l.as_bytes()[0].is_ascii_digit()))
+}
+
 /// C27.
 fn digit_lookalikes(label: &str, report: &mut impl FnMut(Check, String)) {
-    let lookalike = |c: char| {
-        !c.is_ascii()
-            && (DIGIT_LOOKALIKES.binary_search(&c).is_ok()
-                || ascii_lookalike(c)
-                    .is_some_and(|l| l.len() == 1 && l.as_bytes()[0].is_ascii_digit()))
-    };
-    if label.chars().any(lookalike) && label.chars().all(|c| c.is_ascii_digit() || lookalike(c)) {
+    if label.chars().any(digit_lookalike)
+        && label
+            .chars()
+            .all(|c| c.is_ascii_digit() || digit_lookalike(c))
+    {
         report(
             Check::DigitLookalike,
             format!(
                 "digits and look-alikes of digits only: {} (C27)",
-                describe_all(label, lookalike)
+                describe_all(label, digit_lookalike)
             ),
         );
     }

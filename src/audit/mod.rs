@@ -11,6 +11,7 @@
 //! decoded ACE labels and raw Unicode labels; it knows nothing of files or formats, and
 //! pushes each [`Spoof`] into a callback.
 
+mod chars;
 pub mod labels;
 pub mod skeleton;
 
