@@ -104,6 +104,7 @@ fn names_1m(c: &mut Criterion) {
                 threads,
                 homographs: None,
                 origin: None,
+                includes: false,
             };
             let mut out = Vec::with_capacity(text.len() * 2);
             b.iter(|| {

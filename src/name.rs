@@ -131,6 +131,22 @@ impl<'a> Name<'a> {
     ///
     /// The first problem met from left to right, as a [`NameError`].
     pub fn parse(text: &'a [u8]) -> Result<Name<'a>, NameError> {
+        let name = Self::parse_any_length(text)?;
+        if name.wire_len > MAX_NAME_OCTETS && text.is_ascii() {
+            return Err(NameError::NameTooLong { len: name.wire_len });
+        }
+        Ok(name)
+    }
+
+    /// Like [`Name::parse`], without the 255-octet limit on the name: the labels are
+    /// checked as there, and the caller compares [`Name::wire_len`] with
+    /// [`MAX_NAME_OCTETS`] itself, once it knows what a relative name is completed with
+    /// (the rewriter adds the zone origin). Never returns [`NameError::NameTooLong`].
+    ///
+    /// # Errors
+    ///
+    /// The first problem met from left to right, as a [`NameError`].
+    pub fn parse_any_length(text: &'a [u8]) -> Result<Name<'a>, NameError> {
         let (kind, wire_len) = match text {
             [] => return Err(NameError::Empty),
             b"." => (NameKind::Root, 1),
@@ -145,7 +161,7 @@ impl<'a> Name<'a> {
         })
     }
 
-    /// The part of `parse` for names made of labels.
+    /// The part of `parse_any_length` for names made of labels.
     fn parse_labels(text: &'a [u8]) -> Result<Name<'a>, NameError> {
         let mut wire_len = 0;
         let mut label_count = 0;
@@ -172,9 +188,6 @@ impl<'a> Name<'a> {
                 break NameKind::Absolute;
             }
         };
-        if wire_len > MAX_NAME_OCTETS && text.is_ascii() {
-            return Err(NameError::NameTooLong { len: wire_len });
-        }
         Ok(Name {
             text,
             kind,
@@ -775,6 +788,23 @@ mod tests {
         assert_eq!(name.labels().count(), 127);
         let text = "a.".repeat(128);
         assert_eq!(err(text.as_bytes()), NameError::NameTooLong { len: 257 });
+        // Without the name limit: the same labels, and the length to compare.
+        let name = Name::parse_any_length(text.as_bytes()).expect("labels are fine");
+        assert_eq!((name.wire_len(), name.label_count()), (257, 128));
+        assert_eq!(name.kind(), NameKind::Absolute);
+        // Label limits and syntax still apply.
+        let text = format!("{a}.{}", "e".repeat(64));
+        assert_eq!(
+            Name::parse_any_length(text.as_bytes()),
+            Err(NameError::LabelTooLong {
+                offset: 64,
+                len: 64
+            })
+        );
+        assert_eq!(
+            Name::parse_any_length(b"a..b"),
+            Err(NameError::EmptyLabel { offset: 2 })
+        );
     }
 
     #[test]
@@ -1132,6 +1162,16 @@ mod tests {
     /// Compares `Name::parse` with `reference` on `text`.
     fn check_against_reference(text: &[u8]) -> Result<(), TestCaseError> {
         let got = Name::parse(text);
+        // Without the name limit: the same result, except a name over it, which is
+        // accepted with its length.
+        let any_length = Name::parse_any_length(text);
+        match (reference(text), &any_length) {
+            (Err(NameError::NameTooLong { len }), Ok(name)) => {
+                prop_assert_eq!(name.wire_len(), len);
+                prop_assert_eq!(name.text(), text);
+            }
+            _ => prop_assert_eq!(any_length, got),
+        }
         match reference(text) {
             Err(e) => prop_assert_eq!(got, Err(e)),
             Ok((kind, ref_labels, wire_len)) => {

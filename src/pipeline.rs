@@ -115,7 +115,31 @@ pub struct ChunkOutput {
     /// The zone origin in effect where the chunk ends: the pipeline sets it to the chunk's
     /// starting origin before the scan, and a scanner that reads `$ORIGIN` updates it.
     pub origin: Option<Arc<[u8]>>,
+    /// The `$INCLUDE` directives met, in order, with lines 0-based inside the chunk, when
+    /// the pipeline collects them ([`Options::includes`]); `None`: it does not.
+    pub includes: Option<Vec<Include>>,
 }
+
+/// A `$INCLUDE` directive of a zone file, as the zone scanner reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    /// Line of the file name: 1-based in [`Run::includes`], 0-based inside the chunk in
+    /// [`ChunkOutput::includes`].
+    pub line: u64,
+    /// 1-based byte column of the file name.
+    pub column: u64,
+    /// The file name as written (quotes removed), at most [`MAX_PATH_BYTES`] bytes of it.
+    pub path: Vec<u8>,
+    /// The origin the included file starts under (RFC 1035 section 5.1): the directive's
+    /// origin argument, a relative one completed by the origin in effect, else the origin
+    /// in effect at the directive; `None` when unknown.
+    pub origin: Option<Arc<[u8]>>,
+}
+
+/// Bytes of an `$INCLUDE` file name kept: one more than Linux's `PATH_MAX` (4,096, the
+/// terminating NUL included), so that a longer name, cut here, still fails to open ("File
+/// name too long") while a hostile line of any length costs bounded memory.
+pub const MAX_PATH_BYTES: usize = 4097;
 
 /// Input that cannot be parsed, located inside its chunk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -254,6 +278,18 @@ pub struct Options {
     pub homographs: Option<Arc<Homographs>>,
     /// The zone origin before any `$ORIGIN` (absolute, presentation format), if known.
     pub origin: Option<Arc<[u8]>>,
+    /// Collect the `$INCLUDE` directives that the scanner reads, into [`Run::includes`].
+    pub includes: bool,
+}
+
+/// What [`run`] did.
+#[derive(Debug, Clone, Default)]
+pub struct Run {
+    /// The run's figures.
+    pub stats: Stats,
+    /// The `$INCLUDE` directives read, in input order, when [`Options::includes`] asked
+    /// for them (zone files only; empty otherwise).
+    pub includes: Vec<Include>,
 }
 
 /// The file name used in findings, and where the input comes from.
@@ -267,7 +303,8 @@ pub enum Input<'a> {
 /// Runs one input through `scanner`, writing the output to `out` (none in audit mode) and
 /// the findings to `report`. `progress` is told how many input bytes are done. Input that
 /// cannot be parsed ends the run with an `InvalidData` error that holds a [`ParseError`];
-/// the output of the chunks before it has been written.
+/// the output of the chunks before it has been written. Each input byte is read once, so
+/// `input` may be a pipe; the `$INCLUDE` directives are found in the same reading.
 pub fn run(
     scanner: &dyn Scanner,
     input: Input<'_>,
@@ -276,7 +313,7 @@ pub fn run(
     mut out: Option<&mut dyn Write>,
     report: &mut ReportWriter<&mut dyn Write>,
     progress: &mut dyn FnMut(u64),
-) -> io::Result<Stats> {
+) -> io::Result<Run> {
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
@@ -284,6 +321,7 @@ pub fn run(
         .map_err(io::Error::other)?;
     let batch = pool.current_num_threads() * 4;
     let mut stats = Stats::default();
+    let mut includes = Vec::new();
     let mut line_base = 0u64;
 
     let new_rewriter = || {
@@ -296,6 +334,7 @@ pub fn run(
     let scan = |chunk: &Chunk<'_>, rewriter: &mut NameRewriter| {
         let mut result = ChunkOutput {
             origin: chunk.origin.clone(),
+            includes: options.includes.then(Vec::new),
             ..ChunkOutput::default()
         };
         scanner.scan(chunk.clone(), rewriter, &mut result);
@@ -354,6 +393,10 @@ pub fn run(
                         message: fatal.message.clone(),
                     },
                 ));
+            }
+            for mut include in result.includes.take().unwrap_or_default() {
+                include.line += line_base + 1;
+                includes.push(include);
             }
             line_base += result.newlines;
             let mut part = result.stats;
@@ -417,7 +460,7 @@ pub fn run(
         out.flush().map_err(|e| context(e, "writing the output"))?;
     }
     stats.seconds = started.elapsed().as_secs_f64();
-    Ok(stats)
+    Ok(Run { stats, includes })
 }
 
 /// `e` with what was being done when it happened.

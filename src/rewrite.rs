@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use crate::audit::{self, Homographs, UnicodeName};
 use crate::label::{ace_kind, Ace, LabelError, Labeler};
-use crate::name::{Label, Name, NameError, NameKind};
+use crate::name::{Label, Name, NameError, NameKind, MAX_NAME_OCTETS};
+use crate::reason::Reason;
 use crate::report::Kind;
 use crate::uts46::{Facts, Profile};
 
@@ -116,6 +117,8 @@ struct Origin {
     unicode: String,
     /// Where each label is in `unicode`.
     labels: Vec<Range<usize>>,
+    /// Its length on the wire, root octet included (0 when unknown).
+    wire_len: usize,
 }
 
 impl NameRewriter {
@@ -150,12 +153,15 @@ impl NameRewriter {
             text,
             unicode,
             labels,
+            wire_len,
         } = &mut self.origin;
         *text = origin.cloned();
         unicode.clear();
         labels.clear();
+        *wire_len = 0;
         let parsed = origin.and_then(|o| Name::parse(o).ok());
         if let Some(parsed) = parsed {
+            *wire_len = parsed.wire_len();
             for label in parsed.labels() {
                 unicode.push('.');
                 let start = unicode.len();
@@ -197,6 +203,14 @@ impl NameRewriter {
 
     /// Rewrites one name (presentation format, escapes allowed) into `out` (appended; in
     /// audit mode nothing is written) and reports its findings to `sink`.
+    ///
+    /// A name's length is judged whole on the wire, a relative one with the origin of
+    /// [`NameRewriter::set_origin`] (or the root alone, when none is known). A name written
+    /// in ASCII that holds an ACE label and is over [`MAX_NAME_OCTETS`] is written as it
+    /// was and reported `too-long` on its first ACE label (nothing else is checked in it:
+    /// no such name can be looked up). In encode mode, a name whose encoded form would be
+    /// over the limit is written as it was, with an `encode-error`, `too-long`, on its
+    /// first label that would have been encoded.
     pub fn rewrite(
         &mut self,
         name: &[u8],
@@ -210,7 +224,7 @@ impl NameRewriter {
             }
             return Outcome::default();
         }
-        let parsed = match Name::parse(name) {
+        let parsed = match Name::parse_any_length(name) {
             Ok(parsed) => parsed,
             Err(e) => {
                 let ace_labels = self.report_unparsed(name, e, sink);
@@ -223,6 +237,19 @@ impl NameRewriter {
                 };
             }
         };
+        let whole_len = self.whole_wire_len(&parsed);
+        if whole_len > MAX_NAME_OCTETS && name.is_ascii() {
+            let ace_labels = self.report_over_long(&parsed, whole_len, sink);
+            if ace_labels > 0 {
+                if write {
+                    out.extend_from_slice(name);
+                }
+                return Outcome {
+                    ace_labels,
+                    changed: false,
+                };
+            }
+        }
 
         self.converted.clear();
         self.slots.clear();
@@ -347,6 +374,9 @@ impl NameRewriter {
             };
             changed |= matches!(slot, Slot::Replace(..));
             self.slots[j] = slot;
+        }
+        if changed && self.mode == Mode::Encode {
+            changed = self.keep_encoded_within_limit(&parsed, whole_len, sink);
         }
 
         if self.homographs.is_some() {
@@ -491,6 +521,106 @@ impl NameRewriter {
                 target: spoof.target,
             });
         });
+    }
+
+    /// The length of `parsed` on the wire as a whole name: a relative name with the
+    /// origin's labels and root octet, or with the root octet alone when no origin is
+    /// known (names in lists and logs are written without the final dot).
+    fn whole_wire_len(&self, parsed: &Name<'_>) -> usize {
+        match parsed.kind() {
+            NameKind::Relative => parsed.wire_len() + self.origin.wire_len.max(1),
+            NameKind::Root | NameKind::Origin | NameKind::Absolute => parsed.wire_len(),
+        }
+    }
+
+    /// " under the origin ORIGIN" when `parsed` is relative and the origin known, for the
+    /// messages about the name's length.
+    fn under_origin(&self, parsed: &Name<'_>) -> String {
+        match (parsed.kind(), &self.origin.text) {
+            (NameKind::Relative, Some(origin)) => {
+                format!(" under the origin {}", String::from_utf8_lossy(origin))
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// A name written in ASCII that is `whole_len` octets on the wire, over the limit:
+    /// reports `too-long` on its first ACE label, if it holds one. Returns the number of
+    /// its ACE labels.
+    fn report_over_long(
+        &mut self,
+        parsed: &Name<'_>,
+        whole_len: usize,
+        sink: &mut impl FindingSink,
+    ) -> u32 {
+        let mut ace_labels = 0;
+        for label in parsed.labels() {
+            if ace_kind(wire_octets(&label, &mut self.wire)).is_none() {
+                continue;
+            }
+            ace_labels += 1;
+            if ace_labels == 1 {
+                sink.finding(LabelFinding {
+                    offset: label.start,
+                    len: label.text.len(),
+                    kind: Kind::InvalidAce,
+                    reason: Reason::TooLong.code(),
+                    message: format!(
+                        "the name is {whole_len} octets long on the wire{}, over the limit \
+                         of {MAX_NAME_OCTETS}; its labels are left as they are",
+                        self.under_origin(parsed)
+                    ),
+                    unicode: None,
+                    target: None,
+                });
+            }
+        }
+        ace_labels
+    }
+
+    /// Encode mode, once the labels of `parsed` (`whole_len` octets on the wire as
+    /// written) are encoded: when the encoded name is over the limit, the encodings are
+    /// dropped, so that the name is written as it was, and an `encode-error` is reported on
+    /// its first encoded label. Returns whether the name is still changed.
+    fn keep_encoded_within_limit(
+        &mut self,
+        parsed: &Name<'_>,
+        whole_len: usize,
+        sink: &mut impl FindingSink,
+    ) -> bool {
+        let mut encoded_len = whole_len;
+        let mut first = None;
+        for (label, slot) in parsed.labels().zip(&self.slots) {
+            if let Slot::Replace(start, end) = *slot {
+                encoded_len = encoded_len + (end - start) - label.wire_len;
+                first.get_or_insert(label);
+            }
+        }
+        let Some(first) = first else {
+            return false;
+        };
+        if encoded_len <= MAX_NAME_OCTETS {
+            return true;
+        }
+        for slot in &mut self.slots {
+            if let Slot::Replace(..) = slot {
+                *slot = Slot::Keep;
+            }
+        }
+        sink.finding(LabelFinding {
+            offset: first.start,
+            len: first.text.len(),
+            kind: Kind::EncodeError,
+            reason: Reason::TooLong.code(),
+            message: format!(
+                "encoded, the name would be {encoded_len} octets long on the wire{}, over the \
+                 limit of {MAX_NAME_OCTETS}; it is written as it was",
+                self.under_origin(parsed)
+            ),
+            unicode: None,
+            target: None,
+        });
+        false
     }
 
     /// Reports what can be said of a name that does not parse: an ACE label over 63

@@ -75,3 +75,145 @@ fn bind_reads_the_same_root_zone_before_and_after_a_round_trip() {
     assert_eq!(a, b, "the same records by type");
     assert_ne!(unicode, original, "decoding changed the IDN names");
 }
+
+/// Runs `named-compilezone -s full` in `dir` on `zone` (named relative to `dir`, as its
+/// `$INCLUDE` files are: BIND opens them from its working folder): whether BIND loaded it,
+/// its canonical records (one a line) and its messages.
+fn compile_in(dir: &Path, origin: &str, zone: &str) -> (bool, Vec<String>, String) {
+    let out = Command::new("named-compilezone")
+        .args([
+            "-s", "full", "-i", "none", "-k", "ignore", "-o", "-", origin, zone,
+        ])
+        .current_dir(dir)
+        .output()
+        .expect("named-compilezone is needed (apt-get install bind9-utils; .ci/run does)");
+    let records = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.starts_with(';') && l.split_whitespace().count() > 3)
+        .map(str::to_owned)
+        .collect();
+    let messages = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.success(), records, messages)
+}
+
+/// Runs idnscope with `args` in `dir`: its exit status and its JSON Lines findings.
+fn audit_in(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<serde_json::Value>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_idnscope"))
+        .args(["audit", "--report-format", "jsonl"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("idnscope runs");
+    let findings = String::from_utf8(out.stderr)
+        .expect("UTF-8 report")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    (out.status.code(), findings)
+}
+
+#[test]
+fn bind_and_idnscope_agree_on_the_255_octets_of_a_name_under_its_origin() {
+    // Under example.com. (13 octets), a relative name of 242 octets makes 255: BIND loads
+    // it. One octet more and BIND refuses the zone ("ran out of space"); idnscope reports
+    // the name on its ACE label, which takes 14 of the octets ("xn--bcher-kva").
+    let dir = tempfile::tempdir().unwrap();
+    for (extra, loads) in [(0, true), (1, false)] {
+        // 3 * (1 + 63) + (1 + 35) + 14 = 242.
+        let name = format!(
+            "{0}.{0}.{0}.{1}.xn--bcher-kva",
+            "a".repeat(63),
+            "a".repeat(35 + extra)
+        );
+        let zone = format!(
+            "$TTL 3600\n@ IN SOA ns1 hostmaster 1 7200 3600 1209600 3600\n@ IN NS ns1\n\
+             ns1 IN A 192.0.2.1\n{name} IN A 192.0.2.2\n"
+        );
+        let file = format!("len{extra}.zone");
+        std::fs::write(dir.path().join(&file), zone).unwrap();
+        let (loaded, _, messages) = compile_in(dir.path(), "example.com.", &file);
+        assert_eq!(loaded, loads, "BIND on 255 + {extra} octets: {messages}");
+        let (status, findings) = audit_in(dir.path(), &["--origin", "example.com.", &file]);
+        if loads {
+            assert_eq!((status, findings.len()), (Some(0), 0), "{findings:?}");
+        } else {
+            assert!(messages.contains("ran out of space"), "{messages}");
+            assert_eq!(status, Some(1));
+            assert_eq!(findings.len(), 1, "{findings:?}");
+            assert_eq!(findings[0]["reason"], "too-long");
+            assert_eq!(findings[0]["label"], "xn--bcher-kva");
+            assert_eq!(findings[0]["line"], 5);
+        }
+    }
+}
+
+#[test]
+fn follow_includes_reads_each_file_under_the_origin_bind_gives_it() {
+    // RFC 1035 section 5.1: `$INCLUDE <file-name> [<domain-name>]`, the domain name being
+    // the origin of the included file (a relative one under the origin in effect); without
+    // it BIND reads the file under the origin in effect at the directive. Nested files
+    // likewise; after an $INCLUDE the origin is what it was, whatever the file did.
+    //
+    // Every record's owner starts with "аpple" (a Cyrillic а, then Latin letters): the
+    // mixed-script check flags it under any origin, and the finding's `unicode` is the
+    // whole name that idnscope judged, origin included. BIND's canonical owners, decoded,
+    // must be those names.
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "main.zone",
+            "$TTL 3600\n@ IN SOA ns1 hostmaster 1 7200 3600 1209600 3600\n@ IN NS ns1\n\
+             ns1 IN A 192.0.2.1\n\
+             xn--pple-43d.top IN A 192.0.2.2\n\
+             $ORIGIN sub.example.\n\
+             $INCLUDE a.inc\n\
+             $INCLUDE b.inc other\n\
+             $INCLUDE c.inc abs.example.\n\
+             $INCLUDE c.inc @\n\
+             xn--pple-43d.after IN A 192.0.2.3\n",
+        ),
+        (
+            "a.inc",
+            "xn--pple-43d.a1 IN A 192.0.2.4\n$ORIGIN inner\nxn--pple-43d.a2 IN A 192.0.2.5\n",
+        ),
+        (
+            "b.inc",
+            "xn--pple-43d.b1 IN A 192.0.2.6\n$INCLUDE d.inc deeper\n\
+             xn--pple-43d.b2 IN A 192.0.2.7\n$INCLUDE e.inc\n",
+        ),
+        ("c.inc", "xn--pple-43d.c1 IN A 192.0.2.8\n"),
+        ("d.inc", "xn--pple-43d.d1 IN A 192.0.2.9\n$INCLUDE e.inc\n"),
+        ("e.inc", "xn--pple-43d.e1 IN A 192.0.2.10\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let (loaded, records, messages) = compile_in(dir.path(), "example.", "main.zone");
+    assert!(loaded, "{messages}");
+    let mut bind: Vec<String> = records
+        .iter()
+        .map(|r| r.split_whitespace().next().unwrap())
+        .filter(|owner| owner.starts_with("xn--pple-43d."))
+        .map(|owner| {
+            let (unicode, result) = idna::domain_to_unicode(owner.trim_end_matches('.'));
+            result.expect("BIND's owner decodes");
+            unicode
+        })
+        .collect();
+    bind.sort();
+    assert_eq!(bind.len(), 11, "{bind:?}");
+    assert!(bind.contains(&"аpple.e1.deeper.other.sub.example".to_owned()));
+
+    let (status, findings) = audit_in(
+        dir.path(),
+        &["--follow-includes", "--origin", "example.", "main.zone"],
+    );
+    assert_eq!(status, Some(1));
+    let mut ours: Vec<String> = findings
+        .iter()
+        .filter(|f| f["reason"] == "mixed-script")
+        .map(|f| f["unicode"].as_str().unwrap().to_owned())
+        .collect();
+    ours.sort();
+    assert_eq!(ours, bind);
+}

@@ -1115,6 +1115,133 @@ fn encode_converts_unicode_labels_only_and_reports_what_cannot_be_encoded() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Names over 255 octets on the wire
+// ---------------------------------------------------------------------------------------
+
+/// ASCII labels of `a` that take exactly `octets` octets on the wire (a length octet
+/// each), joined with dots; `octets` at least 2.
+fn ascii_labels(mut octets: usize) -> String {
+    let mut labels = Vec::new();
+    while octets > 64 {
+        labels.push("a".repeat(49));
+        octets -= 50;
+    }
+    labels.push("a".repeat(octets - 1));
+    labels.join(".")
+}
+
+/// (line, column, label, kind, reason, message) of each finding.
+fn with_message(findings: &[Value]) -> Vec<(Brief, String)> {
+    findings
+        .iter()
+        .map(|f| (brief(f), f["message"].as_str().expect("message").to_owned()))
+        .collect()
+}
+
+#[test]
+fn encode_keeps_a_name_that_its_encoding_would_take_over_255_octets() {
+    // The A-label of "bbü" x 16 by the idna crate's Punycode, an independent codec.
+    let unicode = "bbü".repeat(16);
+    let ace = format!(
+        "xn--{}",
+        idna::punycode::encode_str(&unicode).expect("encodes")
+    );
+    // The name of the issue: four labels of 50 octets and the root, 4 * 51 + 1 + 56 = 261
+    // once encoded (the A-label is 55 octets).
+    assert_eq!(ace.len(), 55);
+    let issue = format!("{}.{unicode}.", vec!["a".repeat(50); 4].join("."));
+    // Absolute: the labels before the Unicode one take what the A-label and the root octet
+    // leave of 255, or one octet more. Relative (a list's names are written without the
+    // final dot): the root octet counts all the same.
+    let room = 255 - (1 + ace.len()) - 1;
+    let (fits, over) = (ascii_labels(room), ascii_labels(room + 1));
+    let input = format!(
+        "{issue}\n{fits}.{unicode}.\n{over}.{unicode}.\n{fits}.{unicode}\n{over}.{unicode}\n"
+    );
+    let expected =
+        format!("{issue}\n{fits}.{ace}.\n{over}.{unicode}.\n{fits}.{ace}\n{over}.{unicode}\n");
+    let (dir, path) = temp_file("long.txt", input.as_bytes());
+    let (r, findings) = run_jsonl(dir.path(), &["encode", arg(&path)], b"");
+    assert_status(&r, 1, "encode of names over the limit");
+    assert_same_bytes(&r.stdout, expected.as_bytes(), "encoded list");
+    let said = |octets: usize| {
+        format!(
+            "encoded, the name would be {octets} octets long on the wire, over the limit of \
+             255; it is written as it was"
+        )
+    };
+    let at =
+        |line: u64, column: usize| b(line, column as u64, &unicode, "encode-error", "too-long");
+    assert_eq!(
+        with_message(&findings),
+        [
+            (at(1, 4 * 51 + 1), said(261)),
+            (at(3, over.len() + 2), said(256)),
+            (at(5, over.len() + 2), said(256)),
+        ]
+    );
+    // The output of the names that fit is 255 octets on the wire, as BIND counts: the
+    // idna crate's strict ToASCII (VerifyDnsLength: at most 253 characters without the
+    // root) takes them and refuses the others.
+    assert!(idna::domain_to_ascii_strict(&format!("{fits}.{unicode}")).is_ok());
+    assert!(idna::domain_to_ascii_strict(&format!("{over}.{unicode}")).is_err());
+}
+
+#[test]
+fn a_name_over_255_octets_with_an_ace_label_is_reported_and_kept() {
+    // "xn--bcher-kva" is 13 octets, 14 with its length octet. Line by line:
+    // 1. 240 + 14 + 1 = 255 octets, absolute: decoded, nothing to report;
+    // 2. 256, absolute: too long, kept, reported on the ACE label;
+    // 3. the same without the final dot: the root octet counts all the same (this passed
+    //    as 255 octets);
+    // 4. the ACE label first;
+    // 5. two ACE labels: one finding, on the first; both kept;
+    // 6. 256 octets of ASCII labels, one with "--" but none an ACE label: no finding (the
+    //    contract's kinds are about IDN labels).
+    let (p240, p241) = (ascii_labels(240), ascii_labels(241));
+    let p226 = ascii_labels(226);
+    let input = format!(
+        "{p240}.xn--bcher-kva.\n{p241}.xn--bcher-kva.\n{p241}.xn--bcher-kva\n\
+         xn--bcher-kva.{p241}.\nxn--bcher-kva.{p226}.xn--mnchen-3ya.\n{}.a--b.\n",
+        ascii_labels(250)
+    );
+    let decoded = input.replacen("xn--bcher-kva", "bücher", 1);
+    let said = |octets: usize| {
+        format!(
+            "the name is {octets} octets long on the wire, over the limit of 255; its labels \
+             are left as they are"
+        )
+    };
+    let at = |line: u64, column: usize| {
+        b(
+            line,
+            column as u64,
+            "xn--bcher-kva",
+            "invalid-ace",
+            "too-long",
+        )
+    };
+    let expected = [
+        (at(2, p241.len() + 2), said(256)),
+        (at(3, p241.len() + 2), said(256)),
+        (at(4, 1), said(256)),
+        (at(5, 1), said(256)),
+    ];
+    let (dir, path) = temp_file("long.txt", input.as_bytes());
+    for mode in ["decode", "audit", "encode"] {
+        let (r, findings) = run_jsonl(dir.path(), &[mode, arg(&path)], b"");
+        assert_status(&r, 1, mode);
+        assert_eq!(with_message(&findings), expected, "{mode}");
+        let output = match mode {
+            "decode" => decoded.as_str(),
+            "audit" => "",
+            _ => input.as_str(),
+        };
+        assert_same_bytes(&r.stdout, output.as_bytes(), mode);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // RACE
 // ---------------------------------------------------------------------------------------
 

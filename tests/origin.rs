@@ -192,3 +192,132 @@ fn names_under_a_unicode_tld_are_judged_on_their_own_labels() {
         ]
     );
 }
+
+/// ASCII labels of `a` that take exactly `octets` octets on the wire (a length octet
+/// each), joined with dots; `octets` at least 2.
+fn ascii_labels(mut octets: usize) -> String {
+    let mut labels = Vec::new();
+    while octets > 64 {
+        labels.push("a".repeat(49));
+        octets -= 50;
+    }
+    labels.push("a".repeat(octets - 1));
+    labels.join(".")
+}
+
+/// (line, column, kind, reason, message) of each finding.
+fn located(findings: &[serde_json::Value]) -> Vec<(u64, u64, String, String, String)> {
+    findings
+        .iter()
+        .map(|f| {
+            let text = |key: &str| f[key].as_str().expect(key).to_owned();
+            (
+                f["line"].as_u64().expect("line"),
+                f["column"].as_u64().expect("column"),
+                text("kind"),
+                text("reason"),
+                text("message"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_relative_name_is_over_255_octets_with_its_origin() {
+    // "xn--bcher-kva" takes 14 octets with its length octet; "example.com." 13, "com." 5.
+    // In the CNAME lines, the name starts at column 14 ("www IN CNAME " is 13 bytes).
+    // Under example.com., 228 octets of labels before it make 255, 229 make 256: BIND
+    // refuses that ("ran out of space", see tests/bind.rs). Under com., 229 are fine.
+    let (p228, p229) = (ascii_labels(228), ascii_labels(229));
+    let zone = format!(
+        "{p228}.xn--bcher-kva IN A 192.0.2.1\n\
+         {p229}.xn--bcher-kva IN A 192.0.2.2\n\
+         www IN CNAME {p229}.xn--bcher-kva\n\
+         $ORIGIN com.\n\
+         {p229}.xn--bcher-kva IN A 192.0.2.3\n\
+         www IN CNAME {p229}.xn--bcher-kva.example.com.\n"
+    );
+    let said = |origin: &str| {
+        format!(
+            "the name is 256 octets long on the wire{origin}, over the limit of 255; its \
+             labels are left as they are"
+        )
+    };
+    let at = |line: u64, column: usize, origin: &str| {
+        (
+            line,
+            column as u64,
+            "invalid-ace".to_owned(),
+            "too-long".to_owned(),
+            said(origin),
+        )
+    };
+    let under = " under the origin example.com.";
+    let expected = vec![
+        at(2, p229.len() + 2, under),
+        at(3, 15 + p229.len(), under),
+        at(6, 15 + p229.len(), ""),
+    ];
+    let (status, findings) = audit(&["--origin", "example.com"], zone.as_bytes());
+    assert_eq!(status, 1);
+    assert_eq!(located(&findings), expected);
+    // The same origin set by $ORIGIN, a relative argument under the root.
+    let with_directive = format!("$ORIGIN example.com\n{zone}");
+    let (_, findings) = audit(&[], with_directive.as_bytes());
+    let shifted: Vec<_> = expected
+        .iter()
+        .cloned()
+        .map(|mut finding| {
+            finding.0 += 1;
+            finding
+        })
+        .collect();
+    assert_eq!(located(&findings), shifted);
+    // Without an origin, a relative name is completed by the root alone: 229 + 14 + 1.
+    let (status, findings) = audit(&[], zone.as_bytes());
+    assert_eq!((status, findings.len()), (1, 1), "{findings:?}");
+    assert_eq!(findings[0]["line"], 6);
+}
+
+#[test]
+fn encode_counts_the_origin_in_the_encoded_length() {
+    // "bücher" encodes to "xn--bcher-kva" (RFC 3492's sample rule, the same A-label as
+    // above): 228 octets before it make 255 under example.com., 229 make 256.
+    let (p228, p229) = (ascii_labels(228), ascii_labels(229));
+    let zone = format!(
+        "{p228}.bücher IN A 192.0.2.1\n{p229}.bücher IN A 192.0.2.2\n\
+         $ORIGIN com.\n{p229}.bücher IN A 192.0.2.3\n"
+    );
+    let output = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["encode", "--format", "zone", "--report-format", "jsonl"])
+        .args(["--origin", "example.com.", "-"])
+        .write_stdin(zone.clone())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        zone.replacen("bücher", "xn--bcher-kva", 1).replace(
+            &format!("com.\n{p229}.bücher"),
+            &format!("com.\n{p229}.xn--bcher-kva")
+        )
+    );
+    let findings: Vec<serde_json::Value> = String::from_utf8(output.stderr)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        located(&findings),
+        [(
+            2,
+            p229.len() as u64 + 2,
+            "encode-error".to_owned(),
+            "too-long".to_owned(),
+            "encoded, the name would be 256 octets long on the wire under the origin \
+             example.com., over the limit of 255; it is written as it was"
+                .to_owned()
+        )]
+    );
+}

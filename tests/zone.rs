@@ -42,6 +42,7 @@ fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Val
         threads,
         homographs: None,
         origin: None,
+        includes: false,
     };
     let mut output = Vec::new();
     let mut report_bytes = Vec::new();
@@ -58,6 +59,7 @@ fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Val
             &mut report,
             &mut |_| {},
         )?
+        .stats
     };
     let findings = String::from_utf8(report_bytes)
         .unwrap()
@@ -323,4 +325,96 @@ fn bad_escapes_are_kept_as_they_are() {
     let (out, findings, _) = run(input, DECODE, 1).unwrap();
     assert_eq!(out, "b\\256d.xn--p1ai. IN NS ns.рф.\n".as_bytes());
     assert!(findings.len() <= 1, "{findings:?}");
+}
+
+/// The `$INCLUDE` directives of a pipeline run over `input` with `threads` threads, mapped
+/// (`stream` false) or streamed.
+fn includes(input: &[u8], threads: usize, stream: bool) -> Vec<pipeline::Include> {
+    let options = Options {
+        mode: Mode::Audit,
+        profile: Profile::default(),
+        threads,
+        homographs: None,
+        origin: Some(std::sync::Arc::from(&b"example."[..])),
+        includes: true,
+    };
+    let mut sink = io::sink();
+    let mut report = ReportWriter::new(Format::Jsonl, &mut sink as &mut dyn io::Write);
+    let input = if stream {
+        Input::Stream(Box::new(input))
+    } else {
+        Input::Bytes(input)
+    };
+    pipeline::run(
+        &ZoneScanner,
+        input,
+        "zone",
+        &options,
+        None,
+        &mut report,
+        &mut |_| {},
+    )
+    .expect("runs")
+    .includes
+}
+
+#[test]
+fn include_directives_are_found_with_their_file_line_and_origin_across_chunks() {
+    // A zone of several chunks (about 31 bytes a line, 1 MiB a chunk) with an $INCLUDE
+    // every 10,000 lines, the origin changed by $ORIGIN every 50,000 lines from line
+    // 45,000 (past the first chunk), and first a quoted string that holds lines looking
+    // like directives: the cutter's quick look takes its $ORIGIN line for one, so the
+    // second chunk is first scanned under "no." and then again under the right origin.
+    // Expected: each directive's line, counted while writing it, and the origin in effect
+    // there (or the one it names).
+    let mut zone = Vec::new();
+    let mut line = 0u64;
+    let mut expected = Vec::new();
+    let mut origin = "example.".to_owned();
+    let mut push = |zone: &mut Vec<u8>, text: String| {
+        zone.extend_from_slice(text.as_bytes());
+        line += text.matches('\n').count() as u64;
+        line
+    };
+    push(
+        &mut zone,
+        "txt IN TXT \"first\n$ORIGIN no.\n$INCLUDE no.zone\nlast\"\n".to_owned(),
+    );
+    let mut i = 0;
+    while zone.len() < 5 << 20 {
+        i += 1;
+        let at = match i % 20_000 {
+            0 => push(&mut zone, format!("$INCLUDE part{i}.zone\n")),
+            _ if i % 50_000 == 45_000 => {
+                origin = format!("o{i}.");
+                push(&mut zone, format!("$ORIGIN {origin}\n"));
+                continue;
+            }
+            10_000 => {
+                let at = push(&mut zone, format!("$INCLUDE \"part {i}.zone\" sub{i}\n"));
+                expected.push((at, format!("part {i}.zone"), format!("sub{i}.{origin}")));
+                continue;
+            }
+            _ => {
+                push(&mut zone, format!("host{i} 300 IN A 192.0.2.{}\n", i % 250));
+                continue;
+            }
+        };
+        expected.push((at, format!("part{i}.zone"), origin.clone()));
+    }
+    assert!(expected.len() > 8, "{}", expected.len());
+    for (threads, stream) in [(1, false), (4, false), (2, true)] {
+        let found: Vec<(u64, String, String)> = includes(&zone, threads, stream)
+            .into_iter()
+            .map(|include| {
+                assert_eq!(include.column, 10);
+                (
+                    include.line,
+                    String::from_utf8(include.path).unwrap(),
+                    String::from_utf8(include.origin.expect("known").to_vec()).unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(found, expected, "-j{threads}, streamed: {stream}");
+    }
 }

@@ -10,11 +10,10 @@ use std::{cell::RefCell, rc::Rc};
 use std::io::BufRead;
 
 use idnscope::audit::{Homographs, Protected};
-use idnscope::input::include::{Include, IncludeFinder};
 use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{self, Input, Options, Scanner};
+use idnscope::pipeline::{self, Include, Input, Options, Scanner};
 use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
@@ -86,6 +85,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         threads: args.threads,
         homographs: Some(Arc::new(Homographs::new(protected_list(&args.protect)?))),
         origin: args.origin.as_deref().map(origin_option).transpose()?,
+        includes: false,
     };
     let format = match args.report_format {
         ReportFormat::Text => Format::Text,
@@ -486,7 +486,8 @@ const MAX_INCLUDE_DEPTH: usize = 16;
 /// inside `top`, the folder of the zone file given on the command line; a file already
 /// being read (a loop) or a path outside `top` stops the job with the directive's
 /// FILE:LINE:COLUMN. Each file is read once: its directives are found in the bytes its
-/// audit reads.
+/// audit reads. An included file starts under the origin its directive gives it (see
+/// [`Include::origin`]), and so on down.
 fn follow_includes(
     path: &Path,
     directives: Vec<Include>,
@@ -543,7 +544,10 @@ fn follow_includes(
         let stats = process(
             InputFormat::Zone,
             &named,
-            options,
+            &Options {
+                origin: include.origin,
+                ..options.clone()
+            },
             None,
             report,
             &mut |_| {},
@@ -591,8 +595,8 @@ fn looks_like_zone(head: &[u8]) -> bool {
 const HEAD_BYTES: usize = 4096;
 
 /// Runs one input through the pipeline. With `includes`, the `$INCLUDE` directives of an
-/// input read as a zone file are added to it, found in the bytes the pipeline reads: each
-/// input is read once (a FIFO or a pipe can be read only once).
+/// input read as a zone file are added to it, found by the zone scanner in the bytes it
+/// reads: each input is read once (a FIFO or a pipe can be read only once).
 fn process(
     format: InputFormat,
     path: &Path,
@@ -603,24 +607,19 @@ fn process(
     includes: Option<&mut Vec<Include>>,
 ) -> Result<Stats, Trouble> {
     let shown = path.to_string_lossy();
-    let mut finder = includes.is_some().then(IncludeFinder::new);
-    let (stats, zone) = if path.as_os_str() == "-" {
-        let mut stdin = io::BufReader::with_capacity(
-            HEAD_BYTES,
-            Watched {
-                inner: Box::new(io::stdin().lock()),
-                finder: finder.as_mut(),
-            },
-        );
+    let options = &Options {
+        includes: includes.is_some(),
+        ..options.clone()
+    };
+    let run = if path.as_os_str() == "-" {
+        let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, io::stdin().lock());
         let head = stdin
             .fill_buf()
             .map_err(|e| Trouble(format!("standard input: {e}")))?;
-        let zone = is_zone(format, path, head);
         let scanner = scanner_for(format, path, head);
         let input = Input::Stream(Box::new(stdin));
-        let stats = pipeline::run(scanner, input, "-", options, out, report, progress)
-            .map_err(|e| Trouble(format!("-:{}", located(&e))))?;
-        (stats, zone)
+        pipeline::run(scanner, input, "-", options, out, report, progress)
+            .map_err(|e| Trouble(format!("-:{}", located(&e))))?
     } else {
         let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
         let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
@@ -629,20 +628,12 @@ fn process(
         }
         if !meta.is_file() {
             // A pipe, FIFO or character device has no length to map: stream it.
-            let mut file = io::BufReader::with_capacity(
-                HEAD_BYTES,
-                Watched {
-                    inner: Box::new(file),
-                    finder: finder.as_mut(),
-                },
-            );
+            let mut file = io::BufReader::with_capacity(HEAD_BYTES, file);
             let head = file.fill_buf().map_err(|e| Trouble::io(path, e))?;
-            let zone = is_zone(format, path, head);
             let scanner = scanner_for(format, path, head);
             let input = Input::Stream(Box::new(file));
-            let stats = pipeline::run(scanner, input, &shown, options, out, report, progress)
-                .map_err(|e| Trouble::io(path, e))?;
-            (stats, zone)
+            pipeline::run(scanner, input, &shown, options, out, report, progress)
+                .map_err(|e| Trouble::io(path, e))?
         } else {
             let map;
             let data: &[u8] = if meta.len() == 0 {
@@ -658,9 +649,8 @@ fn process(
                 &map
             };
             let head = &data[..data.len().min(HEAD_BYTES)];
-            let zone = is_zone(format, path, head);
             let scanner = scanner_for(format, path, head);
-            let stats = pipeline::run(
+            pipeline::run(
                 scanner,
                 Input::Bytes(data),
                 &shown,
@@ -669,34 +659,13 @@ fn process(
                 report,
                 progress,
             )
-            .map_err(|e| Trouble::io(path, e))?;
-            if let (Some(finder), true) = (finder.as_mut(), zone) {
-                // The mapped bytes the scan read, not a second read of the file.
-                finder.feed(data);
-            }
-            (stats, zone)
+            .map_err(|e| Trouble::io(path, e))?
         }
     };
-    if let (Some(includes), Some(finder), true) = (includes, finder, zone) {
-        includes.extend(finder.finish());
+    if let Some(includes) = includes {
+        includes.extend(run.includes);
     }
-    Ok(stats)
-}
-
-/// A reader that shows the bytes it reads to an [`IncludeFinder`], when there is one.
-struct Watched<'a> {
-    inner: Box<dyn io::Read + 'a>,
-    finder: Option<&'a mut IncludeFinder>,
-}
-
-impl io::Read for Watched<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if let Some(finder) = self.finder.as_deref_mut() {
-            finder.feed(&buf[..n]);
-        }
-        Ok(n)
-    }
+    Ok(run.stats)
 }
 
 /// The permissions a new file gets from `open(2)`: 0666 less the process umask, read from

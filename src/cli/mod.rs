@@ -175,7 +175,8 @@ struct JobArgs {
     #[arg(long)]
     race: bool,
     /// audit: also read the files that zone files name with $INCLUDE (only inside the
-    /// zone file's folder; loops are refused)
+    /// zone file's folder; loops are refused), each under the origin its directive gives
+    /// it, or else the origin in effect there
     #[arg(long)]
     follow_includes: bool,
     /// Zone origin when the file has no $ORIGIN: relative names are read under it (an

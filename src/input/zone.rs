@@ -20,13 +20,19 @@
 //! - `$TTL`, `$GENERATE` and any other directive are kept as text.
 //! - The origin in effect (the chunk's starting one, then each `$ORIGIN`, see
 //!   [`resolve_origin`]) is handed to the rewriter, which judges relative names under it in
-//!   the homograph checks; the chunk's output records the origin in effect at its end.
+//!   the homograph checks and the name length; the chunk's output records the origin in
+//!   effect at its end.
+//! - When the pipeline collects them, each `$INCLUDE` directive is recorded with the origin
+//!   its file starts under, as BIND reads it: the directive's origin argument (a relative
+//!   one under the origin in effect), else the origin in effect. The origin of the file
+//!   that holds the directive does not change.
 //!
 //! A `)` without its `(`, a `(` still open at the end of the input, a quoted string still
 //! open there, or a backslash as the last byte stop the job with a [`ChunkError`]; so does a
 //! chunk that the pipeline had to cut inside a record (a record over
 //! [`crate::pipeline::MAX_LINE_SCAN`] bytes with no end). The output of such a chunk holds
-//! the input up to where the scanner stopped. A malformed name (say `\256`) is no error
+//! the input up to where the scanner stopped; a field that runs into the cut is not read
+//! (it is not whole). A malformed name (say `\256`) is no error
 //! here: the rewriter reports it and leaves it as it is.
 
 use std::ops::Range;
@@ -36,7 +42,7 @@ use memchr::{memchr, memchr2, memchr3};
 
 use crate::input::rdata::{self, Fields, NameFields};
 use crate::name::{Name, NameKind};
-use crate::pipeline::{Chunk, ChunkError, ChunkOutput, Scanner};
+use crate::pipeline::{Chunk, ChunkError, ChunkOutput, Include, Scanner, MAX_PATH_BYTES};
 use crate::rewrite::NameRewriter;
 
 /// Scans DNS master files.
@@ -69,6 +75,7 @@ impl Scanner for ZoneScanner {
             depth: 0,
             paren: (0, 0),
             record_line: 0,
+            field_at: (0, 0),
             phase: Phase::Empty,
         };
         scan.rewriter.set_origin(scan.out.origin.as_ref());
@@ -235,8 +242,9 @@ enum Phase {
     Origin,
     /// `$INCLUDE`: its file name comes next.
     IncludeFile,
-    /// `$INCLUDE`: its optional origin comes next.
-    IncludeOrigin,
+    /// `$INCLUDE`: its optional origin comes next; whether the directive was recorded in
+    /// [`ChunkOutput::includes`].
+    IncludeOrigin(bool),
     /// Nothing more in this record is a name.
     Rest,
 }
@@ -260,6 +268,8 @@ struct Scan<'a, 'r> {
     paren: (u64, u64),
     /// Line where the current record starts.
     record_line: u64,
+    /// Line and column where the current field starts.
+    field_at: (u64, u64),
     phase: Phase,
 }
 
@@ -367,6 +377,12 @@ impl Scan<'_, '_> {
             }
         }
         self.pos = pos;
+        if pos == data.len() && self.ends_mid_line {
+            // Cut with the chunk, the field is not whole (a name's length, say, is not
+            // known): the record is refused at the end of the scan.
+            return Ok(());
+        }
+        self.field_at = (self.line, self.column(start));
         self.field(start..pos, false);
         Ok(())
     }
@@ -403,6 +419,7 @@ impl Scan<'_, '_> {
             }
         }
         self.pos = pos;
+        self.field_at = (line, column);
         self.field(start..pos, true);
         Ok(())
     }
@@ -443,15 +460,46 @@ impl Scan<'_, '_> {
                 }
                 Phase::Rest
             }
-            Phase::IncludeOrigin => {
+            Phase::IncludeOrigin(recorded) => {
                 if !quoted {
-                    self.name(range);
+                    self.name(range.clone());
+                    if recorded {
+                        let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
+                        if let Some(include) = self.out.includes.as_mut().and_then(|i| i.last_mut())
+                        {
+                            include.origin = origin;
+                        }
+                    }
                 }
                 Phase::Rest
             }
-            Phase::IncludeFile => Phase::IncludeOrigin,
+            Phase::IncludeFile => Phase::IncludeOrigin(self.include(range, quoted)),
             Phase::Rest => Phase::Rest,
         };
+    }
+
+    /// Records the `$INCLUDE` file name at `range` (quotes removed), under the origin in
+    /// effect, when the pipeline collects directives; whether it did (an empty name is
+    /// left out).
+    fn include(&mut self, range: Range<usize>, quoted: bool) -> bool {
+        let Some(includes) = self.out.includes.as_mut() else {
+            return false;
+        };
+        let mut path = &self.data[range];
+        if quoted {
+            path = path.strip_prefix(b"\"").unwrap_or(path);
+            path = path.strip_suffix(b"\"").unwrap_or(path);
+        }
+        if path.is_empty() {
+            return false;
+        }
+        includes.push(Include {
+            line: self.field_at.0,
+            column: self.field_at.1,
+            path: path[..path.len().min(MAX_PATH_BYTES)].to_vec(),
+            origin: self.out.origin.clone(),
+        });
+        true
     }
 
     /// One RDATA field; the phase after it.
@@ -609,6 +657,131 @@ mod tests {
         assert_eq!(out.origin, origin("sub.example."));
         // The quick look is fooled by the quoted line: the pipeline checks it against this.
         assert_eq!(ZoneScanner.origin_after(data, com()), origin("sub.not."));
+    }
+
+    /// The `$INCLUDE` directives of `data` scanned as one chunk under `origin`, and the
+    /// origin in effect at its end.
+    fn includes_of(data: &[u8], origin: Option<Arc<[u8]>>) -> (Vec<Include>, Option<Arc<[u8]>>) {
+        let mut rewriter = NameRewriter::new(Mode::Audit, Profile::default());
+        let mut out = ChunkOutput {
+            origin,
+            includes: Some(Vec::new()),
+            ..ChunkOutput::default()
+        };
+        let chunk = Chunk {
+            data,
+            ..Chunk::default()
+        };
+        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
+        assert_eq!(out.fatal, None);
+        (out.includes.expect("collected"), out.origin)
+    }
+
+    fn include(line: u64, path: &str, origin_text: Option<&str>) -> Include {
+        Include {
+            line,
+            column: 10,
+            path: path.as_bytes().to_vec(),
+            origin: origin_text.and_then(origin),
+        }
+    }
+
+    #[test]
+    fn include_directives_are_read_with_their_place_and_the_origin_of_their_file() {
+        // Lines 0-based. RFC 1035 section 5.1: `$INCLUDE <file-name> [<domain-name>]`, the
+        // domain name being the origin of the included file; without one, BIND reads the
+        // file under the origin in effect. Neither changes the origin here.
+        let zone = b"$ORIGIN example.\n\
+                     $INCLUDE sub.zone xn--bcher-kva.example.\n\
+                     www IN A 192.0.2.1\n\
+                     $include\t\"with space.zone\" ; comment\r\n\
+                     ; $INCLUDE comment.zone\n\
+                     \x20$INCLUDE indented.zone\n\
+                     $INCLUDEX no.zone\n\
+                     $INCLUDE rel.zone sub ; relative: sub.example.\n\
+                     $INCLUDE at.zone @\n\
+                     $ORIGIN other.\n\
+                     $INCLUDE after.zone\n\
+                     txt IN TXT ( \"a\"\n$INCLUDE parenthesis.zone )\n\
+                     txt IN TXT \"b\n$INCLUDE quoted.zone\"\n\
+                     $INCLUDE \"\" empty.zone\n\
+                     $INCLUDE\n\
+                     $INCLUDE ;commented.zone\n\
+                     $INCLUDE\tlast.zone";
+        let (found, end) = includes_of(zone, None);
+        assert_eq!(
+            found,
+            [
+                include(1, "sub.zone", Some("xn--bcher-kva.example.")),
+                include(3, "with space.zone", Some("example.")),
+                include(7, "rel.zone", Some("sub.example.")),
+                include(8, "at.zone", Some("example.")),
+                include(10, "after.zone", Some("other.")),
+                include(18, "last.zone", Some("other.")),
+            ]
+        );
+        assert_eq!(end, origin("other."), "$INCLUDE moves no origin");
+    }
+
+    #[test]
+    fn an_include_under_no_known_origin() {
+        let (found, end) = includes_of(b"$INCLUDE a.zone\n$INCLUDE b.zone rel\n", None);
+        assert_eq!(
+            found,
+            [
+                include(0, "a.zone", None),
+                include(1, "b.zone", Some("rel."))
+            ]
+        );
+        assert_eq!(end, None);
+        // An origin argument that is no name leaves the file's origin unknown.
+        let (found, _) = includes_of(b"$INCLUDE a.zone a..b\n", com());
+        assert_eq!(found, [include(0, "a.zone", None)]);
+    }
+
+    #[test]
+    fn include_directives_are_collected_only_when_asked_for() {
+        let mut rewriter = NameRewriter::new(Mode::Audit, Profile::default());
+        let mut out = ChunkOutput::default();
+        let chunk = Chunk {
+            data: b"$INCLUDE a.zone com.\n",
+            ..Chunk::default()
+        };
+        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
+        assert_eq!(out.includes, None);
+        assert_eq!(out.stats.records, 1);
+    }
+
+    #[test]
+    fn an_include_file_name_longer_than_path_max_is_cut_after_4097_bytes() {
+        let mut zone = b"$INCLUDE ".to_vec();
+        zone.extend(std::iter::repeat_n(b'a', 100_000));
+        zone.extend_from_slice(b" origin.\n$INCLUDE next.zone\n");
+        let (found, _) = includes_of(&zone, None);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].path, vec![b'a'; MAX_PATH_BYTES]);
+        assert_eq!(found[0].origin, origin("origin."));
+        assert_eq!(found[1], include(1, "next.zone", None));
+    }
+
+    #[test]
+    fn a_field_cut_with_its_chunk_is_not_read() {
+        // The owner runs into the cut: not a whole name, so neither its label (over 63
+        // octets so far) nor its length is reported; the record is refused.
+        let data = format!("xn--{}", "a".repeat(100));
+        let mut rewriter = NameRewriter::new(Mode::Decode { race: false }, Profile::default());
+        let mut out = ChunkOutput::default();
+        let chunk = Chunk {
+            data: data.as_bytes(),
+            starts_mid_line: false,
+            ends_mid_line: true,
+            origin: None,
+        };
+        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
+        assert_eq!(out.findings, []);
+        assert!(out.fatal.is_some());
+        let output: Vec<u8> = out.pieces(data.as_bytes()).flatten().copied().collect();
+        assert_eq!(output, data.as_bytes());
     }
 
     #[test]
