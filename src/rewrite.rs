@@ -100,6 +100,9 @@ pub struct NameRewriter {
     decoded: Vec<Option<(usize, usize)>>,
     /// Labels of the current name reported as invalid (bit per label, the first 64).
     invalid: u64,
+    /// Labels of the current name written in Unicode, not decoded (bit per label, the
+    /// first 64).
+    raw_unicode: u64,
     /// The current name in Unicode, lower case, and its labels, for the homograph checks.
     unicode: String,
     unicode_labels: Vec<Range<usize>>,
@@ -133,6 +136,7 @@ impl NameRewriter {
             homographs: None,
             decoded: Vec::new(),
             invalid: 0,
+            raw_unicode: 0,
             unicode: String::new(),
             unicode_labels: Vec::new(),
             audit_scratch: audit::Scratch::default(),
@@ -255,6 +259,7 @@ impl NameRewriter {
         self.slots.clear();
         self.decoded.clear();
         self.invalid = 0;
+        self.raw_unicode = 0;
         let mut ace_labels = 0;
         let mut bidi_domain = false;
         // First pass: decode what decodes, note what is Unicode.
@@ -310,6 +315,7 @@ impl NameRewriter {
                     }
                 }
                 None if !wire.is_ascii() => {
+                    self.raw_unicode |= bit(self.slots.len());
                     self.decoded.push(None);
                     if let Ok(text) = std::str::from_utf8(wire) {
                         bidi_domain |= self.labeler.facts(text).rtl;
@@ -419,6 +425,7 @@ impl NameRewriter {
             converted,
             wire,
             invalid,
+            raw_unicode,
             unicode,
             unicode_labels,
             audit_scratch,
@@ -429,14 +436,12 @@ impl NameRewriter {
             return;
         };
         // A name in ASCII under a TLD (or an origin) in Unicode: one look-up, in most cases.
-        let count = parsed.label_count();
-        // Labels `..end` are ASCII as written, and not decoded.
+        let count = decoded.len();
+        // Labels `..end` are ASCII on the wire, and not decoded (known for the first 64).
         let ascii_up_to = |end: usize| {
-            parsed
-                .labels()
-                .zip(decoded.iter())
-                .take(end)
-                .all(|(l, d)| d.is_none() && !l.escaped && l.text.is_ascii())
+            count <= 64
+                && *raw_unicode & bit(end).wrapping_sub(1) == 0
+                && decoded[..end].iter().all(Option::is_none)
         };
         let tld = match (parsed.kind(), &origin.text) {
             (NameKind::Relative, Some(_)) => {

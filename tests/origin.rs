@@ -178,7 +178,8 @@ fn names_under_a_unicode_tld_are_judged_on_their_own_labels() {
         xn--80ak6aa92e IN A 192.0.2.1\n\
         google.xn--comjp-8t4d. IN A 192.0.2.1\n\
         google.xn--m-0tbi. IN A 192.0.2.1\n\
-        www.example.xn--p1ai. IN A 192.0.2.1\n";
+        www.example.xn--p1ai. IN A 192.0.2.1\n\
+        www.\xC3\xAA\xC3\xB0.xn--p1ai. IN A 192.0.2.1\n";
     let (status, findings) = audit(&[], zone);
     assert_eq!(status, 1);
     assert_eq!(
@@ -189,6 +190,8 @@ fn names_under_a_unicode_tld_are_judged_on_their_own_labels() {
             // "comノjp" shows google.com/jp; "соm" in Cyrillic reads as com.
             (6, "embedded-target".into(), Some("google.com".into())),
             (7, "skeleton-match".into(), Some("google.com".into())),
+            // The same "êð" written in Unicode.
+            (9, "tld-letters".into(), None),
         ]
     );
 }
