@@ -10,6 +10,8 @@
 //!   tests that read them);
 //! - everything else is written out by hand next to the assertion, with the reasoning.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -1118,18 +1120,6 @@ fn encode_converts_unicode_labels_only_and_reports_what_cannot_be_encoded() {
 // Names over 255 octets on the wire
 // ---------------------------------------------------------------------------------------
 
-/// ASCII labels of `a` that take exactly `octets` octets on the wire (a length octet
-/// each), joined with dots; `octets` at least 2.
-fn ascii_labels(mut octets: usize) -> String {
-    let mut labels = Vec::new();
-    while octets > 64 {
-        labels.push("a".repeat(49));
-        octets -= 50;
-    }
-    labels.push("a".repeat(octets - 1));
-    labels.join(".")
-}
-
 /// (line, column, label, kind, reason, message) of each finding.
 fn with_message(findings: &[Value]) -> Vec<(Brief, String)> {
     findings
@@ -1154,7 +1144,7 @@ fn encode_keeps_a_name_that_its_encoding_would_take_over_255_octets() {
     // leave of 255, or one octet more. Relative (a list's names are written without the
     // final dot): the root octet counts all the same.
     let room = 255 - (1 + ace.len()) - 1;
-    let (fits, over) = (ascii_labels(room), ascii_labels(room + 1));
+    let (fits, over) = (common::ascii_labels(room), common::ascii_labels(room + 1));
     let input = format!(
         "{issue}\n{fits}.{unicode}.\n{over}.{unicode}.\n{fits}.{unicode}\n{over}.{unicode}\n"
     );
@@ -1198,12 +1188,12 @@ fn a_name_over_255_octets_with_an_ace_label_is_reported_and_kept() {
     // 5. two ACE labels: one finding, on the first; both kept;
     // 6. 256 octets of ASCII labels, one with "--" but none an ACE label: no finding (the
     //    contract's kinds are about IDN labels).
-    let (p240, p241) = (ascii_labels(240), ascii_labels(241));
-    let p226 = ascii_labels(226);
+    let (p240, p241) = (common::ascii_labels(240), common::ascii_labels(241));
+    let p226 = common::ascii_labels(226);
     let input = format!(
         "{p240}.xn--bcher-kva.\n{p241}.xn--bcher-kva.\n{p241}.xn--bcher-kva\n\
          xn--bcher-kva.{p241}.\nxn--bcher-kva.{p226}.xn--mnchen-3ya.\n{}.a--b.\n",
-        ascii_labels(250)
+        common::ascii_labels(250)
     );
     let decoded = input.replacen("xn--bcher-kva", "bücher", 1);
     let said = |octets: usize| {

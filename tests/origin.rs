@@ -6,6 +6,8 @@
 //! its own (a relative name with no origin) its top-level domain is unknown; under `рф`
 //! (`xn--p1ai`, a Cyrillic TLD) it is an ordinary Cyrillic word.
 
+mod common;
+
 use assert_cmd::Command;
 
 const SPOOF: &str = "xn--80ak6aa92e";
@@ -196,18 +198,6 @@ fn names_under_a_unicode_tld_are_judged_on_their_own_labels() {
     );
 }
 
-/// ASCII labels of `a` that take exactly `octets` octets on the wire (a length octet
-/// each), joined with dots; `octets` at least 2.
-fn ascii_labels(mut octets: usize) -> String {
-    let mut labels = Vec::new();
-    while octets > 64 {
-        labels.push("a".repeat(49));
-        octets -= 50;
-    }
-    labels.push("a".repeat(octets - 1));
-    labels.join(".")
-}
-
 /// (line, column, kind, reason, message) of each finding.
 fn located(findings: &[serde_json::Value]) -> Vec<(u64, u64, String, String, String)> {
     findings
@@ -231,7 +221,7 @@ fn a_relative_name_is_over_255_octets_with_its_origin() {
     // In the CNAME lines, the name starts at column 14 ("www IN CNAME " is 13 bytes).
     // Under example.com., 228 octets of labels before it make 255, 229 make 256: BIND
     // refuses that ("ran out of space", see tests/bind.rs). Under com., 229 are fine.
-    let (p228, p229) = (ascii_labels(228), ascii_labels(229));
+    let (p228, p229) = (common::ascii_labels(228), common::ascii_labels(229));
     let zone = format!(
         "{p228}.xn--bcher-kva IN A 192.0.2.1\n\
          {p229}.xn--bcher-kva IN A 192.0.2.2\n\
@@ -286,7 +276,7 @@ fn a_relative_name_is_over_255_octets_with_its_origin() {
 fn encode_counts_the_origin_in_the_encoded_length() {
     // "bücher" encodes to "xn--bcher-kva" (RFC 3492's sample rule, the same A-label as
     // above): 228 octets before it make 255 under example.com., 229 make 256.
-    let (p228, p229) = (ascii_labels(228), ascii_labels(229));
+    let (p228, p229) = (common::ascii_labels(228), common::ascii_labels(229));
     let zone = format!(
         "{p228}.bücher IN A 192.0.2.1\n{p229}.bücher IN A 192.0.2.2\n\
          $ORIGIN com.\n{p229}.bücher IN A 192.0.2.3\n"

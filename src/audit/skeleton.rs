@@ -749,17 +749,23 @@ impl Pieces {
 mod tests {
     use super::*;
 
-    fn matches(protected: &Protected, text: &str) -> Vec<(Check, Option<String>)> {
+    /// `f` of `text` as a relative name in Unicode.
+    fn with_name<R>(text: &str, f: impl FnOnce(&UnicodeName<'_>) -> R) -> R {
         let labels = label_ranges(text);
-        let name = UnicodeName {
+        f(&UnicodeName {
             text,
             labels: &labels,
             absolute: false,
             invalid: 0,
-        };
+        })
+    }
+
+    fn matches(protected: &Protected, text: &str) -> Vec<(Check, Option<String>)> {
         let mut found = Vec::new();
-        protected.check_name(&name, &mut Buffers::default(), &mut |s| {
-            found.push((s.check, s.target))
+        with_name(text, |name| {
+            protected.check_name(name, &mut Buffers::default(), &mut |s| {
+                found.push((s.check, s.target))
+            })
         });
         found
     }
@@ -773,15 +779,8 @@ mod tests {
                 .collect()
         };
         for text in ["modern1", "I0-x_y.z", "www"] {
-            let labels = label_ranges(text);
-            let name = UnicodeName {
-                text,
-                labels: &labels,
-                absolute: false,
-                invalid: 0,
-            };
             let mut buffers = Buffers::default();
-            skeletons(&name, 0, &mut buffers);
+            with_name(text, |name| skeletons(name, 0, &mut buffers));
             assert_eq!(buffers.plain, plain(text), "{text}");
         }
         assert_eq!(ascii_skeletons()[usize::from(b'm')], "rn");
@@ -791,14 +790,7 @@ mod tests {
     /// the characters' pieces, and as the skeleton procedures give them for each label
     /// whole.
     fn by_pieces_and_whole(text: &str, buffers: &mut Buffers) -> [(String, String); 2] {
-        let labels = label_ranges(text);
-        let name = UnicodeName {
-            text,
-            labels: &labels,
-            absolute: false,
-            invalid: 0,
-        };
-        skeletons(&name, 0, buffers);
+        with_name(text, |name| skeletons(name, 0, buffers));
         let (mut plain, mut loose, mut mapped) = (String::new(), String::new(), String::new());
         for (i, label) in text.split('.').enumerate() {
             if i > 0 {

@@ -204,3 +204,15 @@ pub fn to_string(code_points: &[u32]) -> String {
         .map(|&c| char::from_u32(c).expect("scalar value"))
         .collect()
 }
+
+/// ASCII labels of `a` that take exactly `octets` octets on the wire (a length octet
+/// each), joined with dots; `octets` at least 2.
+pub fn ascii_labels(mut octets: usize) -> String {
+    let mut labels = Vec::new();
+    while octets > 64 {
+        labels.push("a".repeat(49));
+        octets -= 50;
+    }
+    labels.push("a".repeat(octets - 1));
+    labels.join(".")
+}
