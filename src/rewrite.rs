@@ -453,14 +453,10 @@ impl NameRewriter {
                 .then(|| origin.labels.last().map(|r| &origin.unicode[r.clone()]))
                 .flatten()
             }
-            (kind, _) if count >= 2 || kind == NameKind::Absolute => {
-                match (count.checked_sub(1).and_then(|j| decoded.get(j)), count) {
-                    (Some(&Some((from, to))), _) if ascii_up_to(count - 1) => {
-                        Some(&converted[from..to])
-                    }
-                    _ => None,
-                }
-            }
+            (kind, _) if count >= 2 || kind == NameKind::Absolute => match decoded.last() {
+                Some(&Some((from, to))) if ascii_up_to(count - 1) => Some(&converted[from..to]),
+                _ => None,
+            },
             _ => None,
         };
         if tld.is_some_and(|tld| !tld.is_ascii() && homographs.passes_under_tld(tld, audit_scratch))

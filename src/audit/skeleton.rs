@@ -443,8 +443,7 @@ impl Protected {
         buffers: &mut Buffers,
         found: &mut impl FnMut(Spoof),
     ) -> bool {
-        let deviation = is_deviation;
-        if !name.text.contains(deviation) {
+        if !name.text.contains(is_deviation) {
             return false;
         }
         let mapped = &mut buffers.mapped;
@@ -463,14 +462,14 @@ impl Protected {
                 let label = name
                     .labels
                     .iter()
-                    .position(|r| name.text[r.clone()].contains(deviation))
+                    .position(|r| name.text[r.clone()].contains(is_deviation))
                     .unwrap_or(0);
                 found(Spoof {
                     label,
                     check: Check::Deviation,
                     message: format!(
                         "IDNA2003 reads it as the protected domain {target}: {} ({})",
-                        describe_all(name.text, deviation),
+                        describe_all(name.text, is_deviation),
                         Check::Deviation.ids()
                     ),
                     target: Some(target.clone()),
@@ -675,9 +674,9 @@ fn push_label_skeletons(label: &str, buffers: &mut Buffers) {
     for c in label.chars() {
         let piece = buffers.pieces.get(c);
         let text = &buffers.pieces.text;
-        let (start, middle, end) = (piece.start as usize, piece.middle as usize, piece.end);
+        let [start, middle, end] = [piece.start, piece.middle, piece.end].map(|o| o as usize);
         buffers.plain.push_str(&text[start..middle]);
-        buffers.loose.push_str(&text[middle..end as usize]);
+        buffers.loose.push_str(&text[middle..end]);
         appendable &= piece.appendable;
     }
     if !appendable {
