@@ -49,14 +49,31 @@ use crate::rewrite::NameRewriter;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ZoneScanner;
 
-/// Bytes that end an unquoted field, or need a look (the backslash).
-const SPECIAL: [bool; 256] = {
-    let mut table = [false; 256];
-    let bytes = b" \t\r\n;()\"\\";
+/// What a byte means inside an unquoted field ([`CLASS`]): nothing special.
+const ORDINARY: u8 = 0;
+/// It ends the field: a blank, a line end, `;`, `(`, `)` or `"`.
+const END: u8 = 1;
+/// The backslash: it escapes the next byte.
+const ESCAPE: u8 = 2;
+/// `-` or a byte over 0x7F: part of the field, but a name that holds one may need work
+/// (an ACE prefix, Unicode).
+const MARK: u8 = 3;
+
+/// The class of each byte in an unquoted field.
+const CLASS: [u8; 256] = {
+    let mut table = [ORDINARY; 256];
+    let ends = b" \t\r\n;()\"";
     let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
+    while i < ends.len() {
+        table[ends[i] as usize] = END;
         i += 1;
+    }
+    table[b'\\' as usize] = ESCAPE;
+    table[b'-' as usize] = MARK;
+    let mut b = 0x80;
+    while b < 0x100 {
+        table[b] = MARK;
+        b += 1;
     }
     table
 };
@@ -110,9 +127,10 @@ impl Scanner for ZoneScanner {
                     .count();
             if data
                 .get(start)
-                .is_some_and(|&b| !SPECIAL[usize::from(b)] || b == b'\\')
+                .is_some_and(|&b| CLASS[usize::from(b)] != END)
             {
-                origin = resolve_origin(&data[start..word_end(data, start)], origin.as_ref());
+                let (end, _) = word_end(data, start);
+                origin = resolve_origin(&data[start..end], origin.as_ref());
             }
         }
         origin
@@ -123,14 +141,14 @@ impl Scanner for ZoneScanner {
         let mut depth = 0u32;
         let mut pos = 0;
         // The next `(`, `)` or `\` (`len`: none left). They are rare, so one search serves
-        // many line ends.
+        // many lines.
         let find_rare =
             |from: usize| memchr3(b'(', b')', b'\\', &data[from..]).map_or(len, |at| from + at);
         let mut rare = find_rare(0);
-        // The next line end, `;` or `"`, kept until passed: searching again after every
-        // parenthesis would make a line of many parentheses quadratic.
+        // The next `;` or `"`, kept until passed: searching again after every parenthesis
+        // would make a line of many parentheses quadratic.
         let find_common =
-            |from: usize| memchr3(b'\n', b';', b'"', &data[from..]).map_or(len, |at| from + at);
+            |from: usize| memchr2(b';', b'"', &data[from..]).map_or(len, |at| from + at);
         let mut common = find_common(0);
         loop {
             if rare < pos {
@@ -140,16 +158,19 @@ impl Scanner for ZoneScanner {
                 common = find_common(pos);
             }
             let at = common.min(rare);
+            // Outside parentheses, the first line end at or after the target that comes
+            // before the next byte that matters ends the record; line ends before the
+            // target are not looked at.
+            let from = pos.max(target);
+            if depth == 0 && from <= at {
+                if let Some(end) = memchr(b'\n', &data[from..at]) {
+                    return Some(from + end + 1);
+                }
+            }
             if at == len {
                 return None;
             }
             match data[at] {
-                b'\n' => {
-                    if depth == 0 && at >= target {
-                        return Some(at + 1);
-                    }
-                    pos = at + 1;
-                }
                 b';' => pos = at + memchr(b'\n', &data[at..])?,
                 b'"' => pos = quote_end(data, at + 1)?,
                 b'(' => {
@@ -190,19 +211,54 @@ pub fn resolve_origin(name: &[u8], current: Option<&Arc<[u8]>>) -> Option<Arc<[u
     }
 }
 
-/// The end of the unquoted field that starts at `pos`: the first special byte that is not
-/// escaped (a backslash escapes the next byte, see [`escape_end`]).
-fn word_end(data: &[u8], mut pos: usize) -> usize {
+/// The end of the unquoted field that starts at `pos` (the first byte of class [`END`] that
+/// is not escaped, see [`escape_end`]), and whether the field holds a byte of class
+/// [`MARK`] or [`ESCAPE`]: a name without one needs no work.
+fn word_end(data: &[u8], mut pos: usize) -> (usize, bool) {
+    let mut marked = false;
     loop {
-        while pos < data.len() && !SPECIAL[usize::from(data[pos])] {
-            pos += 1;
+        // Eight bytes at a time, up to the first one that may not be ordinary.
+        while let Some(word) = data.get(pos..pos + 8) {
+            let found = maybe_special(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+            if found != 0 {
+                pos += (found.trailing_zeros() / 8) as usize;
+                break;
+            }
+            pos += 8;
         }
-        if pos < data.len() && data[pos] == b'\\' {
-            pos = escape_end(data, pos);
-        } else {
-            return pos;
+        let Some(&b) = data.get(pos) else {
+            return (pos, marked);
+        };
+        match CLASS[usize::from(b)] {
+            ORDINARY => pos += 1,
+            MARK => {
+                marked = true;
+                pos += 1;
+            }
+            ESCAPE => {
+                marked = true;
+                pos = escape_end(data, pos);
+            }
+            _ => return (pos, marked),
         }
     }
+}
+
+/// The bytes of `word` (eight input bytes, the first in the low byte) that may not be of
+/// class [`ORDINARY`]: bytes up to `-` (0x2D, which takes in the blanks, line ends, `"`,
+/// `(` and `)`), over 0x7F, `;` and `\\`. Each such byte has its high bit set in the result,
+/// and the lowest set bit is exact (higher ones may be false alarms from borrows), so
+/// `trailing_zeros() / 8` is the index of the first such byte.
+fn maybe_special(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte below 0x2E borrows into its high bit; a byte over 0x7F has it already.
+    let low_or_high = (word.wrapping_sub(ONES * 0x2E) | word) & HIGH;
+    let equal = |byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    low_or_high | equal(b';') | equal(b'\\')
 }
 
 /// Just past the `"` that closes a quoted string whose text starts at `from`.
@@ -362,7 +418,7 @@ impl Scan<'_, '_> {
     fn word(&mut self) -> Result<(), ChunkError> {
         let data = self.data;
         let start = self.pos;
-        let pos = word_end(data, start);
+        let (pos, marked) = word_end(data, start);
         if pos == data.len() && data[pos - 1] == b'\\' && !self.ends_mid_line {
             // An escape needs a byte after it (an escaped backslash ends in `\\\\`).
             let escaped_backslash = data[start..pos]
@@ -383,7 +439,7 @@ impl Scan<'_, '_> {
             return Ok(());
         }
         self.field_at = (self.line, self.column(start));
-        self.field(start..pos, false);
+        self.field(start..pos, false, marked);
         Ok(())
     }
 
@@ -420,12 +476,13 @@ impl Scan<'_, '_> {
         }
         self.pos = pos;
         self.field_at = (line, column);
-        self.field(start..pos, true);
+        self.field(start..pos, true, false);
         Ok(())
     }
 
-    /// One field of the record.
-    fn field(&mut self, range: Range<usize>, quoted: bool) {
+    /// One field of the record; `marked`: an unquoted one may need work as a name (see
+    /// [`word_end`]).
+    fn field(&mut self, range: Range<usize>, quoted: bool, marked: bool) {
         let text = &self.data[range.clone()];
         if matches!(self.phase, Phase::Empty | Phase::EmptyNoOwner) {
             self.out.stats.records += 1;
@@ -441,7 +498,7 @@ impl Scan<'_, '_> {
                 }
                 [b'$', ..] => Phase::Rest,
                 _ => {
-                    self.name(range);
+                    self.name(range, marked);
                     Phase::Header
                 }
             },
@@ -449,11 +506,11 @@ impl Scan<'_, '_> {
             Phase::EmptyNoOwner | Phase::Header if is_ttl(text) || is_class(text) => Phase::Header,
             Phase::EmptyNoOwner | Phase::Header => Phase::Type(rdata::name_fields(text)),
             Phase::Type(_) if text == b"\\#" => Phase::Rest,
-            Phase::Type(kind) => self.rdata_field(Fields::new(kind), range, quoted),
-            Phase::Rdata(fields) => self.rdata_field(fields, range, quoted),
+            Phase::Type(kind) => self.rdata_field(Fields::new(kind), range, quoted, marked),
+            Phase::Rdata(fields) => self.rdata_field(fields, range, quoted, marked),
             Phase::Origin => {
                 if !quoted {
-                    self.name(range.clone());
+                    self.name(range.clone(), marked);
                     let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
                     self.rewriter.set_origin(origin.as_ref());
                     self.out.origin = origin;
@@ -462,7 +519,7 @@ impl Scan<'_, '_> {
             }
             Phase::IncludeOrigin(recorded) => {
                 if !quoted {
-                    self.name(range.clone());
+                    self.name(range.clone(), marked);
                     if recorded {
                         let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
                         if let Some(include) = self.out.includes.as_mut().and_then(|i| i.last_mut())
@@ -503,21 +560,28 @@ impl Scan<'_, '_> {
     }
 
     /// One RDATA field; the phase after it.
-    fn rdata_field(&mut self, mut fields: Fields, range: Range<usize>, quoted: bool) -> Phase {
+    fn rdata_field(
+        &mut self,
+        mut fields: Fields,
+        range: Range<usize>,
+        quoted: bool,
+        marked: bool,
+    ) -> Phase {
         if quoted {
             fields.next_quoted();
         } else if fields.next_unquoted(&self.data[range.clone()]) {
-            self.name(range);
+            self.name(range, marked);
         }
         Phase::Rdata(fields)
     }
 
-    /// Hands the name at `range` (on the current line) to the rewriter.
-    fn name(&mut self, range: Range<usize>) {
+    /// Hands the name at `range` (on the current line) to the rewriter; `marked`: it holds
+    /// a byte that may make it need work (see [`word_end`]).
+    fn name(&mut self, range: Range<usize>, marked: bool) {
         let out = &mut *self.out;
         out.stats.names += 1;
         let name = &self.data[range.clone()];
-        if !self.rewriter.needs_work(name) {
+        if !marked || !self.rewriter.needs_work(name) {
             return;
         }
         out.keep(self.emitted..range.start);
@@ -565,6 +629,64 @@ mod tests {
         }
         for not in ["I", "INN", "CLASS", "CLASSx", "NS"] {
             assert!(!is_class(not.as_bytes()), "{not}");
+        }
+    }
+
+    /// Whether `maybe_special` must flag `b`: it ends a field, escapes, marks, or is one of
+    /// the other bytes up to `-`.
+    fn flagged(b: u8) -> bool {
+        b <= b'-' || b >= 0x80 || b == b';' || b == b'\\'
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+        #[test]
+        fn the_word_test_finds_the_first_byte_that_may_be_special(word: [u8; 8]) {
+            let first = word.iter().position(|&b| flagged(b)).unwrap_or(8);
+            let found = maybe_special(u64::from_le_bytes(word));
+            proptest::prop_assert_eq!((found.trailing_zeros() / 8) as usize, first);
+        }
+
+        #[test]
+        fn word_ends_are_those_of_a_byte_by_byte_reading(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(b"ab0.*-\\ \t\r\n;()\"\x80\xff".to_vec()),
+                0..40,
+            ),
+            start in 0usize..40,
+        ) {
+            let start = start.min(bytes.len());
+            let (mut pos, mut marked) = (start, false);
+            while let Some(&b) = bytes.get(pos) {
+                match b {
+                    b' ' | b'\t' | b'\r' | b'\n' | b';' | b'(' | b')' | b'"' => break,
+                    b'\\' => {
+                        marked = true;
+                        pos += if bytes.get(pos + 1).is_some_and(|&n| n != b'\n') { 2 } else { 1 };
+                    }
+                    _ => {
+                        marked |= b == b'-' || b >= 0x80;
+                        pos += 1;
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(word_end(&bytes, start), (pos, marked));
+        }
+    }
+
+    #[test]
+    fn every_byte_is_flagged_as_its_class_requires() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut word = [b'a'; 8];
+                word[at] = b;
+                let found = maybe_special(u64::from_le_bytes(word));
+                let expected = if flagged(b) { at } else { 8 };
+                assert_eq!((found.trailing_zeros() / 8) as usize, expected, "{b:#x} at {at}");
+                // No byte that matters goes unseen.
+                assert!(CLASS[usize::from(b)] == ORDINARY || flagged(b), "{b:#x}");
+            }
         }
     }
 
