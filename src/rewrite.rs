@@ -200,9 +200,14 @@ impl NameRewriter {
     /// can. Cheap enough to run on every name.
     #[inline]
     pub fn needs_work(&self, name: &[u8]) -> bool {
-        ((self.mode == Mode::Encode || self.homographs.is_some()) && !name.is_ascii())
-            || memchr::memchr2_iter(b'-', b'\\', name)
-                .any(|at| name[at] == b'\\' || name.get(at + 1) == Some(&b'-'))
+        let unicode_matters = self.mode == Mode::Encode || self.homographs.is_some();
+        let mut previous = 0;
+        name.iter().any(|&b| {
+            let hit =
+                b == b'\\' || (b == b'-' && previous == b'-') || (b > 0x7F && unicode_matters);
+            previous = b;
+            hit
+        })
     }
 
     /// Rewrites one name (presentation format, escapes allowed) into `out` (appended; in

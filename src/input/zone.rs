@@ -683,7 +683,11 @@ mod tests {
                 word[at] = b;
                 let found = maybe_special(u64::from_le_bytes(word));
                 let expected = if flagged(b) { at } else { 8 };
-                assert_eq!((found.trailing_zeros() / 8) as usize, expected, "{b:#x} at {at}");
+                assert_eq!(
+                    (found.trailing_zeros() / 8) as usize,
+                    expected,
+                    "{b:#x} at {at}"
+                );
                 // No byte that matters goes unseen.
                 assert!(CLASS[usize::from(b)] == ORDINARY || flagged(b), "{b:#x}");
             }
