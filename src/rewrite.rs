@@ -686,13 +686,11 @@ fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
 /// Appends `octets` as text in lower case (bytes that are not UTF-8 as U+FFFD); false when
 /// they are not UTF-8.
 fn push_lower(octets: &[u8], text: &mut String) -> bool {
-    let utf8 = std::str::from_utf8(octets);
-    if let Some(ascii) = utf8.ok().filter(|s| s.is_ascii()) {
-        let start = text.len();
-        text.push_str(ascii);
-        text[start..].make_ascii_lowercase();
+    if octets.is_ascii() {
+        text.extend(octets.iter().map(|&b| char::from(b.to_ascii_lowercase())));
         return true;
     }
+    let utf8 = std::str::from_utf8(octets);
     let lossy;
     let chars = match utf8 {
         Ok(valid) => valid,
