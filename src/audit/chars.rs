@@ -170,6 +170,20 @@ pub(super) fn is_clean(label: &str, tld: &str) -> bool {
     scripts && !confusable && !digits && !swapped
 }
 
+/// [`digit_lookalike`] of `c`, from its cached facts in the BMP.
+pub(super) fn cached_digit_lookalike(c: char) -> bool {
+    facts(c).map_or_else(|| digit_lookalike(c), |w| w & DIGIT_LIKE != 0)
+}
+
+/// [`looks_latin`] of `c`, from its cached facts for a BMP character of a script (not
+/// Common, Inherited or Unknown).
+pub(super) fn cached_looks_latin(c: char) -> bool {
+    match facts(c) {
+        Some(w) if w & SPECIFIC != 0 => w & NOT_LOOKS_LATIN == 0,
+        _ => looks_latin(c),
+    }
+}
+
 /// The facts of `c`, for the BMP; `None` above it.
 #[inline]
 fn facts(c: char) -> Option<u32> {
@@ -431,6 +445,19 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+    }
+
+    #[test]
+    fn cached_answers_agree_with_the_predicates() {
+        let wrong: Vec<char> = (0..=0x10FFFFu32)
+            .into_par_iter()
+            .filter_map(char::from_u32)
+            .filter(|&c| {
+                cached_digit_lookalike(c) != digit_lookalike(c)
+                    || cached_looks_latin(c) != looks_latin(c)
+            })
+            .collect();
+        assert_eq!(wrong, Vec::<char>::new());
     }
 
     #[test]
