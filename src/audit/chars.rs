@@ -80,6 +80,8 @@ const JPAN: u32 = 1 << 25;
 const KORE: u32 = 1 << 26;
 /// [`HANB`], [`JPAN`] and [`KORE`].
 const CJK_SETS: u32 = HANB | JPAN | KORE;
+/// Written with Chinese or Japanese text ([`is_cjk`]).
+const CJK: u32 = 1 << 27;
 
 /// The facts of no character, before the first: script Unknown, no bits.
 const NOTHING: u32 = Script::Unknown as u32;
@@ -184,6 +186,32 @@ pub(super) fn cached_looks_latin(c: char) -> bool {
     }
 }
 
+/// [`is_cjk`] of `c`, from its cached facts in the BMP.
+pub(super) fn cached_is_cjk(c: char) -> bool {
+    facts(c).map_or_else(|| is_cjk(c), |w| w & CJK != 0)
+}
+
+/// Whether `c` is known, from its cached facts, to be no combining mark and to decompose
+/// to itself with combining class 0; `false` beyond the BMP. A label of such characters is
+/// its own NFD and holds no combining mark.
+pub(super) fn cached_plain_base(c: char) -> bool {
+    facts(c).is_some_and(|w| w & PLAIN_BASE != 0)
+}
+
+/// Whether the cached facts prove that the restriction level of `label`, if its characters
+/// are all [`allowed`](super::labels::allowed), is at most Single Script (UTS #39): its
+/// characters of a script (not Common, Inherited or Unknown) are of one script, which
+/// their Script_Extensions hold, and its other characters belong to every script.
+pub(super) fn proves_single_script(label: &str) -> bool {
+    let mut script = None;
+    label.chars().all(|c| {
+        facts(c).is_some_and(|w| {
+            w & SCX_ODD == 0
+                && (w & SPECIFIC == 0 || *script.get_or_insert(w & SCRIPT) == w & SCRIPT)
+        })
+    })
+}
+
 /// The facts of `c`, for the BMP; `None` above it.
 #[inline]
 fn facts(c: char) -> Option<u32> {
@@ -255,6 +283,7 @@ fn compute(c: char) -> u32 {
             CJK_LOOKALIKE,
         )
         | bit(c.is_alphanumeric() && !is_cjk(c), NON_CJK_ALNUM)
+        | bit(is_cjk(c), CJK)
         | bit(HIRAGANA_HE.contains(&c), HE_HIRAGANA)
         | bit(KATAKANA_HE.contains(&c), HE_KATAKANA)
         | bit(letter && !katakana_side, NOT_KATAKANA_SIDE)
@@ -453,11 +482,42 @@ mod tests {
             .into_par_iter()
             .filter_map(char::from_u32)
             .filter(|&c| {
+                let plain_base = u32::from(c) <= 0xFFFF
+                    && !is_combining_mark(c)
+                    && c.to_string().nfd().eq([c])
+                    && canonical_combining_class(c) == 0;
                 cached_digit_lookalike(c) != digit_lookalike(c)
                     || cached_looks_latin(c) != looks_latin(c)
+                    || cached_is_cjk(c) != is_cjk(c)
+                    || cached_plain_base(c) != plain_base
             })
             .collect();
         assert_eq!(wrong, Vec::<char>::new());
+    }
+
+    #[test]
+    fn single_script_proofs_hold() {
+        use super::super::labels::restriction_level;
+        use unicode_security::RestrictionLevel;
+        let around = [
+            "", "x", "ж", "α", "中", "あ", "ア", "한", "क", "-", "1", "\u{0301}", "\u{0951}",
+        ];
+        let labels = bmp().filter(|&c| allowed(c)).flat_map_iter(|c| {
+            around
+                .iter()
+                .flat_map(move |n| [format!("{c}"), format!("{n}{c}"), format!("{c}{n}")])
+        });
+        let mut wrong: Vec<String> = labels
+            .filter(|label| {
+                label.chars().all(allowed)
+                    && proves_single_script(label)
+                    && restriction_level(label) > RestrictionLevel::SingleScript
+            })
+            .collect();
+        wrong.truncate(20);
+        assert_eq!(wrong, Vec::<String>::new());
+        assert!(proves_single_script("пример"));
+        assert!(!proves_single_script("приmер"));
     }
 
     #[test]

@@ -127,7 +127,7 @@ pub(super) fn allowed(c: char) -> bool {
 
 /// The UTS #39 restriction level of a label (section 5.2), with [`allowed`] as the
 /// identifier profile.
-fn restriction_level(label: &str) -> RestrictionLevel {
+pub(super) fn restriction_level(label: &str) -> RestrictionLevel {
     if label.is_ascii() {
         return RestrictionLevel::ASCIIOnly;
     }
@@ -215,7 +215,7 @@ pub(super) fn check_label_full(
     }
     let mixed = mixed_scripts(label, report);
     // C07
-    if !mixed && !any_restricted {
+    if !mixed && !any_restricted && !chars::proves_single_script(label) {
         let level = restriction_level(label);
         if level > RestrictionLevel::HighlyRestrictive {
             let mut m = message();
@@ -230,7 +230,10 @@ pub(super) fn check_label_full(
         }
     }
     mixed_numbers(label, report);
-    marks(label, report);
+    // A label of plain bases is its own NFD and has no marks.
+    if !label.chars().all(chars::cached_plain_base) {
+        marks(label, report);
+    }
     kana_and_han(label, report);
     // C23
     if label.contains('\u{00B7}') && !(tld == "cat" && catalan_middle_dots(label)) {
@@ -468,7 +471,7 @@ pub(super) const KATAKANA_HE: [char; 3] = ['ヘ', 'ベ', 'ペ'];
 fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
     if !label
         .chars()
-        .any(|c| is_cjk(c) || ('\u{3099}'..='\u{309A}').contains(&c))
+        .any(|c| chars::cached_is_cjk(c) || ('\u{3099}'..='\u{309A}').contains(&c))
     {
         return;
     }
@@ -572,30 +575,23 @@ fn whole_script_confusable(
     protected: &Protected,
     report: &mut impl FnMut(Check, String),
 ) {
+    // Judged against the TLD: a lone label with no TLD (relative, origin unknown) is not.
+    if tld.is_empty() {
+        return;
+    }
+    // The one script of the label's letters, none Latin, each like a Latin one.
     let mut script = None;
     for c in label.chars() {
         let s = c.script();
         if matches!(s, Script::Common | Script::Inherited) {
             continue;
         }
-        match script {
-            None => script = Some(s),
-            Some(t) if t == s => {}
-            Some(_) => return,
+        if s == Script::Latin || script.is_some_and(|t| t != s) || !chars::cached_looks_latin(c) {
+            return;
         }
+        script = Some(s);
     }
-    // Judged against the TLD: a lone label with no TLD (relative, origin unknown) is not.
     let Some(script) = script else { return };
-    if script == Script::Latin || tld.is_empty() {
-        return;
-    }
-    if !label
-        .chars()
-        .filter(|c| c.script() == script)
-        .all(chars::cached_looks_latin)
-    {
-        return;
-    }
     // Exempt: under a TLD written in the same script, or a ccTLD of a country that writes
     // it; and the words on the allow-list.
     let tld_script = tld.chars().find(|c| !c.is_ascii()).map(|c| c.script());
