@@ -15,8 +15,11 @@ mod chars;
 pub mod labels;
 pub mod skeleton;
 
+use std::cell::RefCell;
 use std::fmt;
 use std::ops::Range;
+
+use rustc_hash::FxHashMap;
 
 pub use skeleton::Protected;
 
@@ -231,15 +234,37 @@ impl Homographs {
     }
 }
 
-/// Appends `U+0430 CYRILLIC SMALL LETTER A (Cyrillic)`, a character for a message, to
-/// `out`.
-pub(crate) fn push_described(out: &mut String, c: char) {
+/// Past this many characters, a thread's cache of descriptions starts again.
+const DESCRIPTIONS_LIMIT: usize = 4096;
+
+thread_local! {
+    /// The descriptions written so far by this thread (the characters of findings repeat).
+    static DESCRIPTIONS: RefCell<FxHashMap<char, Box<str>>> = RefCell::default();
+}
+
+/// `U+0430 CYRILLIC SMALL LETTER A (Cyrillic)`: a character for a message.
+fn description(c: char) -> String {
     use std::fmt::Write;
     use unicode_script::UnicodeScript;
-    let _ = write!(out, "{}", crate::uts46::Cp(c));
-    out.push_str(" (");
-    out.push_str(c.script().full_name());
-    out.push(')');
+    let mut text = String::new();
+    let _ = write!(text, "{} ({})", crate::uts46::Cp(c), c.script().full_name());
+    text
+}
+
+/// Appends the [`description`] of `c` to `out`, from the thread's cache.
+pub(crate) fn push_described(out: &mut String, c: char) {
+    DESCRIPTIONS.with_borrow_mut(|cache| {
+        if let Some(text) = cache.get(&c) {
+            out.push_str(text);
+            return;
+        }
+        if cache.len() >= DESCRIPTIONS_LIMIT {
+            cache.clear();
+        }
+        let text = description(c);
+        out.push_str(&text);
+        cache.insert(c, text.into_boxed_str());
+    });
 }
 
 /// Appends the characters of `text` that `pick` selects to `out`, described and joined
@@ -247,7 +272,7 @@ pub(crate) fn push_described(out: &mut String, c: char) {
 pub(crate) fn push_all_described(out: &mut String, text: &str, pick: impl Fn(char) -> bool) {
     let mut first = true;
     for (i, c) in text.char_indices() {
-        if pick(c) && !text[..i].contains(c) {
+        if pick(c) && !text[..i].chars().any(|d| d == c) {
             if !first {
                 out.push_str(", ");
             }
@@ -283,6 +308,23 @@ mod tests {
                     Some(name) => written != format!("{hex} {name}"),
                     None => !written.starts_with(&hex) || written[hex.len()..].starts_with('0'),
                 }
+            })
+            .collect();
+        assert_eq!(wrong, Vec::<char>::new());
+    }
+
+    #[test]
+    fn cached_descriptions_are_the_written_ones() {
+        let wrong: Vec<char> = (0..=0x10FFFFu32)
+            .into_par_iter()
+            .filter_map(char::from_u32)
+            .filter(|&c| {
+                use unicode_script::UnicodeScript;
+                let expected = format!("{} ({})", Cp(c), c.script().full_name());
+                let (mut first, mut again) = (String::new(), String::from("x"));
+                push_described(&mut first, c);
+                push_described(&mut again, c);
+                first != expected || again != format!("x{expected}")
             })
             .collect();
         assert_eq!(wrong, Vec::<char>::new());
