@@ -236,7 +236,7 @@ pub(super) fn check_label_full(
     }
     kana_and_han(label, report);
     // C23
-    if label.contains('\u{00B7}') && !(tld == "cat" && catalan_middle_dots(label)) {
+    if label.chars().any(|c| c == '\u{00B7}') && !(tld == "cat" && catalan_middle_dots(label)) {
         let mut m = message();
         push_described(&mut m, '\u{00B7}');
         m.push_str(" outside Catalan l·l under .cat (C23)");
@@ -297,20 +297,24 @@ fn push_scripts(out: &mut String, text: &str) {
 /// C08 and C09; says whether one fired.
 fn mixed_scripts(label: &str, report: &mut impl FnMut(Check, String)) -> bool {
     let lgc = |s: Script| matches!(s, Script::Latin | Script::Greek | Script::Cyrillic);
-    let mut lgc_scripts: Vec<Script> = Vec::new();
+    // Latin, Greek and Cyrillic in the order met: the first `lgc_count` of `lgc_met`.
+    let mut lgc_met = [Script::Unknown; 3];
+    let mut lgc_count = 0;
     let mut other = false;
     let mut non_ascii_latin = false;
     for c in label.chars() {
         let script = c.script();
         if lgc(script) {
-            if !lgc_scripts.contains(&script) {
-                lgc_scripts.push(script);
+            if !lgc_met[..lgc_count].contains(&script) {
+                lgc_met[lgc_count] = script;
+                lgc_count += 1;
             }
             non_ascii_latin |= script == Script::Latin && !c.is_ascii();
         } else if !matches!(script, Script::Common | Script::Inherited | Script::Unknown) {
             other = true;
         }
     }
+    let lgc_scripts = &lgc_met[..lgc_count];
     if lgc_scripts.len() >= 2 {
         let minority = &lgc_scripts[1..];
         let mut m = message();
@@ -475,15 +479,15 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
     {
         return;
     }
-    let chars: Vec<char> = label.chars().collect();
     let katakana = |c: char| c.script() == Script::Katakana;
     let hiragana = |c: char| c.script() == Script::Hiragana;
     let kana = |c: char| katakana(c) || hiragana(c);
     let mut kana_problem: Option<String> = None;
     let mut lookalike: Option<String> = None;
-    for (i, &c) in chars.iter().enumerate() {
-        let before = i.checked_sub(1).map(|j| chars[j]);
-        let after = chars.get(i + 1).copied();
+    let mut before = None;
+    let mut following = label.chars().peekable();
+    while let Some(c) = following.next() {
+        let after = following.peek().copied();
         let problem = match c {
             // C16: iteration marks after Katakana only.
             '\u{30FD}' | '\u{30FE}' if !before.is_some_and(katakana) => {
@@ -529,14 +533,10 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
                 m
             });
         }
+        before = Some(c);
     }
     // C19: へべぺ in an all-Katakana label, ヘベペ in an all-Hiragana one.
-    let letters = || {
-        chars
-            .iter()
-            .copied()
-            .filter(|c| !matches!(c, '-' | '0'..='9'))
-    };
+    let letters = || label.chars().filter(|c| !matches!(c, '-' | '0'..='9'));
     let swapped = |set: &[char], rest: &dyn Fn(char) -> bool| {
         letters().any(|c| set.contains(&c)) && letters().all(|c| set.contains(&c) || rest(c))
     };
