@@ -82,6 +82,10 @@ const KORE: u32 = 1 << 26;
 const CJK_SETS: u32 = HANB | JPAN | KORE;
 /// Written with Chinese or Japanese text ([`is_cjk`]).
 const CJK: u32 = 1 << 27;
+/// Not a combining mark, and the marks checks (C11 to C15) pass on it alone and on it
+/// after any character, as its decomposition starts with a base of class 0: a label of
+/// such characters passes them.
+const MARKS_QUIET: u32 = 1 << 28;
 
 /// The facts of no character, before the first: script Unknown, no bits.
 const NOTHING: u32 = Script::Unknown as u32;
@@ -191,11 +195,10 @@ pub(super) fn cached_is_cjk(c: char) -> bool {
     facts(c).map_or_else(|| is_cjk(c), |w| w & CJK != 0)
 }
 
-/// Whether `c` is known, from its cached facts, to be no combining mark and to decompose
-/// to itself with combining class 0; `false` beyond the BMP. A label of such characters is
-/// its own NFD and holds no combining mark.
-pub(super) fn cached_plain_base(c: char) -> bool {
-    facts(c).is_some_and(|w| w & PLAIN_BASE != 0)
+/// Whether `c` is known, from its cached facts, to be [`MARKS_QUIET`]; `false` beyond the
+/// BMP.
+pub(super) fn cached_marks_quiet(c: char) -> bool {
+    facts(c).is_some_and(|w| w & MARKS_QUIET != 0)
 }
 
 /// Whether the cached facts prove that the restriction level of `label`, if its characters
@@ -291,9 +294,10 @@ fn compute(c: char) -> u32 {
 }
 
 /// For C11 to C15: whether `c` must go to the full checks, and its [`SIMPLE_MARK`] or
-/// [`PLAIN_BASE`] bit (`own_script`: `c` has a script, and its Script_Extensions hold it). A character that is not a mark and decomposes to a base of class 0
-/// and marks starts afresh in the decomposed label (canonical reordering stops at it), so
-/// the marks checks see its marks as they see them on it alone.
+/// [`PLAIN_BASE`] and [`MARKS_QUIET`] bits (`own_script`: `c` has a script, and its
+/// Script_Extensions hold it). A character that is not a mark and decomposes to a base of
+/// class 0 and marks starts afresh in the decomposed label (canonical reordering stops at
+/// it), so the marks checks see its marks as they see them on it alone.
 fn mark_facts(c: char, own_script: bool) -> (bool, u32) {
     let decomposed: Vec<char> = c.to_string().nfd().collect();
     if is_combining_mark(c) {
@@ -305,7 +309,7 @@ fn mark_facts(c: char, own_script: bool) -> (bool, u32) {
     marks(&c.to_string(), &mut |_, _| fires = true);
     let bail = is_combining_mark(first) || canonical_combining_class(first) != 0 || fires;
     let plain = decomposed == [c] && canonical_combining_class(c) == 0;
-    (bail, bit(plain, PLAIN_BASE))
+    (bail, bit(plain, PLAIN_BASE) | bit(!bail, MARKS_QUIET))
 }
 
 /// `flag` if `on`, else 0.
@@ -482,17 +486,46 @@ mod tests {
             .into_par_iter()
             .filter_map(char::from_u32)
             .filter(|&c| {
-                let plain_base = u32::from(c) <= 0xFFFF
+                let first = c.to_string().nfd().next().unwrap();
+                let mut fires = false;
+                marks(&c.to_string(), &mut |_, _| fires = true);
+                let marks_quiet = u32::from(c) <= 0xFFFF
                     && !is_combining_mark(c)
-                    && c.to_string().nfd().eq([c])
-                    && canonical_combining_class(c) == 0;
+                    && !is_combining_mark(first)
+                    && canonical_combining_class(first) == 0
+                    && !fires;
                 cached_digit_lookalike(c) != digit_lookalike(c)
                     || cached_looks_latin(c) != looks_latin(c)
                     || cached_is_cjk(c) != is_cjk(c)
-                    || cached_plain_base(c) != plain_base
+                    || cached_marks_quiet(c) != marks_quiet
             })
             .collect();
         assert_eq!(wrong, Vec::<char>::new());
+    }
+
+    #[test]
+    fn marks_pass_on_labels_of_quiet_characters() {
+        use proptest::prelude::*;
+        // The quiet characters that decompose, with marks after their base, and a few
+        // that do not.
+        let mut pool: Vec<char> = bmp()
+            .filter(|&c| cached_marks_quiet(c) && c.to_string().nfd().count() > 1)
+            .collect();
+        assert!(pool.len() > 1000, "{} characters", pool.len());
+        pool.extend("aiıjl-1жі中あ".chars());
+        let label = proptest::collection::vec(proptest::sample::select(pool), 1..6)
+            .prop_map(|v| v.into_iter().collect::<String>());
+        let mut runner = proptest::test_runner::TestRunner::new(
+            proptest::test_runner::Config::with_cases(20000),
+        );
+        runner
+            .run(&label, |label| {
+                let mut found = Vec::new();
+                marks(&label, &mut |check, _| found.push(check));
+                prop_assert_eq!(found, Vec::new(), "{:?}", label);
+                Ok(())
+            })
+            .unwrap();
     }
 
     #[test]

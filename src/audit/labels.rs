@@ -230,8 +230,7 @@ pub(super) fn check_label_full(
         }
     }
     mixed_numbers(label, report);
-    // A label of plain bases is its own NFD and has no marks.
-    if !label.chars().all(chars::cached_plain_base) {
+    if !label.chars().all(chars::cached_marks_quiet) {
         marks(label, report);
     }
     kana_and_han(label, report);

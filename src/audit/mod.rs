@@ -242,17 +242,11 @@ thread_local! {
     static DESCRIPTIONS: RefCell<FxHashMap<char, Box<str>>> = RefCell::default();
 }
 
-/// `U+0430 CYRILLIC SMALL LETTER A (Cyrillic)`: a character for a message.
-fn description(c: char) -> String {
+/// Appends `U+0430 CYRILLIC SMALL LETTER A (Cyrillic)`, a character for a message, to
+/// `out`, from the thread's cache.
+pub(crate) fn push_described(out: &mut String, c: char) {
     use std::fmt::Write;
     use unicode_script::UnicodeScript;
-    let mut text = String::new();
-    let _ = write!(text, "{} ({})", crate::uts46::Cp(c), c.script().full_name());
-    text
-}
-
-/// Appends the [`description`] of `c` to `out`, from the thread's cache.
-pub(crate) fn push_described(out: &mut String, c: char) {
     DESCRIPTIONS.with_borrow_mut(|cache| {
         if let Some(text) = cache.get(&c) {
             out.push_str(text);
@@ -261,9 +255,9 @@ pub(crate) fn push_described(out: &mut String, c: char) {
         if cache.len() >= DESCRIPTIONS_LIMIT {
             cache.clear();
         }
-        let text = description(c);
-        out.push_str(&text);
-        cache.insert(c, text.into_boxed_str());
+        let start = out.len();
+        let _ = write!(out, "{} ({})", crate::uts46::Cp(c), c.script().full_name());
+        cache.insert(c, out[start..].into());
     });
 }
 
