@@ -86,6 +86,8 @@ const CJK: u32 = 1 << 27;
 /// after any character, as its decomposition starts with a base of class 0: a label of
 /// such characters passes them.
 const MARKS_QUIET: u32 = 1 << 28;
+/// [`allowed`] in a label (C05).
+const ALLOWED: u32 = 1 << 29;
 
 /// The facts of no character, before the first: script Unknown, no bits.
 const NOTHING: u32 = Script::Unknown as u32;
@@ -190,6 +192,11 @@ pub(super) fn cached_looks_latin(c: char) -> bool {
     }
 }
 
+/// [`allowed`] of `c`, from its cached facts in the BMP.
+pub(super) fn cached_allowed(c: char) -> bool {
+    facts(c).map_or_else(|| allowed(c), |w| w & ALLOWED != 0)
+}
+
 /// [`is_cjk`] of `c`, from its cached facts in the BMP.
 pub(super) fn cached_is_cjk(c: char) -> bool {
     facts(c).map_or_else(|| is_cjk(c), |w| w & CJK != 0)
@@ -287,6 +294,7 @@ fn compute(c: char) -> u32 {
         )
         | bit(c.is_alphanumeric() && !is_cjk(c), NON_CJK_ALNUM)
         | bit(is_cjk(c), CJK)
+        | bit(allowed(c), ALLOWED)
         | bit(HIRAGANA_HE.contains(&c), HE_HIRAGANA)
         | bit(KATAKANA_HE.contains(&c), HE_KATAKANA)
         | bit(letter && !katakana_side, NOT_KATAKANA_SIDE)
@@ -497,6 +505,7 @@ mod tests {
                 cached_digit_lookalike(c) != digit_lookalike(c)
                     || cached_looks_latin(c) != looks_latin(c)
                     || cached_is_cjk(c) != is_cjk(c)
+                    || cached_allowed(c) != allowed(c)
                     || cached_marks_quiet(c) != marks_quiet
             })
             .collect();

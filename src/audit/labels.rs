@@ -185,7 +185,7 @@ pub(super) fn check_label_full(
     report: &mut impl FnMut(Check, String),
 ) {
     // C05
-    let restricted = |c: char| !allowed(c);
+    let restricted = |c: char| !chars::cached_allowed(c);
     let any_restricted = label.chars().any(restricted);
     if any_restricted {
         let mut m = message();
