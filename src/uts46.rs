@@ -536,10 +536,20 @@ pub(crate) struct Cp(pub(crate) char);
 
 impl fmt::Display for Cp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
         let c = self.0;
-        write!(f, "U+{:04X}", u32::from(c))?;
-        if let Some(name) = unicode_names2::name(c) {
-            return write!(f, " {name}");
+        // `U+` and the code point in upper-case hexadecimal, four digits at least.
+        let cp = u32::from(c);
+        let digits = (32 - cp.leading_zeros()).div_ceil(4).max(4);
+        f.write_str("U+")?;
+        for i in (0..digits).rev() {
+            f.write_char(char::from(
+                b"0123456789ABCDEF"[(cp >> (4 * i) & 0xF) as usize],
+            ))?;
+        }
+        if let Some(mut name) = unicode_names2::name(c) {
+            f.write_str(" ")?;
+            return name.try_for_each(|word| f.write_str(word));
         }
         match general_category(c) {
             GeneralCategory::Unassigned => f.write_str(" (unassigned)"),

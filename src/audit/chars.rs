@@ -80,6 +80,14 @@ const JPAN: u32 = 1 << 25;
 const KORE: u32 = 1 << 26;
 /// [`HANB`], [`JPAN`] and [`KORE`].
 const CJK_SETS: u32 = HANB | JPAN | KORE;
+/// Written with Chinese or Japanese text ([`is_cjk`]).
+const CJK: u32 = 1 << 27;
+/// Not a combining mark, and the marks checks (C11 to C15) pass on it alone and on it
+/// after any character, as its decomposition starts with a base of class 0: a label of
+/// such characters passes them.
+const MARKS_QUIET: u32 = 1 << 28;
+/// [`allowed`] in a label (C05).
+const ALLOWED: u32 = 1 << 29;
 
 /// The facts of no character, before the first: script Unknown, no bits.
 const NOTHING: u32 = Script::Unknown as u32;
@@ -170,6 +178,50 @@ pub(super) fn is_clean(label: &str, tld: &str) -> bool {
     scripts && !confusable && !digits && !swapped
 }
 
+/// [`digit_lookalike`] of `c`, from its cached facts in the BMP.
+pub(super) fn cached_digit_lookalike(c: char) -> bool {
+    facts(c).map_or_else(|| digit_lookalike(c), |w| w & DIGIT_LIKE != 0)
+}
+
+/// [`looks_latin`] of `c`, from its cached facts for a BMP character of a script (not
+/// Common, Inherited or Unknown).
+pub(super) fn cached_looks_latin(c: char) -> bool {
+    match facts(c) {
+        Some(w) if w & SPECIFIC != 0 => w & NOT_LOOKS_LATIN == 0,
+        _ => looks_latin(c),
+    }
+}
+
+/// [`allowed`] of `c`, from its cached facts in the BMP.
+pub(super) fn cached_allowed(c: char) -> bool {
+    facts(c).map_or_else(|| allowed(c), |w| w & ALLOWED != 0)
+}
+
+/// [`is_cjk`] of `c`, from its cached facts in the BMP.
+pub(super) fn cached_is_cjk(c: char) -> bool {
+    facts(c).map_or_else(|| is_cjk(c), |w| w & CJK != 0)
+}
+
+/// Whether `c` is known, from its cached facts, to be [`MARKS_QUIET`]; `false` beyond the
+/// BMP.
+pub(super) fn cached_marks_quiet(c: char) -> bool {
+    facts(c).is_some_and(|w| w & MARKS_QUIET != 0)
+}
+
+/// Whether the cached facts prove that the restriction level of `label`, if its characters
+/// are all [`allowed`](super::labels::allowed), is at most Single Script (UTS #39): its
+/// characters of a script (not Common, Inherited or Unknown) are of one script, which
+/// their Script_Extensions hold, and its other characters belong to every script.
+pub(super) fn proves_single_script(label: &str) -> bool {
+    let mut script = None;
+    label.chars().all(|c| {
+        facts(c).is_some_and(|w| {
+            w & SCX_ODD == 0
+                && (w & SPECIFIC == 0 || *script.get_or_insert(w & SCRIPT) == w & SCRIPT)
+        })
+    })
+}
+
 /// The facts of `c`, for the BMP; `None` above it.
 #[inline]
 fn facts(c: char) -> Option<u32> {
@@ -241,6 +293,8 @@ fn compute(c: char) -> u32 {
             CJK_LOOKALIKE,
         )
         | bit(c.is_alphanumeric() && !is_cjk(c), NON_CJK_ALNUM)
+        | bit(is_cjk(c), CJK)
+        | bit(allowed(c), ALLOWED)
         | bit(HIRAGANA_HE.contains(&c), HE_HIRAGANA)
         | bit(KATAKANA_HE.contains(&c), HE_KATAKANA)
         | bit(letter && !katakana_side, NOT_KATAKANA_SIDE)
@@ -248,9 +302,10 @@ fn compute(c: char) -> u32 {
 }
 
 /// For C11 to C15: whether `c` must go to the full checks, and its [`SIMPLE_MARK`] or
-/// [`PLAIN_BASE`] bit (`own_script`: `c` has a script, and its Script_Extensions hold it). A character that is not a mark and decomposes to a base of class 0
-/// and marks starts afresh in the decomposed label (canonical reordering stops at it), so
-/// the marks checks see its marks as they see them on it alone.
+/// [`PLAIN_BASE`] and [`MARKS_QUIET`] bits (`own_script`: `c` has a script, and its
+/// Script_Extensions hold it). A character that is not a mark and decomposes to a base of
+/// class 0 and marks starts afresh in the decomposed label (canonical reordering stops at
+/// it), so the marks checks see its marks as they see them on it alone.
 fn mark_facts(c: char, own_script: bool) -> (bool, u32) {
     let decomposed: Vec<char> = c.to_string().nfd().collect();
     if is_combining_mark(c) {
@@ -262,7 +317,7 @@ fn mark_facts(c: char, own_script: bool) -> (bool, u32) {
     marks(&c.to_string(), &mut |_, _| fires = true);
     let bail = is_combining_mark(first) || canonical_combining_class(first) != 0 || fires;
     let plain = decomposed == [c] && canonical_combining_class(c) == 0;
-    (bail, bit(plain, PLAIN_BASE))
+    (bail, bit(plain, PLAIN_BASE) | bit(!bail, MARKS_QUIET))
 }
 
 /// `flag` if `on`, else 0.
@@ -431,6 +486,80 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+    }
+
+    #[test]
+    fn cached_answers_agree_with_the_predicates() {
+        let wrong: Vec<char> = (0..=0x10FFFFu32)
+            .into_par_iter()
+            .filter_map(char::from_u32)
+            .filter(|&c| {
+                let first = c.to_string().nfd().next().unwrap();
+                let mut fires = false;
+                marks(&c.to_string(), &mut |_, _| fires = true);
+                let marks_quiet = u32::from(c) <= 0xFFFF
+                    && !is_combining_mark(c)
+                    && !is_combining_mark(first)
+                    && canonical_combining_class(first) == 0
+                    && !fires;
+                cached_digit_lookalike(c) != digit_lookalike(c)
+                    || cached_looks_latin(c) != looks_latin(c)
+                    || cached_is_cjk(c) != is_cjk(c)
+                    || cached_allowed(c) != allowed(c)
+                    || cached_marks_quiet(c) != marks_quiet
+            })
+            .collect();
+        assert_eq!(wrong, Vec::<char>::new());
+    }
+
+    #[test]
+    fn marks_pass_on_labels_of_quiet_characters() {
+        use proptest::prelude::*;
+        // The quiet characters that decompose, with marks after their base, and a few
+        // that do not.
+        let mut pool: Vec<char> = bmp()
+            .filter(|&c| cached_marks_quiet(c) && c.to_string().nfd().count() > 1)
+            .collect();
+        assert!(pool.len() > 1000, "{} characters", pool.len());
+        pool.extend("aiıjl-1жі中あ".chars());
+        let label = proptest::collection::vec(proptest::sample::select(pool), 1..6)
+            .prop_map(|v| v.into_iter().collect::<String>());
+        let mut runner = proptest::test_runner::TestRunner::new(
+            proptest::test_runner::Config::with_cases(20000),
+        );
+        runner
+            .run(&label, |label| {
+                let mut found = Vec::new();
+                marks(&label, &mut |check, _| found.push(check));
+                prop_assert_eq!(found, Vec::new(), "{:?}", label);
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn single_script_proofs_hold() {
+        use super::super::labels::restriction_level;
+        use unicode_security::RestrictionLevel;
+        let around = [
+            "", "x", "ж", "α", "中", "あ", "ア", "한", "क", "-", "1", "\u{0301}", "\u{0951}",
+        ];
+        let labels = bmp().filter(|&c| allowed(c)).flat_map_iter(|c| {
+            around
+                .iter()
+                .flat_map(move |n| [format!("{c}"), format!("{n}{c}"), format!("{c}{n}")])
+        });
+        let mut wrong: Vec<String> = labels
+            .filter(|label| {
+                label.chars().all(allowed)
+                    && proves_single_script(label)
+                    && restriction_level(label) > RestrictionLevel::SingleScript
+            })
+            .collect();
+        wrong.truncate(20);
+        assert_eq!(wrong, Vec::<String>::new());
+        assert!(proves_single_script("пример"));
+        assert!(!proves_single_script("приmер"));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! UTS #39 data of the unicode-security and unicode-script crates plus the short lists that
 //! browsers add by hand.
 
+use std::fmt::Write as _;
+
 use icu_properties::props::GeneralCategory;
 use icu_properties::CodePointMapData;
 use unicode_normalization::char::is_combining_mark;
@@ -11,7 +13,15 @@ use unicode_security::mixed_script::AugmentedScriptSet;
 use unicode_security::{GeneralSecurityProfile, RestrictionLevel};
 
 use super::skeleton::{ascii_lookalike, Protected};
-use super::{chars, describe, describe_all, Check};
+use super::{chars, push_all_described, push_described, Check};
+
+/// The room a message is given at first: most fit in it.
+const MESSAGE_CAPACITY: usize = 256;
+
+/// An empty message with room for [`MESSAGE_CAPACITY`] bytes.
+fn message() -> String {
+    String::with_capacity(MESSAGE_CAPACITY)
+}
 
 /// Characters that UTS #39 allows but browsers refuse in a hostname (Chromium's and
 /// Firefox's block lists, WebKit's look-alikes): dashes, slashes, dots, colons, fractions,
@@ -117,7 +127,7 @@ pub(super) fn allowed(c: char) -> bool {
 
 /// The UTS #39 restriction level of a label (section 5.2), with [`allowed`] as the
 /// identifier profile.
-fn restriction_level(label: &str) -> RestrictionLevel {
+pub(super) fn restriction_level(label: &str) -> RestrictionLevel {
     if label.is_ascii() {
         return RestrictionLevel::ASCIIOnly;
     }
@@ -175,84 +185,76 @@ pub(super) fn check_label_full(
     report: &mut impl FnMut(Check, String),
 ) {
     // C05
-    let restricted = |c: char| !allowed(c);
+    let restricted = |c: char| !chars::cached_allowed(c);
     let any_restricted = label.chars().any(restricted);
     if any_restricted {
-        let list = label
-            .chars()
-            .filter(|&c| restricted(c))
-            .map(|c| {
-                let kind = c
-                    .identifier_type()
-                    .map_or("Not_Character".to_owned(), |t| format!("{t:?}"));
-                format!("{} Identifier_Type={kind}", describe(c))
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
-        report(
-            Check::IdentifierStatus,
-            format!("{list}: not allowed in identifiers by UTS #39 (C05)"),
-        );
+        let mut m = message();
+        for (i, c) in label.chars().filter(|&c| restricted(c)).enumerate() {
+            if i > 0 {
+                m.push_str(", ");
+            }
+            push_described(&mut m, c);
+            m.push_str(" Identifier_Type=");
+            match c.identifier_type() {
+                Some(t) => {
+                    let _ = write!(m, "{t:?}");
+                }
+                None => m.push_str("Not_Character"),
+            }
+        }
+        m.push_str(": not allowed in identifiers by UTS #39 (C05)");
+        report(Check::IdentifierStatus, m);
     }
     // C06
     let blocked = |c: char| BLOCKLIST.binary_search(&c).is_ok() && allowed(c);
     if label.chars().any(blocked) {
-        report(
-            Check::Blocklisted,
-            format!(
-                "{} looks like punctuation or a symbol; browsers refuse it (C06)",
-                describe_all(label, blocked)
-            ),
-        );
+        let mut m = message();
+        push_all_described(&mut m, label, blocked);
+        m.push_str(" looks like punctuation or a symbol; browsers refuse it (C06)");
+        report(Check::Blocklisted, m);
     }
     let mixed = mixed_scripts(label, report);
     // C07
-    if !mixed && !any_restricted {
+    if !mixed && !any_restricted && !chars::proves_single_script(label) {
         let level = restriction_level(label);
         if level > RestrictionLevel::HighlyRestrictive {
-            report(
-                Check::RestrictionLevel,
-                format!(
-                    "restriction level {level:?} (UTS #39; highly restrictive is the most \
-                     allowed): scripts {} (C07)",
-                    scripts_of(label).join(", ")
-                ),
+            let mut m = message();
+            let _ = write!(
+                m,
+                "restriction level {level:?} (UTS #39; highly restrictive is the most \
+                 allowed): scripts "
             );
+            push_scripts(&mut m, label);
+            m.push_str(" (C07)");
+            report(Check::RestrictionLevel, m);
         }
     }
     mixed_numbers(label, report);
-    marks(label, report);
+    if !label.chars().all(chars::cached_marks_quiet) {
+        marks(label, report);
+    }
     kana_and_han(label, report);
     // C23
-    if label.contains('\u{00B7}') && !(tld == "cat" && catalan_middle_dots(label)) {
-        report(
-            Check::MiddleDot,
-            format!(
-                "{} outside Catalan l·l under .cat (C23)",
-                describe('\u{00B7}')
-            ),
-        );
+    if label.chars().any(|c| c == '\u{00B7}') && !(tld == "cat" && catalan_middle_dots(label)) {
+        let mut m = message();
+        push_described(&mut m, '\u{00B7}');
+        m.push_str(" outside Catalan l·l under .cat (C23)");
+        report(Check::MiddleDot, m);
     }
     // C24
     let foreign_letter = |c: char| tld_letter(c, tld);
     if label.chars().any(foreign_letter) {
-        report(
-            Check::TldLetters,
-            format!(
-                "{} belongs to another country's TLD (.is, .fo or .az) (C24)",
-                describe_all(label, foreign_letter)
-            ),
-        );
+        let mut m = message();
+        push_all_described(&mut m, label, foreign_letter);
+        m.push_str(" belongs to another country's TLD (.is, .fo or .az) (C24)");
+        report(Check::TldLetters, m);
     }
     // C25
     if label.chars().any(quote_lookalike) {
-        report(
-            Check::QuoteLookalike,
-            format!(
-                "{} looks like an apostrophe (C25)",
-                describe_all(label, quote_lookalike)
-            ),
-        );
+        let mut m = message();
+        push_all_described(&mut m, label, quote_lookalike);
+        m.push_str(" looks like an apostrophe (C25)");
+        report(Check::QuoteLookalike, m);
     }
     whole_script_confusable(label, tld, protected, report);
     digit_lookalikes(label, report);
@@ -273,61 +275,74 @@ pub(super) fn quote_lookalike(c: char) -> bool {
     matches!(c, '\u{02BB}' | '\u{02BC}' | '\u{2019}')
 }
 
-/// The scripts of the letters of `text` (Common and Inherited left out), in order.
-fn scripts_of(text: &str) -> Vec<&'static str> {
+/// Appends the scripts of the letters of `text` (Common and Inherited left out) to `out`,
+/// in order, joined with `, `.
+fn push_scripts(out: &mut String, text: &str) {
     let mut scripts: Vec<Script> = Vec::new();
     for c in text.chars() {
         let script = c.script();
         if !matches!(script, Script::Common | Script::Inherited | Script::Unknown)
             && !scripts.contains(&script)
         {
+            if !scripts.is_empty() {
+                out.push_str(", ");
+            }
+            out.push_str(script.full_name());
             scripts.push(script);
         }
     }
-    scripts.iter().map(|s| s.full_name()).collect()
 }
 
 /// C08 and C09; says whether one fired.
 fn mixed_scripts(label: &str, report: &mut impl FnMut(Check, String)) -> bool {
-    let lgc = |c: char| matches!(c.script(), Script::Latin | Script::Greek | Script::Cyrillic);
-    let mut lgc_scripts: Vec<Script> = Vec::new();
+    let lgc = |s: Script| matches!(s, Script::Latin | Script::Greek | Script::Cyrillic);
+    // Latin, Greek and Cyrillic in the order met: the first `lgc_count` of `lgc_met`.
+    let mut lgc_met = [Script::Unknown; 3];
+    let mut lgc_count = 0;
     let mut other = false;
     let mut non_ascii_latin = false;
     for c in label.chars() {
         let script = c.script();
-        if lgc(c) {
-            if !lgc_scripts.contains(&script) {
-                lgc_scripts.push(script);
+        if lgc(script) {
+            if !lgc_met[..lgc_count].contains(&script) {
+                lgc_met[lgc_count] = script;
+                lgc_count += 1;
             }
             non_ascii_latin |= script == Script::Latin && !c.is_ascii();
         } else if !matches!(script, Script::Common | Script::Inherited | Script::Unknown) {
             other = true;
         }
     }
+    let lgc_scripts = &lgc_met[..lgc_count];
     if lgc_scripts.len() >= 2 {
-        let minority = lgc_scripts[1..].to_vec();
-        let message = format!(
-            "mixes {} letters; not Latin: {} (C08)",
-            lgc_scripts
-                .iter()
-                .map(|s| s.full_name())
-                .collect::<Vec<_>>()
-                .join(" and "),
-            describe_all(label, |c| c.script() != Script::Latin && lgc(c)
-                || minority.contains(&c.script()) && !c.is_ascii())
-        );
-        report(Check::MixedScript, message);
+        let minority = &lgc_scripts[1..];
+        let mut m = message();
+        m.push_str("mixes ");
+        for (i, s) in lgc_scripts.iter().enumerate() {
+            if i > 0 {
+                m.push_str(" and ");
+            }
+            m.push_str(s.full_name());
+        }
+        m.push_str(" letters; not Latin: ");
+        push_all_described(&mut m, label, |c| {
+            let s = c.script();
+            s != Script::Latin && lgc(s) || minority.contains(&s) && !c.is_ascii()
+        });
+        m.push_str(" (C08)");
+        report(Check::MixedScript, m);
         return true;
     }
     if non_ascii_latin && other {
-        report(
-            Check::MixedScript,
-            format!(
-                "non-ASCII Latin {} next to another script ({}) (C09)",
-                describe_all(label, |c| c.script() == Script::Latin && !c.is_ascii()),
-                scripts_of(label).join(", ")
-            ),
-        );
+        let mut m = message();
+        m.push_str("non-ASCII Latin ");
+        push_all_described(&mut m, label, |c| {
+            c.script() == Script::Latin && !c.is_ascii()
+        });
+        m.push_str(" next to another script (");
+        push_scripts(&mut m, label);
+        m.push_str(") (C09)");
+        report(Check::MixedScript, m);
         return true;
     }
     false
@@ -360,14 +375,11 @@ fn mixed_numbers(label: &str, report: &mut impl FnMut(Check, String)) {
         }
     }
     if zeros.len() > 1 {
-        report(
-            Check::MixedNumbers,
-            format!(
-                "digits from {} numbering systems: {} (C10)",
-                zeros.len(),
-                describe_all(label, |c| digit_zero(c).is_some())
-            ),
-        );
+        let mut m = message();
+        let _ = write!(m, "digits from {} numbering systems: ", zeros.len());
+        push_all_described(&mut m, label, |c| digit_zero(c).is_some());
+        m.push_str(" (C10)");
+        report(Check::MixedNumbers, m);
     }
 }
 
@@ -414,30 +426,26 @@ pub(super) fn marks(label: &str, report: &mut impl FnMut(Check, String)) {
         }
     }
     if let Some(c) = repeated {
-        report(
-            Check::RepeatedMark,
-            format!("{} twice on one letter (C11)", describe(c)),
-        );
+        let mut m = message();
+        push_described(&mut m, c);
+        m.push_str(" twice on one letter (C11)");
+        report(Check::RepeatedMark, m);
     }
     if let Some((b, c)) = hidden {
-        report(
-            Check::HiddenOverlay,
-            format!(
-                "{} on {}, where it cannot be seen (C12/C13)",
-                describe(c),
-                describe(b)
-            ),
-        );
+        let mut m = message();
+        push_described(&mut m, c);
+        m.push_str(" on ");
+        push_described(&mut m, b);
+        m.push_str(", where it cannot be seen (C12/C13)");
+        report(Check::HiddenOverlay, m);
     }
     if let Some((b, c)) = other_script {
-        report(
-            Check::MarkOnOtherScript,
-            format!(
-                "{} on {} of another script (C14/C15)",
-                describe(c),
-                describe(b)
-            ),
-        );
+        let mut m = message();
+        push_described(&mut m, c);
+        m.push_str(" on ");
+        push_described(&mut m, b);
+        m.push_str(" of another script (C14/C15)");
+        report(Check::MarkOnOtherScript, m);
     }
 }
 
@@ -466,19 +474,19 @@ pub(super) const KATAKANA_HE: [char; 3] = ['ヘ', 'ベ', 'ペ'];
 fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
     if !label
         .chars()
-        .any(|c| is_cjk(c) || ('\u{3099}'..='\u{309A}').contains(&c))
+        .any(|c| chars::cached_is_cjk(c) || ('\u{3099}'..='\u{309A}').contains(&c))
     {
         return;
     }
-    let chars: Vec<char> = label.chars().collect();
     let katakana = |c: char| c.script() == Script::Katakana;
     let hiragana = |c: char| c.script() == Script::Hiragana;
     let kana = |c: char| katakana(c) || hiragana(c);
     let mut kana_problem: Option<String> = None;
     let mut lookalike: Option<String> = None;
-    for (i, &c) in chars.iter().enumerate() {
-        let before = i.checked_sub(1).map(|j| chars[j]);
-        let after = chars.get(i + 1).copied();
+    let mut before = None;
+    let mut following = label.chars().peekable();
+    while let Some(c) = following.next() {
+        let after = following.peek().copied();
         let problem = match c {
             // C16: iteration marks after Katakana only.
             '\u{30FD}' | '\u{30FE}' if !before.is_some_and(katakana) => {
@@ -497,7 +505,13 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
             _ => None,
         };
         if let Some(problem) = problem {
-            kana_problem.get_or_insert_with(|| format!("{}: {problem}", describe(c)));
+            kana_problem.get_or_insert_with(|| {
+                let mut m = message();
+                push_described(&mut m, c);
+                m.push_str(": ");
+                m.push_str(problem);
+                m
+            });
         }
         // C20: slash look-alikes; C21: Latin look-alikes; next to non-CJK letters or digits.
         let non_cjk = |n: Option<char>| n.is_some_and(|n| n.is_alphanumeric() && !is_cjk(n));
@@ -506,25 +520,22 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
             || (CJK_LATIN_LOOKALIKES.contains(&c) && (non_cjk(before) || non_cjk(after)))
         {
             lookalike.get_or_insert_with(|| {
-                format!(
-                    "{} looks like {} next to non-CJK text (C20/C21)",
-                    describe(c),
-                    if is_slash {
-                        "'/'"
-                    } else {
-                        "'-' or a Latin letter"
-                    }
-                )
+                let mut m = message();
+                push_described(&mut m, c);
+                m.push_str(" looks like ");
+                m.push_str(if is_slash {
+                    "'/'"
+                } else {
+                    "'-' or a Latin letter"
+                });
+                m.push_str(" next to non-CJK text (C20/C21)");
+                m
             });
         }
+        before = Some(c);
     }
     // C19: へべぺ in an all-Katakana label, ヘベペ in an all-Hiragana one.
-    let letters = || {
-        chars
-            .iter()
-            .copied()
-            .filter(|c| !matches!(c, '-' | '0'..='9'))
-    };
+    let letters = || label.chars().filter(|c| !matches!(c, '-' | '0'..='9'));
     let swapped = |set: &[char], rest: &dyn Fn(char) -> bool| {
         letters().any(|c| set.contains(&c)) && letters().all(|c| set.contains(&c) || rest(c))
     };
@@ -563,30 +574,23 @@ fn whole_script_confusable(
     protected: &Protected,
     report: &mut impl FnMut(Check, String),
 ) {
+    // Judged against the TLD: a lone label with no TLD (relative, origin unknown) is not.
+    if tld.is_empty() {
+        return;
+    }
+    // The one script of the label's letters, none Latin, each like a Latin one.
     let mut script = None;
     for c in label.chars() {
         let s = c.script();
         if matches!(s, Script::Common | Script::Inherited) {
             continue;
         }
-        match script {
-            None => script = Some(s),
-            Some(t) if t == s => {}
-            Some(_) => return,
+        if s == Script::Latin || script.is_some_and(|t| t != s) || !chars::cached_looks_latin(c) {
+            return;
         }
+        script = Some(s);
     }
-    // Judged against the TLD: a lone label with no TLD (relative, origin unknown) is not.
     let Some(script) = script else { return };
-    if script == Script::Latin || tld.is_empty() {
-        return;
-    }
-    if !label
-        .chars()
-        .filter(|c| c.script() == script)
-        .all(looks_latin)
-    {
-        return;
-    }
     // Exempt: under a TLD written in the same script, or a ccTLD of a country that writes
     // it; and the words on the allow-list.
     let tld_script = tld.chars().find(|c| !c.is_ascii()).map(|c| c.script());
@@ -596,24 +600,21 @@ fn whole_script_confusable(
     if tld_script == Some(script) || exempt_cc || protected.is_allowed_word(label) {
         return;
     }
-    let looks: String = label
-        .chars()
-        .map(|c| {
-            if c.script() == script {
-                ascii_lookalike(c).unwrap_or_default()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect();
-    report(
-        Check::WholeScriptConfusable,
-        format!(
-            "all {} letters, each like a Latin one: reads as \"{looks}\" ({}) (C26)",
-            script.full_name(),
-            describe_all(label, |c| c.script() == script)
-        ),
-    );
+    let mut m = message();
+    m.push_str("all ");
+    m.push_str(script.full_name());
+    m.push_str(" letters, each like a Latin one: reads as \"");
+    for c in label.chars() {
+        if c.script() == script {
+            m.push_str(&ascii_lookalike(c).unwrap_or_default());
+        } else {
+            m.push(c);
+        }
+    }
+    m.push_str("\" (");
+    push_all_described(&mut m, label, |c| c.script() == script);
+    m.push_str(") (C26)");
+    report(Check::WholeScriptConfusable, m);
 }
 
 /// Letters and digits of other systems that look like ASCII digits, from Chromium's digit
@@ -632,18 +633,16 @@ pub(super) fn digit_lookalike(c: char) -> bool {
 
 /// C27.
 fn digit_lookalikes(label: &str, report: &mut impl FnMut(Check, String)) {
-    if label.chars().any(digit_lookalike)
-        && label
-            .chars()
-            .all(|c| c.is_ascii_digit() || digit_lookalike(c))
+    if label
+        .chars()
+        .all(|c| c.is_ascii_digit() || chars::cached_digit_lookalike(c))
+        && label.chars().any(chars::cached_digit_lookalike)
     {
-        report(
-            Check::DigitLookalike,
-            format!(
-                "digits and look-alikes of digits only: {} (C27)",
-                describe_all(label, digit_lookalike)
-            ),
-        );
+        let mut m = message();
+        m.push_str("digits and look-alikes of digits only: ");
+        push_all_described(&mut m, label, digit_lookalike);
+        m.push_str(" (C27)");
+        report(Check::DigitLookalike, m);
     }
 }
 

@@ -15,8 +15,11 @@ mod chars;
 pub mod labels;
 pub mod skeleton;
 
+use std::cell::RefCell;
 use std::fmt;
 use std::ops::Range;
+
+use rustc_hash::FxHashMap;
 
 pub use skeleton::Protected;
 
@@ -231,22 +234,103 @@ impl Homographs {
     }
 }
 
-/// `U+0430 CYRILLIC SMALL LETTER A (Cyrillic)`: a character for a message.
-pub(crate) fn describe(c: char) -> String {
-    use unicode_script::UnicodeScript;
-    format!("{} ({})", crate::uts46::Cp(c), c.script().full_name())
+/// Past this many characters, a thread's cache of descriptions starts again.
+const DESCRIPTIONS_LIMIT: usize = 4096;
+
+thread_local! {
+    /// The descriptions written so far by this thread (the characters of findings repeat).
+    static DESCRIPTIONS: RefCell<FxHashMap<char, Box<str>>> = RefCell::default();
 }
 
-/// The characters of `text` that `pick` selects, described and joined, each once.
-pub(crate) fn describe_all(text: &str, pick: impl Fn(char) -> bool) -> String {
-    let mut seen: Vec<char> = Vec::new();
-    for c in text.chars().filter(|&c| pick(c)) {
-        if !seen.contains(&c) {
-            seen.push(c);
+/// Appends `U+0430 CYRILLIC SMALL LETTER A (Cyrillic)`, a character for a message, to
+/// `out`, from the thread's cache.
+pub(crate) fn push_described(out: &mut String, c: char) {
+    use std::fmt::Write;
+    use unicode_script::UnicodeScript;
+    DESCRIPTIONS.with_borrow_mut(|cache| {
+        if let Some(text) = cache.get(&c) {
+            out.push_str(text);
+            return;
+        }
+        if cache.len() >= DESCRIPTIONS_LIMIT {
+            cache.clear();
+        }
+        let start = out.len();
+        let _ = write!(out, "{} ({})", crate::uts46::Cp(c), c.script().full_name());
+        cache.insert(c, out[start..].into());
+    });
+}
+
+/// Appends the characters of `text` that `pick` selects to `out`, described and joined
+/// with `, `, each once, in the order of their first appearance.
+pub(crate) fn push_all_described(out: &mut String, text: &str, pick: impl Fn(char) -> bool) {
+    let mut first = true;
+    for (i, c) in text.char_indices() {
+        if pick(c) && !text[..i].chars().any(|d| d == c) {
+            if !first {
+                out.push_str(", ");
+            }
+            first = false;
+            push_described(out, c);
         }
     }
-    seen.iter()
-        .map(|&c| describe(c))
-        .collect::<Vec<_>>()
-        .join(", ")
+}
+
+/// [`push_all_described`] into a new string.
+pub(crate) fn describe_all(text: &str, pick: impl Fn(char) -> bool) -> String {
+    let mut out = String::new();
+    push_all_described(&mut out, text, pick);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use rayon::prelude::*;
+
+    use super::*;
+    use crate::uts46::Cp;
+
+    #[test]
+    fn code_points_are_written_as_by_format() {
+        let wrong: Vec<char> = (0..=0x10FFFFu32)
+            .into_par_iter()
+            .filter_map(char::from_u32)
+            .filter(|&c| {
+                let hex = format!("U+{:04X}", u32::from(c));
+                let written = Cp(c).to_string();
+                match unicode_names2::name(c) {
+                    Some(name) => written != format!("{hex} {name}"),
+                    None => !written.starts_with(&hex) || written[hex.len()..].starts_with('0'),
+                }
+            })
+            .collect();
+        assert_eq!(wrong, Vec::<char>::new());
+    }
+
+    #[test]
+    fn cached_descriptions_are_the_written_ones() {
+        let wrong: Vec<char> = (0..=0x10FFFFu32)
+            .into_par_iter()
+            .filter_map(char::from_u32)
+            .filter(|&c| {
+                use unicode_script::UnicodeScript;
+                let expected = format!("{} ({})", Cp(c), c.script().full_name());
+                let (mut first, mut again) = (String::new(), String::from("x"));
+                push_described(&mut first, c);
+                push_described(&mut again, c);
+                first != expected || again != format!("x{expected}")
+            })
+            .collect();
+        assert_eq!(wrong, Vec::<char>::new());
+    }
+
+    #[test]
+    fn characters_are_described_once_in_order() {
+        assert_eq!(
+            describe_all("aбвб-вг", |c| !c.is_ascii()),
+            "U+0431 CYRILLIC SMALL LETTER BE (Cyrillic), U+0432 CYRILLIC SMALL LETTER VE \
+             (Cyrillic), U+0433 CYRILLIC SMALL LETTER GHE (Cyrillic)"
+        );
+        assert_eq!(describe_all("abc", |c| !c.is_ascii()), "");
+    }
 }

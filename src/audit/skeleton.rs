@@ -95,9 +95,14 @@ pub fn ascii_lookalike(c: char) -> Option<String> {
         return Some(EXTRA[i].1.to_string());
     }
     let mut buf = [0; 4];
-    let looks: String = unicode_security::skeleton(c.encode_utf8(&mut buf)).collect();
-    (looks.is_ascii() && !looks.is_empty() && looks.chars().all(|l| l.is_ascii_alphanumeric()))
-        .then(|| looks.to_ascii_lowercase())
+    let mut looks = String::new();
+    for l in unicode_security::skeleton(c.encode_utf8(&mut buf)) {
+        if !l.is_ascii_alphanumeric() {
+            return None;
+        }
+        looks.push(l.to_ascii_lowercase());
+    }
+    (!looks.is_empty()).then_some(looks)
 }
 
 /// Reusable buffers of the name checks, with the skeletons of the characters met so far.
@@ -747,6 +752,27 @@ impl Pieces {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_lookalike_is_the_lower_case_skeleton_when_ascii_alphanumeric() {
+        use rayon::prelude::*;
+        let reference = |c: char| {
+            if let Ok(i) = EXTRA.binary_search_by_key(&c, |&(from, _)| from) {
+                return Some(EXTRA[i].1.to_string());
+            }
+            let looks: String = unicode_security::skeleton(&c.to_string()).collect();
+            (looks.is_ascii()
+                && !looks.is_empty()
+                && looks.chars().all(|l| l.is_ascii_alphanumeric()))
+            .then(|| looks.to_ascii_lowercase())
+        };
+        let wrong: Vec<char> = (0..=0x10FFFFu32)
+            .into_par_iter()
+            .filter_map(char::from_u32)
+            .filter(|&c| ascii_lookalike(c) != reference(c))
+            .collect();
+        assert_eq!(wrong, Vec::<char>::new());
+    }
 
     /// `f` of `text` as a relative name in Unicode.
     fn with_name<R>(text: &str, f: impl FnOnce(&UnicodeName<'_>) -> R) -> R {
