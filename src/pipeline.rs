@@ -410,8 +410,8 @@ pub fn run(
 
     match input {
         Input::Bytes(data) => {
-            // The next batch is cut (a sequential pass over its bytes) while the current
-            // one is processed.
+            // While the pool processes one batch and cuts the next (a sequential pass over
+            // its bytes), this thread writes the results of the batch before.
             let start = Batch {
                 chunks: Vec::new(),
                 end: 0,
@@ -419,15 +419,24 @@ pub fn run(
                 origin: options.origin.clone(),
             };
             let mut batch_now = cut_batch(scanner, data, &start, batch);
+            let mut done: Option<(Batch<'_>, Vec<ChunkOutput>)> = None;
             while !batch_now.chunks.is_empty() {
-                let (mut results, batch_next) = pool.install(|| {
-                    rayon::join(
-                        || process(&batch_now.chunks),
-                        || cut_batch(scanner, data, &batch_now, batch),
-                    )
+                let mut results = Vec::new();
+                let mut batch_next = None;
+                let mut written = Ok(());
+                pool.in_place_scope(|s| {
+                    s.spawn(|_| results = process(&batch_now.chunks));
+                    s.spawn(|_| batch_next = Some(cut_batch(scanner, data, &batch_now, batch)));
+                    if let Some((mut before, mut before_results)) = done.take() {
+                        written = emit(&mut before.chunks, &mut before_results, &mut out);
+                    }
                 });
-                emit(&mut batch_now.chunks, &mut results, &mut out)?;
-                batch_now = batch_next;
+                written?;
+                done = Some((batch_now, results));
+                batch_now = batch_next.expect("the scope ran the cut");
+            }
+            if let Some((mut last, mut last_results)) = done {
+                emit(&mut last.chunks, &mut last_results, &mut out)?;
             }
         }
         Input::Stream(mut reader) => {
