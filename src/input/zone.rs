@@ -92,7 +92,7 @@ impl Scanner for ZoneScanner {
             depth: 0,
             paren: (0, 0),
             record_line: 0,
-            field_at: (0, 0),
+            quoted_at: (0, 0),
             phase: Phase::Empty,
         };
         scan.rewriter.set_origin(scan.out.origin.as_ref());
@@ -324,8 +324,9 @@ struct Scan<'a, 'r> {
     paren: (u64, u64),
     /// Line where the current record starts.
     record_line: u64,
-    /// Line and column where the current field starts.
-    field_at: (u64, u64),
+    /// Line and column where the last quoted field starts (a quoted field may span lines;
+    /// an unquoted one is on the current line).
+    quoted_at: (u64, u64),
     phase: Phase,
 }
 
@@ -438,7 +439,6 @@ impl Scan<'_, '_> {
             // known): the record is refused at the end of the scan.
             return Ok(());
         }
-        self.field_at = (self.line, self.column(start));
         self.field(start..pos, false, marked);
         Ok(())
     }
@@ -475,7 +475,7 @@ impl Scan<'_, '_> {
             }
         }
         self.pos = pos;
-        self.field_at = (line, column);
+        self.quoted_at = (line, column);
         self.field(start..pos, true, false);
         Ok(())
     }
@@ -539,10 +539,15 @@ impl Scan<'_, '_> {
     /// effect, when the pipeline collects directives; whether it did (an empty name is
     /// left out).
     fn include(&mut self, range: Range<usize>, quoted: bool) -> bool {
+        let (line, column) = if quoted {
+            self.quoted_at
+        } else {
+            (self.line, self.column(range.start))
+        };
         let Some(includes) = self.out.includes.as_mut() else {
             return false;
         };
-        let mut path = &self.data[range];
+        let mut path = &self.data[range.clone()];
         if quoted {
             path = path.strip_prefix(b"\"").unwrap_or(path);
             path = path.strip_suffix(b"\"").unwrap_or(path);
@@ -551,8 +556,8 @@ impl Scan<'_, '_> {
             return false;
         }
         includes.push(Include {
-            line: self.field_at.0,
-            column: self.field_at.1,
+            line,
+            column,
             path: path[..path.len().min(MAX_PATH_BYTES)].to_vec(),
             origin: self.out.origin.clone(),
         });
