@@ -441,28 +441,40 @@ pub fn run(
             }
         }
         Input::Stream(mut reader) => {
+            // While the pool processes one batch, this thread writes the results of the
+            // batch before and reads the next one.
             let mut blocks = BlockReader::new(&mut *reader, scanner);
             let mut guess = options.origin.clone();
-            loop {
-                let owned = blocks.next_batch(batch)?;
-                if owned.is_empty() {
-                    break;
-                }
-                let mut chunks: Vec<Chunk<'_>> = owned
-                    .iter()
-                    .map(|block| {
-                        let origin = guess.clone();
-                        guess = scanner.origin_after(&block.data, guess.take());
-                        Chunk {
-                            data: &block.data,
-                            starts_mid_line: block.starts_mid_line,
-                            ends_mid_line: block.ends_mid_line,
-                            origin,
-                        }
-                    })
-                    .collect();
-                let mut results = pool.install(|| process(&chunks));
-                emit(&mut chunks, &mut results, &mut out)?;
+            let mut owned_now = blocks.next_batch(batch)?;
+            let mut origins_now = guess_origins(scanner, &owned_now, &mut guess);
+            let mut done: Option<(Vec<Block>, Vec<Origin>, Vec<ChunkOutput>)> = None;
+            while !owned_now.is_empty() {
+                let chunks_now = chunks_of(&owned_now, &origins_now);
+                let mut results = Vec::new();
+                let mut read = Ok(Vec::new());
+                let mut written = Ok(());
+                pool.in_place_scope(|s| {
+                    s.spawn(|_| results = process(&chunks_now));
+                    if let Some((owned, origins, mut before_results)) = done.take() {
+                        let mut before = chunks_of(&owned, &origins);
+                        written = emit(&mut before, &mut before_results, &mut out);
+                    }
+                    if written.is_ok() {
+                        read = blocks.next_batch(batch);
+                    }
+                });
+                written?;
+                let owned_next = read?;
+                let origins_next = guess_origins(scanner, &owned_next, &mut guess);
+                done = Some((owned_now, origins_now, results));
+                (owned_now, origins_now) = (owned_next, origins_next);
+            }
+            if let Some((owned, origins, mut last_results)) = done {
+                emit(
+                    &mut chunks_of(&owned, &origins),
+                    &mut last_results,
+                    &mut out,
+                )?;
             }
         }
     }
@@ -532,6 +544,36 @@ fn chunk_end(scanner: &dyn Scanner, data: &[u8], start: usize) -> usize {
         Some(end) => start + end,
         None => limit,
     }
+}
+
+/// A zone origin guessed or found (absolute, presentation format; `None`: unknown).
+type Origin = Option<Arc<[u8]>>;
+
+/// The origin guessed for the start of each of `blocks`, read in order after `guess`
+/// (left as guessed after the last one).
+fn guess_origins(scanner: &dyn Scanner, blocks: &[Block], guess: &mut Origin) -> Vec<Origin> {
+    blocks
+        .iter()
+        .map(|block| {
+            let origin = guess.clone();
+            *guess = scanner.origin_after(&block.data, guess.take());
+            origin
+        })
+        .collect()
+}
+
+/// The chunks of `blocks`, each starting under its guessed origin.
+fn chunks_of<'a>(blocks: &'a [Block], origins: &[Origin]) -> Vec<Chunk<'a>> {
+    blocks
+        .iter()
+        .zip(origins)
+        .map(|(block, origin)| Chunk {
+            data: &block.data,
+            starts_mid_line: block.starts_mid_line,
+            ends_mid_line: block.ends_mid_line,
+            origin: origin.clone(),
+        })
+        .collect()
 }
 
 /// An owned chunk read from a stream.
