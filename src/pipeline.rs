@@ -4,10 +4,10 @@
 //! A file is memory-mapped and cut into chunks of about [`CHUNK_BYTES`] where the
 //! [`Scanner`] says a record ends (a line, or a zone record that parentheses spread over
 //! lines); standard input is read block by block in bounded memory. Chunks are processed a
-//! batch at a time (a few per worker thread); for a mapped file the pool cuts the next batch
-//! while it processes the current one, and the calling thread meanwhile writes the results
-//! of the batch before, so memory stays bounded whatever the input size. A [`Scanner`] turns one
-//! chunk into [`ChunkOutput`]: output segments that either point back into the input
+//! batch at a time (a few per worker thread), so memory stays bounded whatever the input
+//! size. While the pool processes one batch, the calling thread writes the results of the
+//! batch before and reads the next one from a stream; the pool itself cuts the next batch of
+//! a mapped file. A [`Scanner`] turns one chunk into [`ChunkOutput`]: output segments that either point back into the input
 //! (unchanged bytes, written without a copy) or into the chunk's own buffer (converted
 //! names), plus the findings with their line and column inside the chunk. The writer adds
 //! each chunk's starting line, so the output and the findings are identical for any number
