@@ -100,6 +100,37 @@ impl<'a> Label<'a> {
     }
 }
 
+/// Where one label stands in the text of its name, as [`Name::parse_any_length_into`]
+/// records it: a [`Label`] that does not borrow the text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LabelSpan {
+    /// Byte offset of the label in the name text.
+    pub start: usize,
+    /// Length of the label text as written, escapes included.
+    pub len: usize,
+    /// Length on the wire (escapes resolved), in octets.
+    pub wire_len: usize,
+    /// Whether the label's text holds a backslash escape.
+    pub escaped: bool,
+}
+
+impl LabelSpan {
+    /// Where the label's text is in the name text.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len
+    }
+
+    /// The label, in `text`: the name text the span was recorded from.
+    pub fn label<'a>(&self, text: &'a [u8]) -> Label<'a> {
+        Label {
+            text: &text[self.range()],
+            start: self.start,
+            wire_len: self.wire_len,
+            escaped: self.escaped,
+        }
+    }
+}
+
 /// What kind of name the text is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameKind {
@@ -147,11 +178,36 @@ impl<'a> Name<'a> {
     ///
     /// The first problem met from left to right, as a [`NameError`].
     pub fn parse_any_length(text: &'a [u8]) -> Result<Name<'a>, NameError> {
+        Self::parse_any_length_with(text, |_| ())
+    }
+
+    /// Like [`Name::parse_any_length`], and records the labels in `spans` (cleared first):
+    /// the labels [`Name::labels`] would give, for a caller that reads them several times
+    /// without splitting the text again. On error, `spans` holds the labels read before
+    /// the problem.
+    ///
+    /// # Errors
+    ///
+    /// The first problem met from left to right, as a [`NameError`].
+    pub fn parse_any_length_into(
+        text: &'a [u8],
+        spans: &mut Vec<LabelSpan>,
+    ) -> Result<Name<'a>, NameError> {
+        spans.clear();
+        Self::parse_any_length_with(text, |span| spans.push(span))
+    }
+
+    /// [`Name::parse_any_length`], handing each label to `record` as it is checked.
+    #[inline]
+    fn parse_any_length_with(
+        text: &'a [u8],
+        record: impl FnMut(LabelSpan),
+    ) -> Result<Name<'a>, NameError> {
         let (kind, wire_len) = match text {
             [] => return Err(NameError::Empty),
             b"." => (NameKind::Root, 1),
             b"@" => (NameKind::Origin, 0),
-            _ => return Self::parse_labels(text),
+            _ => return Self::parse_labels(text, record),
         };
         Ok(Name {
             text,
@@ -162,7 +218,11 @@ impl<'a> Name<'a> {
     }
 
     /// The part of `parse_any_length` for names made of labels.
-    fn parse_labels(text: &'a [u8]) -> Result<Name<'a>, NameError> {
+    #[inline]
+    fn parse_labels(
+        text: &'a [u8],
+        mut record: impl FnMut(LabelSpan),
+    ) -> Result<Name<'a>, NameError> {
         let mut wire_len = 0;
         let mut label_count = 0;
         let mut start = 0;
@@ -179,6 +239,12 @@ impl<'a> Name<'a> {
             }
             wire_len += 1 + len;
             label_count += 1;
+            record(LabelSpan {
+                start,
+                len: end - start,
+                wire_len: len,
+                escaped: saved > 0,
+            });
             if end == text.len() {
                 break NameKind::Relative;
             }
@@ -1192,6 +1258,13 @@ mod tests {
         // Without the name limit: the same result, except a name over it, which is
         // accepted with its length.
         let any_length = Name::parse_any_length(text);
+        // Recording the labels changes nothing, and records what `labels` gives.
+        let mut spans = vec![LabelSpan::default(); 3];
+        prop_assert_eq!(Name::parse_any_length_into(text, &mut spans), any_length);
+        if let Ok(name) = &any_length {
+            let recorded: Vec<Label<'_>> = spans.iter().map(|s| s.label(text)).collect();
+            prop_assert_eq!(recorded, name.labels().collect::<Vec<_>>());
+        }
         match (reference(text), &any_length) {
             (Err(NameError::NameTooLong { len }), Ok(name)) => {
                 prop_assert_eq!(name.wire_len(), len);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::audit::{self, Homographs, UnicodeName};
 use crate::label::{ace_kind, Ace, LabelError, Labeler};
-use crate::name::{Label, Name, NameError, NameKind, MAX_NAME_OCTETS};
+use crate::name::{Label, LabelSpan, Name, NameError, NameKind, MAX_NAME_OCTETS};
 use crate::reason::Reason;
 use crate::report::Kind;
 use crate::uts46::{Facts, Profile};
@@ -83,6 +83,30 @@ enum Slot {
     Unicode,
 }
 
+/// What became of one label of the current name, beside its [`LabelSpan`].
+#[derive(Debug, Clone, Copy)]
+struct LabelState {
+    /// Where its wire octets start in [`NameRewriter::wire`], when it is escaped.
+    wire_at: usize,
+    /// What is written for it.
+    slot: Slot,
+    /// Its decoded text in [`NameRewriter::converted`], if it decoded.
+    decoded: Option<(usize, usize)>,
+}
+
+impl LabelState {
+    /// The label's octets on the wire: its text in `name`, or, when escaped, its octets
+    /// in `wire`.
+    #[inline]
+    fn octets<'a>(&self, span: &LabelSpan, name: &'a [u8], wire: &'a [u8]) -> &'a [u8] {
+        if span.escaped {
+            &wire[self.wire_at..self.wire_at + span.wire_len]
+        } else {
+            &name[span.range()]
+        }
+    }
+}
+
 /// Rewrites names label by label, with reusable scratch space.
 #[derive(Debug)]
 pub struct NameRewriter {
@@ -90,14 +114,14 @@ pub struct NameRewriter {
     labeler: Labeler,
     /// Decoded or encoded label texts of the current name, back to back.
     converted: String,
-    /// Unescaped wire bytes of the current label.
+    /// Unescaped wire bytes of the escaped labels of the current name, back to back.
     wire: Vec<u8>,
-    /// One slot per label of the current name.
-    slots: Vec<Slot>,
+    /// Where each label of the current name is written.
+    spans: Vec<LabelSpan>,
+    /// What became of each label of the current name.
+    labels: Vec<LabelState>,
     /// The homograph checker, when names are audited for look-alikes.
     homographs: Option<Arc<Homographs>>,
-    /// Per label of the current name: its decoded text in `converted`, if it decoded.
-    decoded: Vec<Option<(usize, usize)>>,
     /// Labels of the current name reported as invalid (bit per label, the first 64).
     invalid: u64,
     /// Labels of the current name written in Unicode, not decoded (bit per label, the
@@ -132,9 +156,9 @@ impl NameRewriter {
             labeler: Labeler::new(profile),
             converted: String::new(),
             wire: Vec::new(),
-            slots: Vec::new(),
+            spans: Vec::new(),
+            labels: Vec::new(),
             homographs: None,
-            decoded: Vec::new(),
             invalid: 0,
             raw_unicode: 0,
             unicode: String::new(),
@@ -233,7 +257,7 @@ impl NameRewriter {
             }
             return Outcome::default();
         }
-        let parsed = match Name::parse_any_length(name) {
+        let parsed = match Name::parse_any_length_into(name, &mut self.spans) {
             Ok(parsed) => parsed,
             Err(e) => {
                 let ace_labels = self.report_unparsed(name, e, sink);
@@ -261,15 +285,22 @@ impl NameRewriter {
         }
 
         self.converted.clear();
-        self.slots.clear();
-        self.decoded.clear();
+        self.wire.clear();
+        self.labels.clear();
         self.invalid = 0;
         self.raw_unicode = 0;
         let mut ace_labels = 0;
         let mut bidi_domain = false;
         // First pass: decode what decodes, note what is Unicode.
-        for label in parsed.labels() {
-            let wire = wire_octets(&label, &mut self.wire);
+        for (j, span) in self.spans.iter().enumerate() {
+            let wire_at = self.wire.len();
+            let wire = if span.escaped {
+                span.label(name).unescape_into(&mut self.wire);
+                &self.wire[wire_at..]
+            } else {
+                &name[span.range()]
+            };
+            let mut decoded = None;
             let slot = match ace_kind(wire) {
                 Some(ace) => {
                     ace_labels += 1;
@@ -282,7 +313,7 @@ impl NameRewriter {
                             .map(|()| Facts::default()),
                     };
                     let end = self.converted.len();
-                    self.decoded.push(result.is_ok().then_some((start, end)));
+                    decoded = result.is_ok().then_some((start, end));
                     match (ace, result) {
                         (Ace::Punycode, Ok(facts)) => {
                             bidi_domain |= facts.rtl;
@@ -290,8 +321,8 @@ impl NameRewriter {
                         }
                         (Ace::Race, Ok(_)) => {
                             sink.finding(LabelFinding {
-                                offset: label.start,
-                                len: label.text.len(),
+                                offset: span.start,
+                                len: span.len,
                                 kind: Kind::LegacyRace,
                                 reason: "legacy-race",
                                 message: format!(
@@ -313,32 +344,32 @@ impl NameRewriter {
                             }
                         }
                         (_, Err(e)) => {
-                            self.invalid |= bit(self.slots.len());
-                            sink.finding(invalid_ace(label.start, label.text.len(), &e, None));
+                            self.invalid |= bit(j);
+                            sink.finding(invalid_ace(span.start, span.len, &e, None));
                             Slot::Keep
                         }
                     }
                 }
                 None if !wire.is_ascii() => {
-                    self.raw_unicode |= bit(self.slots.len());
-                    self.decoded.push(None);
+                    self.raw_unicode |= bit(j);
                     if let Ok(text) = std::str::from_utf8(wire) {
                         bidi_domain |= self.labeler.facts(text).rtl;
                     }
                     Slot::Unicode
                 }
-                None => {
-                    self.decoded.push(None);
-                    Slot::Keep
-                }
+                None => Slot::Keep,
             };
-            self.slots.push(slot);
+            self.labels.push(LabelState {
+                wire_at,
+                slot,
+                decoded,
+            });
         }
 
         // Second pass: the checks that need the whole domain, and encoding.
         let mut changed = false;
-        for (j, label) in parsed.labels().enumerate() {
-            let slot = match self.slots[j] {
+        for (j, (span, state)) in self.spans.iter().zip(&mut self.labels).enumerate() {
+            let slot = match state.slot {
                 Slot::Pending(start, end, facts) => {
                     let decoded = &self.converted[start..end];
                     match self.labeler.check_unicode(decoded, facts, bidi_domain) {
@@ -349,8 +380,8 @@ impl NameRewriter {
                         Err(e) => {
                             self.invalid |= bit(j);
                             sink.finding(invalid_ace(
-                                label.start,
-                                label.text.len(),
+                                span.start,
+                                span.len,
                                 &e,
                                 Some(decoded.to_owned()),
                             ));
@@ -359,7 +390,7 @@ impl NameRewriter {
                     }
                 }
                 Slot::Unicode if self.mode == Mode::Encode => {
-                    let wire = wire_octets(&label, &mut self.wire);
+                    let wire = state.octets(span, name, &self.wire);
                     let start = self.converted.len();
                     match self
                         .labeler
@@ -369,8 +400,8 @@ impl NameRewriter {
                         Err(e) => {
                             self.invalid |= bit(j);
                             sink.finding(LabelFinding {
-                                offset: label.start,
-                                len: label.text.len(),
+                                offset: span.start,
+                                len: span.len,
                                 kind: Kind::EncodeError,
                                 reason: e.reason().code(),
                                 message: e.to_string(),
@@ -384,7 +415,7 @@ impl NameRewriter {
                 other => other,
             };
             changed |= matches!(slot, Slot::Replace(..));
-            self.slots[j] = slot;
+            state.slot = slot;
         }
         if changed && self.mode == Mode::Encode {
             changed = self.keep_encoded_within_limit(&parsed, whole_len, sink);
@@ -397,15 +428,15 @@ impl NameRewriter {
         if write {
             if changed {
                 let mut copied = 0;
-                for (label, slot) in parsed.labels().zip(&self.slots) {
-                    if let Slot::Replace(start, end) = *slot {
-                        out.extend_from_slice(&name[copied..label.start]);
+                for (span, state) in self.spans.iter().zip(&self.labels) {
+                    if let Slot::Replace(start, end) = state.slot {
+                        out.extend_from_slice(&name[copied..span.start]);
                         push_presentation(
                             &self.converted.as_bytes()[start..end],
-                            label.start == 0,
+                            span.start == 0,
                             out,
                         );
-                        copied = label.start + label.text.len();
+                        copied = span.start + span.len;
                     }
                 }
                 out.extend_from_slice(&name[copied..]);
@@ -426,7 +457,8 @@ impl NameRewriter {
         // Borrowed field by field: the checker is read while the buffers are written.
         let NameRewriter {
             homographs: Some(homographs),
-            decoded,
+            spans,
+            labels,
             converted,
             wire,
             invalid,
@@ -440,13 +472,14 @@ impl NameRewriter {
         else {
             return;
         };
+        let name_text = parsed.text();
         // A name in ASCII under a TLD (or an origin) in Unicode: one look-up, in most cases.
-        let count = decoded.len();
+        let count = labels.len();
         // Labels `..end` are ASCII on the wire, and not decoded (known for the first 64).
         let ascii_up_to = |end: usize| {
             count <= 64
                 && *raw_unicode & bit(end).wrapping_sub(1) == 0
-                && decoded[..end].iter().all(Option::is_none)
+                && labels[..end].iter().all(|l| l.decoded.is_none())
         };
         let tld = match (parsed.kind(), &origin.text) {
             (NameKind::Relative, Some(_)) => {
@@ -458,10 +491,12 @@ impl NameRewriter {
                 .then(|| origin.labels.last().map(|r| &origin.unicode[r.clone()]))
                 .flatten()
             }
-            (kind, _) if count >= 2 || kind == NameKind::Absolute => match decoded.last() {
-                Some(&Some((from, to))) if ascii_up_to(count - 1) => Some(&converted[from..to]),
-                _ => None,
-            },
+            (kind, _) if count >= 2 || kind == NameKind::Absolute => {
+                match labels.last().and_then(|l| l.decoded) {
+                    Some((from, to)) if ascii_up_to(count - 1) => Some(&converted[from..to]),
+                    _ => None,
+                }
+            }
             _ => None,
         };
         if tld.is_some_and(|tld| !tld.is_ascii() && homographs.passes_under_tld(tld, audit_scratch))
@@ -470,16 +505,16 @@ impl NameRewriter {
         }
         unicode.clear();
         unicode_labels.clear();
-        for (j, label) in parsed.labels().enumerate() {
+        for (j, (span, state)) in spans.iter().zip(labels.iter()).enumerate() {
             if j > 0 {
                 unicode.push('.');
             }
             let start = unicode.len();
-            match decoded[j] {
+            match state.decoded {
                 Some((from, to)) => unicode.push_str(&converted[from..to]),
                 None => {
                     // Bytes that are not UTF-8 are not characters to judge.
-                    if !push_lower(wire_octets(&label, wire), unicode) {
+                    if !push_lower(state.octets(span, name_text, wire), unicode) {
                         *invalid |= bit(j);
                     }
                 }
@@ -513,13 +548,10 @@ impl NameRewriter {
                 // About the origin alone: reported where the origin is written.
                 return;
             }
-            let label = parsed
-                .labels()
-                .nth(spoof.label)
-                .expect("a label of the name");
+            let span = spans[spoof.label];
             sink.finding(LabelFinding {
-                offset: label.start,
-                len: label.text.len(),
+                offset: span.start,
+                len: span.len,
                 kind: Kind::Homograph,
                 reason: spoof.check.code(),
                 message: spoof.message,
@@ -596,10 +628,10 @@ impl NameRewriter {
     ) -> bool {
         let mut encoded_len = whole_len;
         let mut first = None;
-        for (label, slot) in parsed.labels().zip(&self.slots) {
-            if let Slot::Replace(start, end) = *slot {
-                encoded_len = encoded_len + (end - start) - label.wire_len;
-                first.get_or_insert(label);
+        for (span, state) in self.spans.iter().zip(&self.labels) {
+            if let Slot::Replace(start, end) = state.slot {
+                encoded_len = encoded_len + (end - start) - span.wire_len;
+                first.get_or_insert(*span);
             }
         }
         let Some(first) = first else {
@@ -608,14 +640,14 @@ impl NameRewriter {
         if encoded_len <= MAX_NAME_OCTETS {
             return true;
         }
-        for slot in &mut self.slots {
-            if let Slot::Replace(..) = slot {
-                *slot = Slot::Keep;
+        for state in &mut self.labels {
+            if let Slot::Replace(..) = state.slot {
+                state.slot = Slot::Keep;
             }
         }
         sink.finding(LabelFinding {
             offset: first.start,
-            len: first.text.len(),
+            len: first.len,
             kind: Kind::EncodeError,
             reason: Reason::TooLong.code(),
             message: format!(
