@@ -693,15 +693,44 @@ impl NameRewriter {
 /// ASCII punctuation, and Punycode copies the basic code points as they are. At the start
 /// of a name (`name_start`), `$` and `#` are escaped too: there a `$` would turn a zone file
 /// record into a directive, and a `#` would turn a names-list line into a comment.
+///
+/// The bytes between two that need an escape are copied a run at a time.
 fn push_presentation(text: &[u8], name_start: bool, out: &mut Vec<u8>) {
-    for (j, &b) in text.iter().enumerate() {
-        match b {
-            b'.' | b'\\' | b';' | b'(' | b')' | b'"' | b' ' => out.extend_from_slice(&[b'\\', b]),
-            b'$' | b'#' if name_start && j == 0 => out.extend_from_slice(&[b'\\', b]),
-            0..=0x1F | 0x7F => out.extend_from_slice(format!("\\{b:03}").as_bytes()),
-            _ => out.push(b),
-        }
+    let mut rest = text;
+    if let (true, [b @ (b'$' | b'#'), after @ ..]) = (name_start, text) {
+        out.extend_from_slice(&[b'\\', *b]);
+        rest = after;
     }
+    while let Some(at) = rest.iter().position(|&b| needs_escape(b)) {
+        out.extend_from_slice(&rest[..at]);
+        match rest[at] {
+            b @ (0..=0x1F | 0x7F) => {
+                out.extend_from_slice(&[b'\\', b'0' + b / 100, b'0' + b / 10 % 10, b'0' + b % 10]);
+            }
+            b => out.extend_from_slice(&[b'\\', b]),
+        }
+        rest = &rest[at + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
+/// Whether [`push_presentation`] escapes `b` wherever it stands in a name.
+#[inline]
+fn needs_escape(b: u8) -> bool {
+    /// [`needs_escape`] for each byte.
+    static ESCAPED: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = matches!(
+                b as u8,
+                b'.' | b'\\' | b';' | b'(' | b')' | b'"' | b' ' | 0..=0x1F | 0x7F
+            );
+            b += 1;
+        }
+        table
+    };
+    ESCAPED[usize::from(b)]
 }
 
 /// The octets of a label on the wire: its text, or its text unescaped into `scratch`.
@@ -717,11 +746,23 @@ fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
 
 /// Appends `octets` as text in lower case (bytes that are not UTF-8 as U+FFFD); false when
 /// they are not UTF-8.
+///
+/// ASCII bytes are folded and pushed one by one, until one is not ASCII.
 fn push_lower(octets: &[u8], text: &mut String) -> bool {
-    if octets.is_ascii() {
-        text.extend(octets.iter().map(|&b| char::from(b.to_ascii_lowercase())));
-        return true;
+    let start = text.len();
+    text.reserve(octets.len());
+    for &b in octets {
+        if !b.is_ascii() {
+            text.truncate(start);
+            return push_lower_unicode(octets, text);
+        }
+        text.push(char::from(b.to_ascii_lowercase()));
     }
+    true
+}
+
+/// [`push_lower`] for octets that are not all ASCII, a character at a time.
+fn push_lower_unicode(octets: &[u8], text: &mut String) -> bool {
     let utf8 = std::str::from_utf8(octets);
     let lossy;
     let chars = match utf8 {
@@ -757,5 +798,68 @@ fn invalid_ace(
         message: error.to_string(),
         unicode,
         target: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `push_presentation` written byte by byte, as the reference.
+    fn presentation_reference(text: &[u8], name_start: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (j, &b) in text.iter().enumerate() {
+            match b {
+                b'.' | b'\\' | b';' | b'(' | b')' | b'"' | b' ' => {
+                    out.extend_from_slice(&[b'\\', b]);
+                }
+                b'$' | b'#' if name_start && j == 0 => out.extend_from_slice(&[b'\\', b]),
+                0..=0x1F | 0x7F => out.extend_from_slice(format!("\\{b:03}").as_bytes()),
+                _ => out.push(b),
+            }
+        }
+        out
+    }
+
+    /// `push_lower` character by character, as the reference.
+    fn lower_reference(octets: &[u8]) -> (String, bool) {
+        let text = String::from_utf8_lossy(octets)
+            .chars()
+            .flat_map(char::to_lowercase)
+            .collect();
+        (text, std::str::from_utf8(octets).is_ok())
+    }
+
+    /// Bytes of labels: ASCII letters of both cases, what needs escaping, UTF-8 pieces.
+    fn label_bytes() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            8 => prop::sample::select(&b"aZ-0$#.\\;()\" \x00\x1f\x7f"[..]).prop_map(|b| vec![b]),
+            4 => any::<char>().prop_map(|c| c.to_string().into_bytes()),
+            1 => any::<u8>().prop_map(|b| vec![b]),
+        ];
+        prop::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn presentation_matches_the_reference(text in label_bytes(), name_start: bool) {
+            let mut out = b"before.".to_vec();
+            push_presentation(&text, name_start, &mut out);
+            prop_assert_eq!(&out[..7], b"before.");
+            prop_assert_eq!(&out[7..], presentation_reference(&text, name_start));
+        }
+
+        #[test]
+        fn lower_matches_the_reference(octets in label_bytes()) {
+            let mut text = String::from("Before.");
+            let valid = push_lower(&octets, &mut text);
+            let (expected, utf8) = lower_reference(&octets);
+            prop_assert_eq!(&text[..7], "Before.");
+            prop_assert_eq!(&text[7..], expected);
+            prop_assert_eq!(valid, utf8);
+        }
     }
 }
