@@ -415,6 +415,7 @@ impl std::error::Error for NameError {}
 /// Finds where the label that starts at `start` ends (the next unescaped dot, or the end of
 /// the text), checking its escapes on the way. Returns that offset and the number of text
 /// bytes the escapes take beyond one per octet.
+#[inline(always)]
 fn scan_label(text: &[u8], start: usize) -> Result<(usize, usize), NameError> {
     let mut pos = start;
     let mut saved = 0;

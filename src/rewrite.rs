@@ -773,7 +773,9 @@ fn push_lower_unicode(octets: &[u8], text: &mut String) -> bool {
         }
     };
     for c in chars.chars() {
-        text.extend(c.to_lowercase());
+        for lower in c.to_lowercase() {
+            text.push(lower);
+        }
     }
     utf8.is_ok()
 }
