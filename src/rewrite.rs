@@ -130,6 +130,8 @@ pub struct NameRewriter {
     /// The current name in Unicode, lower case, and its labels, for the homograph checks.
     unicode: String,
     unicode_labels: Vec<Range<usize>>,
+    /// The lower case of the characters met lately, for `unicode`.
+    lower: LowerCase,
     audit_scratch: audit::Scratch,
     /// The zone origin that completes relative names for the homograph checks.
     origin: Origin,
@@ -163,6 +165,7 @@ impl NameRewriter {
             raw_unicode: 0,
             unicode: String::new(),
             unicode_labels: Vec::new(),
+            lower: LowerCase::default(),
             audit_scratch: audit::Scratch::default(),
             origin: Origin::default(),
         }
@@ -198,7 +201,7 @@ impl NameRewriter {
                     && self.labeler.decode_a_label(octets, unicode).is_ok();
                 if !decoded {
                     unicode.truncate(start);
-                    push_lower(octets, unicode);
+                    push_lower(octets, unicode, &mut self.lower);
                 }
                 labels.push(start..unicode.len());
             }
@@ -465,6 +468,7 @@ impl NameRewriter {
             raw_unicode,
             unicode,
             unicode_labels,
+            lower,
             audit_scratch,
             origin,
             ..
@@ -514,7 +518,7 @@ impl NameRewriter {
                 Some((from, to)) => unicode.push_str(&converted[from..to]),
                 None => {
                     // Bytes that are not UTF-8 are not characters to judge.
-                    if !push_lower(state.octets(span, name_text, wire), unicode) {
+                    if !push_lower(state.octets(span, name_text, wire), unicode, lower) {
                         *invalid |= bit(j);
                     }
                 }
@@ -748,13 +752,13 @@ fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
 /// they are not UTF-8.
 ///
 /// ASCII bytes are folded and pushed one by one, until one is not ASCII.
-fn push_lower(octets: &[u8], text: &mut String) -> bool {
+fn push_lower(octets: &[u8], text: &mut String, lower: &mut LowerCase) -> bool {
     let start = text.len();
     text.reserve(octets.len());
     for &b in octets {
         if !b.is_ascii() {
             text.truncate(start);
-            return push_lower_unicode(octets, text);
+            return push_lower_unicode(octets, text, lower);
         }
         text.push(char::from(b.to_ascii_lowercase()));
     }
@@ -762,7 +766,7 @@ fn push_lower(octets: &[u8], text: &mut String) -> bool {
 }
 
 /// [`push_lower`] for octets that are not all ASCII, a character at a time.
-fn push_lower_unicode(octets: &[u8], text: &mut String) -> bool {
+fn push_lower_unicode(octets: &[u8], text: &mut String, lower: &mut LowerCase) -> bool {
     let utf8 = std::str::from_utf8(octets);
     let lossy;
     let chars = match utf8 {
@@ -773,11 +777,45 @@ fn push_lower_unicode(octets: &[u8], text: &mut String) -> bool {
         }
     };
     for c in chars.chars() {
-        for lower in c.to_lowercase() {
-            text.push(lower);
-        }
+        lower.push(c, text);
     }
     utf8.is_ok()
+}
+
+/// The lower case of the characters met lately, for [`push_lower`]: slot `c & 0xFF` holds
+/// the last character `c` seen there whose lower case is one character, with that lower
+/// case. The slots start as `('\0', '\0')`, which is true as well.
+#[derive(Debug, Clone)]
+struct LowerCase {
+    slots: Box<[(char, char); 256]>,
+}
+
+impl Default for LowerCase {
+    fn default() -> Self {
+        LowerCase {
+            slots: Box::new([('\0', '\0'); 256]),
+        }
+    }
+}
+
+impl LowerCase {
+    /// Appends the lower case of `c` (`char::to_lowercase`) to `text`.
+    #[inline]
+    fn push(&mut self, c: char, text: &mut String) {
+        let slot = &mut self.slots[c as usize & 0xFF];
+        if slot.0 == c {
+            text.push(slot.1);
+            return;
+        }
+        let mut lower = c.to_lowercase();
+        match (lower.next(), lower.next()) {
+            (Some(one), None) => {
+                *slot = (c, one);
+                text.push(one);
+            }
+            (first, second) => text.extend(first.into_iter().chain(second).chain(lower)),
+        }
+    }
 }
 
 /// The bit of label `i` in a set of the first 64 labels (0 for the others).
@@ -843,8 +881,40 @@ mod tests {
         prop::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
     }
 
+    #[test]
+    fn the_lower_case_cache_gives_to_lowercase_for_every_character() {
+        let mut cache = LowerCase::default();
+        // Twice: filling the slots, then reading them (and evicting, slot by slot).
+        for _ in 0..2 {
+            for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+                let mut text = String::new();
+                cache.push(c, &mut text);
+                assert_eq!(text, c.to_lowercase().collect::<String>(), "{c:?}");
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn lower_with_a_warm_cache_matches_the_reference(
+            labels in prop::collection::vec(
+                prop::collection::vec(
+                    prop::sample::select(vec!['A', 'a', 'Ł', 'ł', 'Ł', 'İ', 'Σ', 'ǅ', 'Ω', '\u{2126}', 'х', 'Х', '中', '\0']),
+                    0..8,
+                ),
+                1..20,
+            ),
+        ) {
+            let mut cache = LowerCase::default();
+            for label in labels {
+                let label: String = label.into_iter().collect();
+                let mut text = String::from("Before.");
+                prop_assert!(push_lower(label.as_bytes(), &mut text, &mut cache));
+                prop_assert_eq!(&text[7..], lower_reference(label.as_bytes()).0);
+            }
+        }
 
         #[test]
         fn presentation_matches_the_reference(text in label_bytes(), name_start: bool) {
@@ -857,7 +927,7 @@ mod tests {
         #[test]
         fn lower_matches_the_reference(octets in label_bytes()) {
             let mut text = String::from("Before.");
-            let valid = push_lower(&octets, &mut text);
+            let valid = push_lower(&octets, &mut text, &mut LowerCase::default());
             let (expected, utf8) = lower_reference(&octets);
             prop_assert_eq!(&text[..7], "Before.");
             prop_assert_eq!(&text[7..], expected);
