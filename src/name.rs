@@ -42,8 +42,6 @@
 use std::fmt;
 use std::iter::FusedIterator;
 
-use memchr::memchr;
-
 /// Longest label on the wire, in octets.
 pub const MAX_LABEL_OCTETS: usize = 63;
 /// Longest name on the wire, in octets (length bytes and root included).
@@ -70,7 +68,8 @@ impl<'a> Label<'a> {
     /// otherwise the wire octets are `text` itself.
     pub fn unescape_into(&self, out: &mut Vec<u8>) {
         let mut rest = self.text;
-        while let Some(at) = memchr(b'\\', rest) {
+        // Labels are short: a plain scan costs less than setting up a vector search.
+        while let Some(at) = rest.iter().position(|&b| b == b'\\') {
             out.extend_from_slice(&rest[..at]);
             let (octet, used) = escape_lenient(&rest[at + 1..]);
             out.push(octet);
