@@ -24,8 +24,9 @@
 //! [`Name::parse`] reads the text once, in steps from one dot or backslash to the next, and
 //! reports the first problem met from left to right (a label's length is known at its end,
 //! the name's at the end of the text). [`Name::labels`] then walks the checked text again
-//! without checking it, and nothing in this module allocates except
-//! [`Label::unescape_into`], which writes to the caller's buffer.
+//! without checking it, or [`Name::parse_any_length_into`] records each label's
+//! [`LabelSpan`] during the one pass. Nothing in this module allocates except that method
+//! and [`Label::unescape_into`], which write to the caller's buffers.
 //!
 //! ```
 //! use idnscope::name::{Name, NameKind};
