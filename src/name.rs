@@ -24,8 +24,9 @@
 //! [`Name::parse`] reads the text once, in steps from one dot or backslash to the next, and
 //! reports the first problem met from left to right (a label's length is known at its end,
 //! the name's at the end of the text). [`Name::labels`] then walks the checked text again
-//! without checking it, and nothing in this module allocates except
-//! [`Label::unescape_into`], which writes to the caller's buffer.
+//! without checking it, or [`Name::parse_any_length_into`] records each label's
+//! [`LabelSpan`] during the one pass. Nothing in this module allocates except that method
+//! and [`Label::unescape_into`], which write to the caller's buffers.
 //!
 //! ```
 //! use idnscope::name::{Name, NameKind};
@@ -41,8 +42,6 @@
 
 use std::fmt;
 use std::iter::FusedIterator;
-
-use memchr::memchr;
 
 /// Longest label on the wire, in octets.
 pub const MAX_LABEL_OCTETS: usize = 63;
@@ -70,7 +69,8 @@ impl<'a> Label<'a> {
     /// otherwise the wire octets are `text` itself.
     pub fn unescape_into(&self, out: &mut Vec<u8>) {
         let mut rest = self.text;
-        while let Some(at) = memchr(b'\\', rest) {
+        // Labels are short: a plain scan costs less than setting up a vector search.
+        while let Some(at) = rest.iter().position(|&b| b == b'\\') {
             out.extend_from_slice(&rest[..at]);
             let (octet, used) = escape_lenient(&rest[at + 1..]);
             out.push(octet);
@@ -97,6 +97,37 @@ impl<'a> Label<'a> {
     /// Starts with `_` on the wire (service labels such as _dmarc, _sip, _tcp).
     pub fn is_underscore(&self) -> bool {
         WireOctets(self.text).next() == Some(b'_')
+    }
+}
+
+/// Where one label stands in the text of its name, as [`Name::parse_any_length_into`]
+/// records it: a [`Label`] that does not borrow the text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LabelSpan {
+    /// Byte offset of the label in the name text.
+    pub start: usize,
+    /// Length of the label text as written, escapes included.
+    pub len: usize,
+    /// Length on the wire (escapes resolved), in octets.
+    pub wire_len: usize,
+    /// Whether the label's text holds a backslash escape.
+    pub escaped: bool,
+}
+
+impl LabelSpan {
+    /// Where the label's text is in the name text.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len
+    }
+
+    /// The label, in `text`: the name text the span was recorded from.
+    pub fn label<'a>(&self, text: &'a [u8]) -> Label<'a> {
+        Label {
+            text: &text[self.range()],
+            start: self.start,
+            wire_len: self.wire_len,
+            escaped: self.escaped,
+        }
     }
 }
 
@@ -147,11 +178,36 @@ impl<'a> Name<'a> {
     ///
     /// The first problem met from left to right, as a [`NameError`].
     pub fn parse_any_length(text: &'a [u8]) -> Result<Name<'a>, NameError> {
+        Self::parse_any_length_with(text, |_| ())
+    }
+
+    /// Like [`Name::parse_any_length`], and records the labels in `spans` (cleared first):
+    /// the labels [`Name::labels`] would give, for a caller that reads them several times
+    /// without splitting the text again. On error, `spans` holds the labels read before
+    /// the problem.
+    ///
+    /// # Errors
+    ///
+    /// The first problem met from left to right, as a [`NameError`].
+    pub fn parse_any_length_into(
+        text: &'a [u8],
+        spans: &mut Vec<LabelSpan>,
+    ) -> Result<Name<'a>, NameError> {
+        spans.clear();
+        Self::parse_any_length_with(text, |span| spans.push(span))
+    }
+
+    /// [`Name::parse_any_length`], handing each label to `record` as it is checked.
+    #[inline]
+    fn parse_any_length_with(
+        text: &'a [u8],
+        record: impl FnMut(LabelSpan),
+    ) -> Result<Name<'a>, NameError> {
         let (kind, wire_len) = match text {
             [] => return Err(NameError::Empty),
             b"." => (NameKind::Root, 1),
             b"@" => (NameKind::Origin, 0),
-            _ => return Self::parse_labels(text),
+            _ => return Self::parse_labels(text, record),
         };
         Ok(Name {
             text,
@@ -162,7 +218,11 @@ impl<'a> Name<'a> {
     }
 
     /// The part of `parse_any_length` for names made of labels.
-    fn parse_labels(text: &'a [u8]) -> Result<Name<'a>, NameError> {
+    #[inline]
+    fn parse_labels(
+        text: &'a [u8],
+        mut record: impl FnMut(LabelSpan),
+    ) -> Result<Name<'a>, NameError> {
         let mut wire_len = 0;
         let mut label_count = 0;
         let mut start = 0;
@@ -179,6 +239,12 @@ impl<'a> Name<'a> {
             }
             wire_len += 1 + len;
             label_count += 1;
+            record(LabelSpan {
+                start,
+                len: end - start,
+                wire_len: len,
+                escaped: saved > 0,
+            });
             if end == text.len() {
                 break NameKind::Relative;
             }
@@ -349,6 +415,7 @@ impl std::error::Error for NameError {}
 /// Finds where the label that starts at `start` ends (the next unescaped dot, or the end of
 /// the text), checking its escapes on the way. Returns that offset and the number of text
 /// bytes the escapes take beyond one per octet.
+#[inline(always)]
 fn scan_label(text: &[u8], start: usize) -> Result<(usize, usize), NameError> {
     let mut pos = start;
     let mut saved = 0;
@@ -1192,6 +1259,13 @@ mod tests {
         // Without the name limit: the same result, except a name over it, which is
         // accepted with its length.
         let any_length = Name::parse_any_length(text);
+        // Recording the labels changes nothing, and records what `labels` gives.
+        let mut spans = vec![LabelSpan::default(); 3];
+        prop_assert_eq!(Name::parse_any_length_into(text, &mut spans), any_length);
+        if let Ok(name) = &any_length {
+            let recorded: Vec<Label<'_>> = spans.iter().map(|s| s.label(text)).collect();
+            prop_assert_eq!(recorded, name.labels().collect::<Vec<_>>());
+        }
         match (reference(text), &any_length) {
             (Err(NameError::NameTooLong { len }), Ok(name)) => {
                 prop_assert_eq!(name.wire_len(), len);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::audit::{self, Homographs, UnicodeName};
 use crate::label::{ace_kind, Ace, LabelError, Labeler};
-use crate::name::{Label, Name, NameError, NameKind, MAX_NAME_OCTETS};
+use crate::name::{Label, LabelSpan, Name, NameError, NameKind, MAX_NAME_OCTETS};
 use crate::reason::Reason;
 use crate::report::Kind;
 use crate::uts46::{Facts, Profile};
@@ -83,6 +83,30 @@ enum Slot {
     Unicode,
 }
 
+/// What became of one label of the current name, beside its [`LabelSpan`].
+#[derive(Debug, Clone, Copy)]
+struct LabelState {
+    /// Where its wire octets start in [`NameRewriter::wire`], when it is escaped.
+    wire_at: usize,
+    /// What is written for it.
+    slot: Slot,
+    /// Its decoded text in [`NameRewriter::converted`], if it decoded.
+    decoded: Option<(usize, usize)>,
+}
+
+impl LabelState {
+    /// The label's octets on the wire: its text in `name`, or, when escaped, its octets
+    /// in `wire`.
+    #[inline]
+    fn octets<'a>(&self, span: &LabelSpan, name: &'a [u8], wire: &'a [u8]) -> &'a [u8] {
+        if span.escaped {
+            &wire[self.wire_at..self.wire_at + span.wire_len]
+        } else {
+            &name[span.range()]
+        }
+    }
+}
+
 /// Rewrites names label by label, with reusable scratch space.
 #[derive(Debug)]
 pub struct NameRewriter {
@@ -90,14 +114,14 @@ pub struct NameRewriter {
     labeler: Labeler,
     /// Decoded or encoded label texts of the current name, back to back.
     converted: String,
-    /// Unescaped wire bytes of the current label.
+    /// Unescaped wire bytes of the escaped labels of the current name, back to back.
     wire: Vec<u8>,
-    /// One slot per label of the current name.
-    slots: Vec<Slot>,
+    /// Where each label of the current name is written.
+    spans: Vec<LabelSpan>,
+    /// What became of each label of the current name.
+    labels: Vec<LabelState>,
     /// The homograph checker, when names are audited for look-alikes.
     homographs: Option<Arc<Homographs>>,
-    /// Per label of the current name: its decoded text in `converted`, if it decoded.
-    decoded: Vec<Option<(usize, usize)>>,
     /// Labels of the current name reported as invalid (bit per label, the first 64).
     invalid: u64,
     /// Labels of the current name written in Unicode, not decoded (bit per label, the
@@ -106,6 +130,8 @@ pub struct NameRewriter {
     /// The current name in Unicode, lower case, and its labels, for the homograph checks.
     unicode: String,
     unicode_labels: Vec<Range<usize>>,
+    /// The lower case of the characters met lately, for `unicode`.
+    lower: LowerCase,
     audit_scratch: audit::Scratch,
     /// The zone origin that completes relative names for the homograph checks.
     origin: Origin,
@@ -132,13 +158,14 @@ impl NameRewriter {
             labeler: Labeler::new(profile),
             converted: String::new(),
             wire: Vec::new(),
-            slots: Vec::new(),
+            spans: Vec::new(),
+            labels: Vec::new(),
             homographs: None,
-            decoded: Vec::new(),
             invalid: 0,
             raw_unicode: 0,
             unicode: String::new(),
             unicode_labels: Vec::new(),
+            lower: LowerCase::default(),
             audit_scratch: audit::Scratch::default(),
             origin: Origin::default(),
         }
@@ -174,7 +201,7 @@ impl NameRewriter {
                     && self.labeler.decode_a_label(octets, unicode).is_ok();
                 if !decoded {
                     unicode.truncate(start);
-                    push_lower(octets, unicode);
+                    push_lower(octets, unicode, &mut self.lower);
                 }
                 labels.push(start..unicode.len());
             }
@@ -233,7 +260,7 @@ impl NameRewriter {
             }
             return Outcome::default();
         }
-        let parsed = match Name::parse_any_length(name) {
+        let parsed = match Name::parse_any_length_into(name, &mut self.spans) {
             Ok(parsed) => parsed,
             Err(e) => {
                 let ace_labels = self.report_unparsed(name, e, sink);
@@ -261,15 +288,22 @@ impl NameRewriter {
         }
 
         self.converted.clear();
-        self.slots.clear();
-        self.decoded.clear();
+        self.wire.clear();
+        self.labels.clear();
         self.invalid = 0;
         self.raw_unicode = 0;
         let mut ace_labels = 0;
         let mut bidi_domain = false;
         // First pass: decode what decodes, note what is Unicode.
-        for label in parsed.labels() {
-            let wire = wire_octets(&label, &mut self.wire);
+        for (j, span) in self.spans.iter().enumerate() {
+            let wire_at = self.wire.len();
+            let wire = if span.escaped {
+                span.label(name).unescape_into(&mut self.wire);
+                &self.wire[wire_at..]
+            } else {
+                &name[span.range()]
+            };
+            let mut decoded = None;
             let slot = match ace_kind(wire) {
                 Some(ace) => {
                     ace_labels += 1;
@@ -282,7 +316,7 @@ impl NameRewriter {
                             .map(|()| Facts::default()),
                     };
                     let end = self.converted.len();
-                    self.decoded.push(result.is_ok().then_some((start, end)));
+                    decoded = result.is_ok().then_some((start, end));
                     match (ace, result) {
                         (Ace::Punycode, Ok(facts)) => {
                             bidi_domain |= facts.rtl;
@@ -290,8 +324,8 @@ impl NameRewriter {
                         }
                         (Ace::Race, Ok(_)) => {
                             sink.finding(LabelFinding {
-                                offset: label.start,
-                                len: label.text.len(),
+                                offset: span.start,
+                                len: span.len,
                                 kind: Kind::LegacyRace,
                                 reason: "legacy-race",
                                 message: format!(
@@ -313,32 +347,32 @@ impl NameRewriter {
                             }
                         }
                         (_, Err(e)) => {
-                            self.invalid |= bit(self.slots.len());
-                            sink.finding(invalid_ace(label.start, label.text.len(), &e, None));
+                            self.invalid |= bit(j);
+                            sink.finding(invalid_ace(span.start, span.len, &e, None));
                             Slot::Keep
                         }
                     }
                 }
                 None if !wire.is_ascii() => {
-                    self.raw_unicode |= bit(self.slots.len());
-                    self.decoded.push(None);
+                    self.raw_unicode |= bit(j);
                     if let Ok(text) = std::str::from_utf8(wire) {
                         bidi_domain |= self.labeler.facts(text).rtl;
                     }
                     Slot::Unicode
                 }
-                None => {
-                    self.decoded.push(None);
-                    Slot::Keep
-                }
+                None => Slot::Keep,
             };
-            self.slots.push(slot);
+            self.labels.push(LabelState {
+                wire_at,
+                slot,
+                decoded,
+            });
         }
 
         // Second pass: the checks that need the whole domain, and encoding.
         let mut changed = false;
-        for (j, label) in parsed.labels().enumerate() {
-            let slot = match self.slots[j] {
+        for (j, (span, state)) in self.spans.iter().zip(&mut self.labels).enumerate() {
+            let slot = match state.slot {
                 Slot::Pending(start, end, facts) => {
                     let decoded = &self.converted[start..end];
                     match self.labeler.check_unicode(decoded, facts, bidi_domain) {
@@ -349,8 +383,8 @@ impl NameRewriter {
                         Err(e) => {
                             self.invalid |= bit(j);
                             sink.finding(invalid_ace(
-                                label.start,
-                                label.text.len(),
+                                span.start,
+                                span.len,
                                 &e,
                                 Some(decoded.to_owned()),
                             ));
@@ -359,7 +393,7 @@ impl NameRewriter {
                     }
                 }
                 Slot::Unicode if self.mode == Mode::Encode => {
-                    let wire = wire_octets(&label, &mut self.wire);
+                    let wire = state.octets(span, name, &self.wire);
                     let start = self.converted.len();
                     match self
                         .labeler
@@ -369,8 +403,8 @@ impl NameRewriter {
                         Err(e) => {
                             self.invalid |= bit(j);
                             sink.finding(LabelFinding {
-                                offset: label.start,
-                                len: label.text.len(),
+                                offset: span.start,
+                                len: span.len,
                                 kind: Kind::EncodeError,
                                 reason: e.reason().code(),
                                 message: e.to_string(),
@@ -384,7 +418,7 @@ impl NameRewriter {
                 other => other,
             };
             changed |= matches!(slot, Slot::Replace(..));
-            self.slots[j] = slot;
+            state.slot = slot;
         }
         if changed && self.mode == Mode::Encode {
             changed = self.keep_encoded_within_limit(&parsed, whole_len, sink);
@@ -397,15 +431,15 @@ impl NameRewriter {
         if write {
             if changed {
                 let mut copied = 0;
-                for (label, slot) in parsed.labels().zip(&self.slots) {
-                    if let Slot::Replace(start, end) = *slot {
-                        out.extend_from_slice(&name[copied..label.start]);
+                for (span, state) in self.spans.iter().zip(&self.labels) {
+                    if let Slot::Replace(start, end) = state.slot {
+                        out.extend_from_slice(&name[copied..span.start]);
                         push_presentation(
                             &self.converted.as_bytes()[start..end],
-                            label.start == 0,
+                            span.start == 0,
                             out,
                         );
-                        copied = label.start + label.text.len();
+                        copied = span.start + span.len;
                     }
                 }
                 out.extend_from_slice(&name[copied..]);
@@ -426,13 +460,15 @@ impl NameRewriter {
         // Borrowed field by field: the checker is read while the buffers are written.
         let NameRewriter {
             homographs: Some(homographs),
-            decoded,
+            spans,
+            labels,
             converted,
             wire,
             invalid,
             raw_unicode,
             unicode,
             unicode_labels,
+            lower,
             audit_scratch,
             origin,
             ..
@@ -440,13 +476,14 @@ impl NameRewriter {
         else {
             return;
         };
+        let name_text = parsed.text();
         // A name in ASCII under a TLD (or an origin) in Unicode: one look-up, in most cases.
-        let count = decoded.len();
+        let count = labels.len();
         // Labels `..end` are ASCII on the wire, and not decoded (known for the first 64).
         let ascii_up_to = |end: usize| {
             count <= 64
                 && *raw_unicode & bit(end).wrapping_sub(1) == 0
-                && decoded[..end].iter().all(Option::is_none)
+                && labels[..end].iter().all(|l| l.decoded.is_none())
         };
         let tld = match (parsed.kind(), &origin.text) {
             (NameKind::Relative, Some(_)) => {
@@ -458,10 +495,12 @@ impl NameRewriter {
                 .then(|| origin.labels.last().map(|r| &origin.unicode[r.clone()]))
                 .flatten()
             }
-            (kind, _) if count >= 2 || kind == NameKind::Absolute => match decoded.last() {
-                Some(&Some((from, to))) if ascii_up_to(count - 1) => Some(&converted[from..to]),
-                _ => None,
-            },
+            (kind, _) if count >= 2 || kind == NameKind::Absolute => {
+                match labels.last().and_then(|l| l.decoded) {
+                    Some((from, to)) if ascii_up_to(count - 1) => Some(&converted[from..to]),
+                    _ => None,
+                }
+            }
             _ => None,
         };
         if tld.is_some_and(|tld| !tld.is_ascii() && homographs.passes_under_tld(tld, audit_scratch))
@@ -470,16 +509,16 @@ impl NameRewriter {
         }
         unicode.clear();
         unicode_labels.clear();
-        for (j, label) in parsed.labels().enumerate() {
+        for (j, (span, state)) in spans.iter().zip(labels.iter()).enumerate() {
             if j > 0 {
                 unicode.push('.');
             }
             let start = unicode.len();
-            match decoded[j] {
+            match state.decoded {
                 Some((from, to)) => unicode.push_str(&converted[from..to]),
                 None => {
                     // Bytes that are not UTF-8 are not characters to judge.
-                    if !push_lower(wire_octets(&label, wire), unicode) {
+                    if !push_lower(state.octets(span, name_text, wire), unicode, lower) {
                         *invalid |= bit(j);
                     }
                 }
@@ -513,13 +552,10 @@ impl NameRewriter {
                 // About the origin alone: reported where the origin is written.
                 return;
             }
-            let label = parsed
-                .labels()
-                .nth(spoof.label)
-                .expect("a label of the name");
+            let span = spans[spoof.label];
             sink.finding(LabelFinding {
-                offset: label.start,
-                len: label.text.len(),
+                offset: span.start,
+                len: span.len,
                 kind: Kind::Homograph,
                 reason: spoof.check.code(),
                 message: spoof.message,
@@ -596,10 +632,10 @@ impl NameRewriter {
     ) -> bool {
         let mut encoded_len = whole_len;
         let mut first = None;
-        for (label, slot) in parsed.labels().zip(&self.slots) {
-            if let Slot::Replace(start, end) = *slot {
-                encoded_len = encoded_len + (end - start) - label.wire_len;
-                first.get_or_insert(label);
+        for (span, state) in self.spans.iter().zip(&self.labels) {
+            if let Slot::Replace(start, end) = state.slot {
+                encoded_len = encoded_len + (end - start) - span.wire_len;
+                first.get_or_insert(*span);
             }
         }
         let Some(first) = first else {
@@ -608,14 +644,14 @@ impl NameRewriter {
         if encoded_len <= MAX_NAME_OCTETS {
             return true;
         }
-        for slot in &mut self.slots {
-            if let Slot::Replace(..) = slot {
-                *slot = Slot::Keep;
+        for state in &mut self.labels {
+            if let Slot::Replace(..) = state.slot {
+                state.slot = Slot::Keep;
             }
         }
         sink.finding(LabelFinding {
             offset: first.start,
-            len: first.text.len(),
+            len: first.len,
             kind: Kind::EncodeError,
             reason: Reason::TooLong.code(),
             message: format!(
@@ -661,15 +697,44 @@ impl NameRewriter {
 /// ASCII punctuation, and Punycode copies the basic code points as they are. At the start
 /// of a name (`name_start`), `$` and `#` are escaped too: there a `$` would turn a zone file
 /// record into a directive, and a `#` would turn a names-list line into a comment.
+///
+/// The bytes between two that need an escape are copied a run at a time.
 fn push_presentation(text: &[u8], name_start: bool, out: &mut Vec<u8>) {
-    for (j, &b) in text.iter().enumerate() {
-        match b {
-            b'.' | b'\\' | b';' | b'(' | b')' | b'"' | b' ' => out.extend_from_slice(&[b'\\', b]),
-            b'$' | b'#' if name_start && j == 0 => out.extend_from_slice(&[b'\\', b]),
-            0..=0x1F | 0x7F => out.extend_from_slice(format!("\\{b:03}").as_bytes()),
-            _ => out.push(b),
-        }
+    let mut rest = text;
+    if let (true, [b @ (b'$' | b'#'), after @ ..]) = (name_start, text) {
+        out.extend_from_slice(&[b'\\', *b]);
+        rest = after;
     }
+    while let Some(at) = rest.iter().position(|&b| needs_escape(b)) {
+        out.extend_from_slice(&rest[..at]);
+        match rest[at] {
+            b @ (0..=0x1F | 0x7F) => {
+                out.extend_from_slice(&[b'\\', b'0' + b / 100, b'0' + b / 10 % 10, b'0' + b % 10]);
+            }
+            b => out.extend_from_slice(&[b'\\', b]),
+        }
+        rest = &rest[at + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
+/// Whether [`push_presentation`] escapes `b` wherever it stands in a name.
+#[inline]
+fn needs_escape(b: u8) -> bool {
+    /// [`needs_escape`] for each byte.
+    static ESCAPED: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = matches!(
+                b as u8,
+                b'.' | b'\\' | b';' | b'(' | b')' | b'"' | b' ' | 0..=0x1F | 0x7F
+            );
+            b += 1;
+        }
+        table
+    };
+    ESCAPED[usize::from(b)]
 }
 
 /// The octets of a label on the wire: its text, or its text unescaped into `scratch`.
@@ -685,11 +750,23 @@ fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
 
 /// Appends `octets` as text in lower case (bytes that are not UTF-8 as U+FFFD); false when
 /// they are not UTF-8.
-fn push_lower(octets: &[u8], text: &mut String) -> bool {
-    if octets.is_ascii() {
-        text.extend(octets.iter().map(|&b| char::from(b.to_ascii_lowercase())));
-        return true;
+///
+/// ASCII bytes are folded and pushed one by one, until one is not ASCII.
+fn push_lower(octets: &[u8], text: &mut String, lower: &mut LowerCase) -> bool {
+    let start = text.len();
+    text.reserve(octets.len());
+    for &b in octets {
+        if !b.is_ascii() {
+            text.truncate(start);
+            return push_lower_unicode(octets, text, lower);
+        }
+        text.push(char::from(b.to_ascii_lowercase()));
     }
+    true
+}
+
+/// [`push_lower`] for octets that are not all ASCII, a character at a time.
+fn push_lower_unicode(octets: &[u8], text: &mut String, lower: &mut LowerCase) -> bool {
     let utf8 = std::str::from_utf8(octets);
     let lossy;
     let chars = match utf8 {
@@ -700,9 +777,45 @@ fn push_lower(octets: &[u8], text: &mut String) -> bool {
         }
     };
     for c in chars.chars() {
-        text.extend(c.to_lowercase());
+        lower.push(c, text);
     }
     utf8.is_ok()
+}
+
+/// The lower case of the characters met lately, for [`push_lower`]: slot `c & 0xFF` holds
+/// the last character `c` seen there whose lower case is one character, with that lower
+/// case. The slots start as `('\0', '\0')`, which is true as well.
+#[derive(Debug, Clone)]
+struct LowerCase {
+    slots: Box<[(char, char); 256]>,
+}
+
+impl Default for LowerCase {
+    fn default() -> Self {
+        LowerCase {
+            slots: Box::new([('\0', '\0'); 256]),
+        }
+    }
+}
+
+impl LowerCase {
+    /// Appends the lower case of `c` (`char::to_lowercase`) to `text`.
+    #[inline]
+    fn push(&mut self, c: char, text: &mut String) {
+        let slot = &mut self.slots[c as usize & 0xFF];
+        if slot.0 == c {
+            text.push(slot.1);
+            return;
+        }
+        let mut lower = c.to_lowercase();
+        match (lower.next(), lower.next()) {
+            (Some(one), None) => {
+                *slot = (c, one);
+                text.push(one);
+            }
+            (first, second) => text.extend(first.into_iter().chain(second).chain(lower)),
+        }
+    }
 }
 
 /// The bit of label `i` in a set of the first 64 labels (0 for the others).
@@ -725,5 +838,100 @@ fn invalid_ace(
         message: error.to_string(),
         unicode,
         target: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `push_presentation` written byte by byte, as the reference.
+    fn presentation_reference(text: &[u8], name_start: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (j, &b) in text.iter().enumerate() {
+            match b {
+                b'.' | b'\\' | b';' | b'(' | b')' | b'"' | b' ' => {
+                    out.extend_from_slice(&[b'\\', b]);
+                }
+                b'$' | b'#' if name_start && j == 0 => out.extend_from_slice(&[b'\\', b]),
+                0..=0x1F | 0x7F => out.extend_from_slice(format!("\\{b:03}").as_bytes()),
+                _ => out.push(b),
+            }
+        }
+        out
+    }
+
+    /// `push_lower` character by character, as the reference.
+    fn lower_reference(octets: &[u8]) -> (String, bool) {
+        let text = String::from_utf8_lossy(octets)
+            .chars()
+            .flat_map(char::to_lowercase)
+            .collect();
+        (text, std::str::from_utf8(octets).is_ok())
+    }
+
+    /// Bytes of labels: ASCII letters of both cases, what needs escaping, UTF-8 pieces.
+    fn label_bytes() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            8 => prop::sample::select(&b"aZ-0$#.\\;()\" \x00\x1f\x7f"[..]).prop_map(|b| vec![b]),
+            4 => any::<char>().prop_map(|c| c.to_string().into_bytes()),
+            1 => any::<u8>().prop_map(|b| vec![b]),
+        ];
+        prop::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
+    }
+
+    #[test]
+    fn the_lower_case_cache_gives_to_lowercase_for_every_character() {
+        let mut cache = LowerCase::default();
+        // Twice: filling the slots, then reading them (and evicting, slot by slot).
+        for _ in 0..2 {
+            for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+                let mut text = String::new();
+                cache.push(c, &mut text);
+                assert_eq!(text, c.to_lowercase().collect::<String>(), "{c:?}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn lower_with_a_warm_cache_matches_the_reference(
+            labels in prop::collection::vec(
+                prop::collection::vec(
+                    prop::sample::select(vec!['A', 'a', 'Ł', 'ł', 'Ł', 'İ', 'Σ', 'ǅ', 'Ω', '\u{2126}', 'х', 'Х', '中', '\0']),
+                    0..8,
+                ),
+                1..20,
+            ),
+        ) {
+            let mut cache = LowerCase::default();
+            for label in labels {
+                let label: String = label.into_iter().collect();
+                let mut text = String::from("Before.");
+                prop_assert!(push_lower(label.as_bytes(), &mut text, &mut cache));
+                prop_assert_eq!(&text[7..], lower_reference(label.as_bytes()).0);
+            }
+        }
+
+        #[test]
+        fn presentation_matches_the_reference(text in label_bytes(), name_start: bool) {
+            let mut out = b"before.".to_vec();
+            push_presentation(&text, name_start, &mut out);
+            prop_assert_eq!(&out[..7], b"before.");
+            prop_assert_eq!(&out[7..], presentation_reference(&text, name_start));
+        }
+
+        #[test]
+        fn lower_matches_the_reference(octets in label_bytes()) {
+            let mut text = String::from("Before.");
+            let valid = push_lower(&octets, &mut text, &mut LowerCase::default());
+            let (expected, utf8) = lower_reference(&octets);
+            prop_assert_eq!(&text[..7], "Before.");
+            prop_assert_eq!(&text[7..], expected);
+            prop_assert_eq!(valid, utf8);
+        }
     }
 }
