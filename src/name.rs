@@ -431,7 +431,7 @@ fn scan_label(text: &[u8], start: usize) -> Result<(usize, usize), NameError> {
     Ok((text.len(), saved))
 }
 
-/// The offset of the first `.` or `\\` in `text`. Labels are short, so this reads eight
+/// The offset of the first `.` or `\` in `text`. Labels are short, so this reads eight
 /// bytes at a time in plain integers instead of setting up a vector search.
 #[inline]
 fn dot_or_backslash(text: &[u8]) -> Option<usize> {

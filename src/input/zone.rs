@@ -246,7 +246,7 @@ fn word_end(data: &[u8], mut pos: usize) -> (usize, bool) {
 
 /// The bytes of `word` (eight input bytes, the first in the low byte) that may not be of
 /// class [`ORDINARY`]: bytes up to `-` (0x2D, which takes in the blanks, line ends, `"`,
-/// `(` and `)`), over 0x7F, `;` and `\\`. Each such byte has its high bit set in the result,
+/// `(` and `)`), over 0x7F, `;` and `\`. Each such byte has its high bit set in the result,
 /// and the lowest set bit is exact (higher ones may be false alarms from borrows), so
 /// `trailing_zeros() / 8` is the index of the first such byte.
 fn maybe_special(word: u64) -> u64 {
