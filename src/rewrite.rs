@@ -107,6 +107,57 @@ impl LabelState {
     }
 }
 
+/// How many decoded A-labels [`RecentLabels`] keeps.
+const RECENT_LABELS: usize = 4;
+
+/// The A-labels decoded lately, with their text and facts: a zone writes the same label
+/// again and again (an owner, then the same name as the target of its record; the name
+/// servers of many delegations), and a copy costs a small part of a decoding.
+#[derive(Debug, Default)]
+struct RecentLabels {
+    entries: [RecentLabel; RECENT_LABELS],
+    /// The entry the next decoding replaces.
+    next: usize,
+}
+
+/// One decoded A-label (an empty `label`: none yet).
+#[derive(Debug, Default)]
+struct RecentLabel {
+    label: Vec<u8>,
+    text: String,
+    facts: Facts,
+}
+
+impl RecentLabels {
+    /// What [`Labeler::decode_a_label`] gives for `label`: copied from a recent decoding
+    /// of the same bytes, or decoded with `labeler` (and kept, when it decodes).
+    fn decode(
+        &mut self,
+        labeler: &mut Labeler,
+        label: &[u8],
+        out: &mut String,
+    ) -> Result<Facts, LabelError> {
+        if let Some(hit) = self
+            .entries
+            .iter()
+            .find(|entry| !entry.label.is_empty() && entry.label == label)
+        {
+            out.push_str(&hit.text);
+            return Ok(hit.facts);
+        }
+        let start = out.len();
+        let facts = labeler.decode_a_label(label, out)?;
+        let entry = &mut self.entries[self.next];
+        self.next = (self.next + 1) % RECENT_LABELS;
+        entry.label.clear();
+        entry.label.extend_from_slice(label);
+        entry.text.clear();
+        entry.text.push_str(&out[start..]);
+        entry.facts = facts;
+        Ok(facts)
+    }
+}
+
 /// Rewrites names label by label, with reusable scratch space.
 #[derive(Debug)]
 pub struct NameRewriter {
@@ -132,6 +183,8 @@ pub struct NameRewriter {
     unicode_labels: Vec<Range<usize>>,
     /// The lower case of the characters met lately, for `unicode`.
     lower: LowerCase,
+    /// The A-labels decoded lately.
+    recent: RecentLabels,
     audit_scratch: audit::Scratch,
     /// The zone origin that completes relative names for the homograph checks.
     origin: Origin,
@@ -166,6 +219,7 @@ impl NameRewriter {
             unicode: String::new(),
             unicode_labels: Vec::new(),
             lower: LowerCase::default(),
+            recent: RecentLabels::default(),
             audit_scratch: audit::Scratch::default(),
             origin: Origin::default(),
         }
@@ -309,7 +363,10 @@ impl NameRewriter {
                     ace_labels += 1;
                     let start = self.converted.len();
                     let result = match ace {
-                        Ace::Punycode => self.labeler.decode_a_label(wire, &mut self.converted),
+                        Ace::Punycode => {
+                            self.recent
+                                .decode(&mut self.labeler, wire, &mut self.converted)
+                        }
                         Ace::Race => self
                             .labeler
                             .decode_race(wire, &mut self.converted)
@@ -844,6 +901,43 @@ fn invalid_ace(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recent_labels_give_what_a_decoding_gives() {
+        // Repeats near and far (more labels between them than entries), upper case, labels
+        // that do not decode, and one that decodes to ASCII only.
+        let labels: Vec<&[u8]> = vec![
+            b"xn--bcher-kva",
+            b"xn--bcher-kva",
+            b"xn--p1ai",
+            b"XN--P1AI",
+            b"xn--zz-",
+            b"xn--zz-",
+            b"xn--80ak6aa92e",
+            b"xn--p1ai",
+            b"xn--mgbh0fb",
+            b"xn--fiqs8s",
+            b"xn--j6w193g",
+            b"xn--bcher-kva",
+            b"xn--abc-",
+            b"xn--abc-",
+            b"xn--80ak6aa92e",
+            b"xn--fiqs8s",
+        ];
+        let (mut recent, mut labeler) = (RecentLabels::default(), Labeler::default());
+        let mut fresh = Labeler::default();
+        let mut hits = 0;
+        for label in &labels {
+            let (mut got, mut want) = (String::from("x."), String::from("x."));
+            let was_kept = recent.entries.iter().any(|e| e.label == *label);
+            let result = recent.decode(&mut labeler, label, &mut got);
+            assert_eq!(result, fresh.decode_a_label(label, &mut want), "{label:?}");
+            assert_eq!(got, want, "{label:?}");
+            hits += usize::from(was_kept);
+        }
+        // The cache was used, not only filled.
+        assert!(hits >= 3, "{hits}");
+    }
     use proptest::prelude::*;
 
     /// `push_presentation` written byte by byte, as the reference.
