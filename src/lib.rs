@@ -29,6 +29,7 @@ pub mod pipeline;
 pub mod reason;
 pub mod report;
 pub mod rewrite;
+mod swar;
 pub mod uts46;
 
 pub use reason::Reason;

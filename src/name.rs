@@ -43,6 +43,8 @@
 use std::fmt;
 use std::iter::FusedIterator;
 
+use crate::swar::bytes_equal_first;
+
 /// Longest label on the wire, in octets.
 pub const MAX_LABEL_OCTETS: usize = 63;
 /// Longest name on the wire, in octets (length bytes and root included).
@@ -435,16 +437,11 @@ fn scan_label(text: &[u8], start: usize) -> Result<(usize, usize), NameError> {
 /// bytes at a time in plain integers instead of setting up a vector search.
 #[inline]
 fn dot_or_backslash(text: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // A zero byte of `x` sets its high bit here; the lowest set bit is exact.
-    let zero_bytes = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let mut words = text.chunks_exact(8);
     let mut at = 0;
     for word in words.by_ref() {
         let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        let found = zero_bytes(word ^ (ONES * u64::from(b'.')))
-            | zero_bytes(word ^ (ONES * u64::from(b'\\')));
+        let found = bytes_equal_first(word, b'.') | bytes_equal_first(word, b'\\');
         if found != 0 {
             return Some(at + (found.trailing_zeros() / 8) as usize);
         }

@@ -9,6 +9,7 @@
 //! No ACE prefix is handled here: `xn--` belongs to the label layer.
 
 use super::bootstring::{self, Error, Observer, Parameters};
+use crate::swar::bytes_equal;
 
 /// The Punycode parameter set (RFC 3492 section 5).
 #[derive(Debug, Clone, Copy, Default)]
@@ -295,14 +296,11 @@ fn decode_short(input: &[u8], buf: &mut ShortBuffer) -> Result<usize, Error> {
 /// The position of the last delimiter in `input`, eight bytes at a time.
 #[inline(always)]
 fn last_delimiter(input: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const LOW7: u64 = ONES * 0x7F;
     let mut end = input.len();
     while end >= 8 {
         let word = u64::from_le_bytes(input[end - 8..end].try_into().expect("8 bytes"));
-        let x = word ^ (ONES * u64::from(DELIMITER));
-        // The high bit of each byte of x that is zero, exactly (no borrow between bytes).
-        let zero = !(((x & LOW7) + LOW7) | x) & !LOW7;
+        // Exact in every byte, so the highest flag is the last delimiter.
+        let zero = bytes_equal(word, DELIMITER);
         if zero != 0 {
             return Some(end - 8 + (63 - zero.leading_zeros() as usize) / 8);
         }

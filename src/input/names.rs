@@ -3,20 +3,10 @@
 
 use crate::pipeline::{Chunk, ChunkOutput, Scanner};
 use crate::rewrite::NameRewriter;
+use crate::swar::{bytes_equal, LOW7};
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
-
-/// `0x01` in every byte.
-const ONES: u64 = u64::from_le_bytes([1; 8]);
-/// The low seven bits of every byte.
-const LOW7: u64 = ONES * 0x7F;
-
-/// The high bit of each byte of `x` that is zero, and no other bit.
-#[inline(always)]
-fn zero_bytes(x: u64) -> u64 {
-    !((((x & LOW7) + LOW7) | x) | LOW7)
-}
 
 /// Where the line that starts at `start` ends (at its `\n`, or at the end of `data`), and
 /// whether it is marked: it holds a byte that is not ASCII, a backslash, or two hyphens in a
@@ -29,9 +19,9 @@ fn line_end_and_marks(data: &[u8], start: usize) -> (usize, bool) {
     let mut hyphen_before = 0u64;
     while let Some(word) = data.get(i..i + 8) {
         let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-        let newline = zero_bytes(w ^ (ONES * u64::from(b'\n')));
-        let hyphens = zero_bytes(w ^ (ONES * u64::from(b'-')));
-        let backslashes = zero_bytes(w ^ (ONES * u64::from(b'\\')));
+        let newline = bytes_equal(w, b'\n');
+        let hyphens = bytes_equal(w, b'-');
+        let backslashes = bytes_equal(w, b'\\');
         // A hyphen after a hyphen, in this word or across from the word before.
         let pairs = hyphens & ((hyphens << 8) | hyphen_before);
         let marks = pairs | backslashes | (w & !LOW7);

@@ -44,6 +44,7 @@ use crate::input::rdata::{self, Fields, NameFields};
 use crate::name::{Name, NameKind};
 use crate::pipeline::{Chunk, ChunkError, ChunkOutput, Include, Scanner, MAX_PATH_BYTES};
 use crate::rewrite::NameRewriter;
+use crate::swar::{bytes_equal_first, HIGH, ONES};
 
 /// Scans DNS master files.
 #[derive(Debug, Clone, Copy, Default)]
@@ -250,15 +251,9 @@ fn word_end(data: &[u8], mut pos: usize) -> (usize, bool) {
 /// and the lowest set bit is exact (higher ones may be false alarms from borrows), so
 /// `trailing_zeros() / 8` is the index of the first such byte.
 fn maybe_special(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     // A byte below 0x2E borrows into its high bit; a byte over 0x7F has it already.
     let low_or_high = (word.wrapping_sub(ONES * 0x2E) | word) & HIGH;
-    let equal = |byte: u8| {
-        let x = word ^ (ONES * u64::from(byte));
-        x.wrapping_sub(ONES) & !x & HIGH
-    };
-    low_or_high | equal(b';') | equal(b'\\')
+    low_or_high | bytes_equal_first(word, b';') | bytes_equal_first(word, b'\\')
 }
 
 /// Just past the `"` that closes a quoted string whose text starts at `from`.
