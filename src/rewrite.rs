@@ -92,6 +92,8 @@ struct LabelState {
     slot: Slot,
     /// Its decoded text in [`NameRewriter::converted`], if it decoded.
     decoded: Option<(usize, usize)>,
+    /// It is written in Unicode (not an A-label).
+    raw_unicode: bool,
 }
 
 impl LabelState {
@@ -175,9 +177,6 @@ pub struct NameRewriter {
     homographs: Option<Arc<Homographs>>,
     /// Labels of the current name reported as invalid (bit per label, the first 64).
     invalid: u64,
-    /// Labels of the current name written in Unicode, not decoded (bit per label, the
-    /// first 64).
-    raw_unicode: u64,
     /// The current name in Unicode, lower case, and its labels, for the homograph checks.
     unicode: String,
     unicode_labels: Vec<Range<usize>>,
@@ -215,7 +214,6 @@ impl NameRewriter {
             labels: Vec::new(),
             homographs: None,
             invalid: 0,
-            raw_unicode: 0,
             unicode: String::new(),
             unicode_labels: Vec::new(),
             lower: LowerCase::default(),
@@ -345,7 +343,6 @@ impl NameRewriter {
         self.wire.clear();
         self.labels.clear();
         self.invalid = 0;
-        self.raw_unicode = 0;
         let mut ace_labels = 0;
         let mut bidi_domain = false;
         // First pass: decode what decodes, note what is Unicode.
@@ -411,7 +408,6 @@ impl NameRewriter {
                     }
                 }
                 None if !wire.is_ascii() => {
-                    self.raw_unicode |= bit(j);
                     if let Ok(text) = std::str::from_utf8(wire) {
                         bidi_domain |= self.labeler.facts(text).rtl;
                     }
@@ -423,6 +419,7 @@ impl NameRewriter {
                 wire_at,
                 slot,
                 decoded,
+                raw_unicode: matches!(slot, Slot::Unicode),
             });
         }
 
@@ -522,7 +519,6 @@ impl NameRewriter {
             converted,
             wire,
             invalid,
-            raw_unicode,
             unicode,
             unicode_labels,
             lower,
@@ -536,11 +532,11 @@ impl NameRewriter {
         let name_text = parsed.text();
         // A name in ASCII under a TLD (or an origin) in Unicode: one look-up, in most cases.
         let count = labels.len();
-        // Labels `..end` are ASCII on the wire, and not decoded (known for the first 64).
+        // Labels `..end` are ASCII on the wire, and not decoded.
         let ascii_up_to = |end: usize| {
-            count <= 64
-                && *raw_unicode & bit(end).wrapping_sub(1) == 0
-                && labels[..end].iter().all(|l| l.decoded.is_none())
+            labels[..end]
+                .iter()
+                .all(|l| l.decoded.is_none() && !l.raw_unicode)
         };
         let tld = match (parsed.kind(), &origin.text) {
             (NameKind::Relative, Some(_)) => {
