@@ -431,20 +431,21 @@ pub(super) fn marks(label: &str, report: &mut impl FnMut(Check, String)) {
         m.push_str(" twice on one letter (C11)");
         report(Check::RepeatedMark, m);
     }
-    if let Some((b, c)) = hidden {
+    // "MARK on BASE" and why.
+    let mark_on = |(b, c): (char, char), why: &str| {
         let mut m = message();
         push_described(&mut m, c);
         m.push_str(" on ");
         push_described(&mut m, b);
-        m.push_str(", where it cannot be seen (C12/C13)");
+        m.push_str(why);
+        m
+    };
+    if let Some(pair) = hidden {
+        let m = mark_on(pair, ", where it cannot be seen (C12/C13)");
         report(Check::HiddenOverlay, m);
     }
-    if let Some((b, c)) = other_script {
-        let mut m = message();
-        push_described(&mut m, c);
-        m.push_str(" on ");
-        push_described(&mut m, b);
-        m.push_str(" of another script (C14/C15)");
+    if let Some(pair) = other_script {
+        let m = mark_on(pair, " of another script (C14/C15)");
         report(Check::MarkOnOtherScript, m);
     }
 }
