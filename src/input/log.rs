@@ -545,7 +545,7 @@ fn windows_length(text: &[u8]) -> Option<(usize, usize)> {
 
 /// Where one label of a translated name came from.
 #[derive(Debug, Clone, Copy)]
-struct LabelSpan {
+struct LabelOrigin {
     /// Start of the label in the presentation text.
     presentation: usize,
     /// The label as written in the input (for Windows, its `(N)` prefix included).
@@ -558,7 +558,7 @@ struct LabelSpan {
 #[derive(Debug, Default)]
 struct Scratch {
     presentation: Vec<u8>,
-    spans: Vec<LabelSpan>,
+    spans: Vec<LabelOrigin>,
     rewritten: Vec<u8>,
     wire: Vec<u8>,
 }
@@ -640,7 +640,7 @@ impl Scratch {
                 break;
             }
             let text = &name[at + used..at + used + length];
-            self.spans.push(LabelSpan {
+            self.spans.push(LabelOrigin {
                 presentation: self.presentation.len(),
                 original: (at, at + used + length),
                 text_start: at + used,
@@ -670,7 +670,7 @@ impl Scratch {
         let mut open = true;
         while at < name.len() {
             if open {
-                self.spans.push(LabelSpan {
+                self.spans.push(LabelOrigin {
                     presentation: self.presentation.len(),
                     original: (at, at),
                     text_start: at,
@@ -810,7 +810,7 @@ fn push_doubled(text: &[u8], out: &mut Vec<u8>) {
 
 /// Moves the findings of a translated name back onto the name as written.
 struct Remap<'s, 'a> {
-    spans: &'s [LabelSpan],
+    spans: &'s [LabelOrigin],
     name: &'a [u8],
     inner: Locate<'a>,
 }
