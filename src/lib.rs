@@ -30,6 +30,7 @@ pub mod reason;
 pub mod report;
 pub mod rewrite;
 mod swar;
+mod utf8;
 pub mod uts46;
 
 pub use reason::Reason;

@@ -84,6 +84,7 @@ use idna_adapter::Adapter;
 use crate::codec::bootstring;
 use crate::codec::punycode::{Decoder, Encoder};
 use crate::reason::Reason;
+use crate::utf8::push_scalars_with;
 
 /// The UTS #46 mapper and normalizer (compiled data).
 static ADAPTER: Adapter = Adapter::new();
@@ -836,34 +837,12 @@ impl Uts46 {
             return Facts::default();
         };
         let start = out.len();
-        out.reserve(code_points.len() * 4);
-        // SAFETY: the bytes of the String change only through `set_len` below, which covers
-        // whole UTF-8 encodings of `char`s written after the old end, so the String holds
-        // UTF-8 when this borrow ends (a panic in between leaves it as it was).
-        let bytes = unsafe { out.as_mut_vec() };
-        // Four bytes for each code point: every encoding fits, with its padding.
-        let spare = &mut bytes.spare_capacity_mut()[..code_points.len() * 4];
-        let mut len = 0;
         let mut gather = Gather::new();
-        for (j, &cp) in code_points.iter().enumerate() {
-            if let Some(c) = char::from_u32(cp) {
-                // All four bytes are stored at once; only `utf8_len` of them count.
-                let (word, utf8_len) = utf8_word(c);
-                for (slot, byte) in spare[len..len + 4].iter_mut().zip(word.to_le_bytes()) {
-                    slot.write(byte);
-                }
-                len += utf8_len;
-            }
+        push_scalars_with(code_points, out, |j, cp| {
             gather.push(cp, || {
                 code_points.get(j.wrapping_sub(1)).map_or(0, |&cp| cp)
             });
-        }
-        // SAFETY: the `len` bytes after `start` were written above, whole encodings of
-        // `char`s one after the other (`utf8_word` is checked against the standard library
-        // for every scalar value by `utf8_word_is_the_utf8_encoding`), so the first
-        // `start + len` bytes are initialised and UTF-8; `len` is at most
-        // `4 * code_points.len()`, within the reserved capacity.
-        unsafe { bytes.set_len(start + len) };
+        });
         let facts = gather.facts(first);
         if facts.any & CLASS_UPPER_OR_HYPHEN == 0 {
             return facts;
@@ -1413,25 +1392,6 @@ impl Gather {
             last_group: group_bits(self.last),
             hyphens: 0,
         }
-    }
-}
-
-/// The UTF-8 encoding of `c` in the low bytes of a word (first byte lowest), and its length.
-#[inline(always)]
-fn utf8_word(c: char) -> (u32, usize) {
-    let cp = u32::from(c);
-    let tail = |shift: u32| 0x80 | (cp >> shift) & 0x3F;
-    if cp < 0x80 {
-        (cp, 1)
-    } else if cp < 0x800 {
-        (0xC0 | cp >> 6 | tail(0) << 8, 2)
-    } else if cp < 0x1_0000 {
-        (0xE0 | cp >> 12 | tail(6) << 8 | tail(0) << 16, 3)
-    } else {
-        (
-            0xF0 | cp >> 18 | tail(12) << 8 | tail(6) << 16 | tail(0) << 24,
-            4,
-        )
     }
 }
 
@@ -2878,23 +2838,6 @@ mod tests {
         );
         let (u, ue, _, _) = convert("a\u{2488}b", DNS);
         assert_eq!((u.as_str(), ue), ("a\u{2488}b", vec!["V7"]));
-    }
-
-    /// The encoder behind `write_decoded`'s direct writes (the `unsafe` there relies on it)
-    /// gives the standard library's UTF-8 for every scalar value.
-    #[test]
-    fn utf8_word_is_the_utf8_encoding() {
-        for c in (0..=0x10_FFFFu32).filter_map(char::from_u32) {
-            let mut expected = [0u8; 4];
-            let expected = c.encode_utf8(&mut expected).as_bytes();
-            let (word, len) = utf8_word(c);
-            assert_eq!(
-                &word.to_le_bytes()[..len],
-                expected,
-                "U+{:04X}",
-                u32::from(c)
-            );
-        }
     }
 
     /// The decoder's path: the text written is the code points with ASCII folded (values

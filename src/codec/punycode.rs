@@ -10,6 +10,7 @@
 
 use super::bootstring::{self, Error, Observer, Parameters};
 use crate::swar::bytes_equal;
+use crate::utf8::{push_scalars, push_utf8_words, Utf8Word};
 
 /// The Punycode parameter set (RFC 3492 section 5).
 #[derive(Debug, Clone, Copy, Default)]
@@ -171,14 +172,7 @@ impl Parameters for Punycode {
     /// tests check it against [`bootstring::adapt`].
     #[inline(always)]
     fn adapt(&self, delta: u32, numpoints: u32, first: bool) -> u32 {
-        let mut delta = if first { delta / DAMP } else { delta / 2 };
-        delta += div_rem_small(delta, numpoints).0;
-        let mut k = 0;
-        while delta > ((BASE - TMIN) * TMAX) / 2 {
-            delta /= BASE - TMIN;
-            k += BASE;
-        }
-        k + u32::from(ADAPT_TAIL[delta as usize])
+        adapt_by(delta, first, |delta| div_rem_small(delta, numpoints).0)
     }
     #[inline(always)]
     fn div_rem(&self, n: u32, d: u32) -> (u32, u32) {
@@ -195,7 +189,38 @@ const SHIFT: usize = 16;
 
 /// The output buffer of [`decode_short`]: room for its longest output plus the slack
 /// that a fixed-size move of [`SHIFT`] code points needs.
-type ShortBuffer = [u32; SHORT_LEN + SHIFT];
+type ShortBuffer<S> = [S; SHORT_LEN + SHIFT];
+
+/// What [`decode_short`] keeps of each code point: the code point itself (`u32`), or its
+/// UTF-8 encoding ([`Utf8Word`]) when the caller wants text.
+trait Slot: Copy + Default {
+    /// A basic code point of the literal part (ASCII).
+    fn basic(byte: u8) -> Self;
+    /// A decoded code point.
+    fn decoded(c: char) -> Self;
+}
+
+impl Slot for u32 {
+    #[inline(always)]
+    fn basic(byte: u8) -> Self {
+        u32::from(byte)
+    }
+    #[inline(always)]
+    fn decoded(c: char) -> Self {
+        u32::from(c)
+    }
+}
+
+impl Slot for Utf8Word {
+    #[inline(always)]
+    fn basic(byte: u8) -> Self {
+        Utf8Word::ascii(byte)
+    }
+    #[inline(always)]
+    fn decoded(c: char) -> Self {
+        Utf8Word::of(c)
+    }
+}
 
 /// Section 6.2 for Punycode inputs of at most [`SHORT_LEN`] bytes, into a fixed buffer:
 /// the same results and the same errors as [`bootstring::decode`] with [`Punycode`] (a
@@ -203,7 +228,7 @@ type ShortBuffer = [u32; SHORT_LEN + SHIFT];
 /// read in 64 bits, so overflow is one comparison per digit instead of two checked
 /// operations; insertion moves a fixed number of code points where it can, instead of a
 /// call to `memmove` of variable length. Returns the number of code points.
-fn decode_short(input: &[u8], buf: &mut ShortBuffer) -> Result<usize, Error> {
+fn decode_short<S: Slot>(input: &[u8], buf: &mut ShortBuffer<S>) -> Result<usize, Error> {
     debug_assert!(input.len() <= SHORT_LEN);
     let mut len = 0;
     let mut pos = match last_delimiter(input) {
@@ -216,7 +241,7 @@ fn decode_short(input: &[u8], buf: &mut ShortBuffer) -> Result<usize, Error> {
                 });
             }
             for (slot, &b) in buf.iter_mut().zip(literal) {
-                *slot = u32::from(b);
+                *slot = S::basic(b);
             }
             len = last;
             last + 1
@@ -226,71 +251,107 @@ fn decode_short(input: &[u8], buf: &mut ShortBuffer) -> Result<usize, Error> {
     let mut n = INITIAL_N;
     let mut i: u32 = 0;
     let mut bias = INITIAL_BIAS;
+    let mut first = true;
     while pos < input.len() {
         let start = pos;
         let old_i = i;
-        let overflow = Error::Overflow { position: start };
-        // i and w stay below 2^32 (checked at each step), so neither product overflows.
+        // i and w stay below 2^32 while digits are read (w is checked at each step), and
+        // there are at most SHORT_LEN digits of at most 35: `wide` cannot overflow 64
+        // bits, so whether it left 32 bits is asked once, where the integer ends or fails.
         let mut wide = u64::from(i);
         let mut w: u64 = 1;
-        let mut k = BASE;
+        // k - bias, whose clamp to [tmin, tmax] is the threshold t.
+        let mut k_less_bias = BASE as i32 - bias as i32;
         loop {
             let Some(&byte) = input.get(pos) else {
-                return Err(Error::Truncated { position: start });
+                return Err(digit_error(
+                    wide,
+                    start,
+                    Error::Truncated { position: start },
+                ));
             };
             let digit = DIGIT_VALUES[usize::from(byte)];
             if digit == u8::MAX {
-                return Err(Error::BadDigit {
+                let bad = Error::BadDigit {
                     position: pos,
                     byte,
-                });
+                };
+                return Err(digit_error(wide, start, bad));
             }
             pos += 1;
             wide += u64::from(digit) * w;
-            if wide > u64::from(u32::MAX) {
-                return Err(overflow);
-            }
-            let t = k.saturating_sub(bias).clamp(TMIN, TMAX);
+            let t = k_less_bias.clamp(TMIN as i32, TMAX as i32) as u32;
             if u32::from(digit) < t {
                 break;
             }
             w *= u64::from(BASE - t);
             if w > u64::from(u32::MAX) {
-                return Err(overflow);
+                return Err(Error::Overflow { position: start });
             }
-            // At most SHORT_LEN digits: k stays far below u32::MAX.
-            k += BASE;
+            k_less_bias += BASE as i32;
         }
-        i = wide as u32;
+        let Ok(new_i) = u32::try_from(wide) else {
+            return Err(Error::Overflow { position: start });
+        };
+        i = new_i;
         // len < input.len() <= SHORT_LEN: each code point took at least one input byte.
         let count = len as u32 + 1;
-        bias = Punycode.adapt(i - old_i, count, old_i == 0);
-        let (wraps, at) = div_rem_small(i, count);
-        n = n.checked_add(wraps).ok_or(overflow)?;
-        if n < INITIAL_N {
-            return Err(Error::BasicInserted {
-                position: start,
-                code_point: n,
+        let reciprocal = RECIPROCALS[count as usize];
+        bias = adapt_by(i - old_i, first, |delta| {
+            div_by_reciprocal(delta, reciprocal)
+        });
+        first = false;
+        let wraps = div_by_reciprocal(i, reciprocal);
+        let at = (i - wraps * count) as usize;
+        // n <= 0x10FFFF before (checked below) and wraps < 2^32: no overflow in 64 bits.
+        let next = u64::from(n) + u64::from(wraps);
+        let Some(c) = u32::try_from(next).ok().and_then(char::from_u32) else {
+            return Err(match u32::try_from(next) {
+                Ok(code_point) => Error::InvalidCodePoint {
+                    position: start,
+                    code_point,
+                },
+                Err(_) => Error::Overflow { position: start },
             });
-        }
-        if !Punycode.is_valid_code_point(n) {
-            return Err(Error::InvalidCodePoint {
-                position: start,
-                code_point: n,
-            });
-        }
-        let at = at as usize;
+        };
+        // n only grows from INITIAL_N: never basic, so no BasicInserted here.
+        n = u32::from(c);
         if len - at <= SHIFT {
-            let tail: [u32; SHIFT] = buf[at..at + SHIFT].try_into().expect("SHIFT long");
+            let tail: [S; SHIFT] = buf[at..at + SHIFT].try_into().expect("SHIFT long");
             buf[at + 1..=at + SHIFT].copy_from_slice(&tail);
         } else {
             buf.copy_within(at..len, at + 1);
         }
-        buf[at] = n;
+        buf[at] = S::decoded(c);
         len += 1;
         i = at as u32 + 1;
     }
     Ok(len)
+}
+
+/// The error of a digit that is missing or bad in an integer whose value so far is `wide`:
+/// if that value already left 32 bits, the generic procedure failed on overflow first.
+#[cold]
+fn digit_error(wide: u64, start: usize, error: Error) -> Error {
+    if wide > u64::from(u32::MAX) {
+        Error::Overflow { position: start }
+    } else {
+        error
+    }
+}
+
+/// Section 6.1's bias adaptation for [`Punycode`], given the division by `numpoints`
+/// (a reciprocal looked up once by [`decode_short`], which divides `i` by it too).
+#[inline(always)]
+fn adapt_by(delta: u32, first: bool, by_numpoints: impl Fn(u32) -> u32) -> u32 {
+    let mut delta = if first { delta / DAMP } else { delta / 2 };
+    delta += by_numpoints(delta);
+    let mut k = 0;
+    while delta > ((BASE - TMIN) * TMAX) / 2 {
+        delta /= BASE - TMIN;
+        k += BASE;
+    }
+    k + u32::from(ADAPT_TAIL[delta as usize])
 }
 
 /// The position of the last delimiter in `input`, eight bytes at a time.
@@ -315,7 +376,8 @@ pub struct Decoder {
     max_len: usize,
     code_points: Vec<u32>,
     case_flags: Vec<bool>,
-    short: ShortBuffer,
+    short: ShortBuffer<u32>,
+    short_text: ShortBuffer<Utf8Word>,
 }
 
 impl Default for Decoder {
@@ -332,6 +394,7 @@ impl Decoder {
             code_points: Vec::new(),
             case_flags: Vec::new(),
             short: [0; SHORT_LEN + SHIFT],
+            short_text: [Utf8Word::default(); SHORT_LEN + SHIFT],
         }
     }
 
@@ -383,19 +446,14 @@ impl Decoder {
                 }
             }
         }
-        let code_points = self.decode(input)?;
-        push_code_points(code_points, out);
-        Ok(())
-    }
-}
-
-/// Appends code points that the decoder produced (all valid scalar values) to `out`.
-fn push_code_points(code_points: &[u32], out: &mut String) {
-    out.reserve(code_points.len() * 4);
-    for &cp in code_points {
-        if let Some(c) = char::from_u32(cp) {
-            out.push(c);
+        if input.len() <= SHORT_LEN.min(self.max_len) {
+            let len = decode_short(input, &mut self.short_text)?;
+            push_utf8_words(&self.short_text[..len], out);
+            return Ok(());
         }
+        let code_points = self.decode(input)?;
+        push_scalars(code_points, out);
+        Ok(())
     }
 }
 
@@ -532,6 +590,18 @@ mod tests {
         let mut buf = [0; SHORT_LEN + SHIFT];
         let got = decode_short(input, &mut buf).map(|len| buf[..len].to_vec());
         assert_eq!(got, expected, "{:?}", String::from_utf8_lossy(input));
+        // The same decoding kept as UTF-8 gives the text of those code points.
+        let mut words = [Utf8Word::default(); SHORT_LEN + SHIFT];
+        let text = decode_short(input, &mut words).map(|len| {
+            let mut text = String::new();
+            push_utf8_words(&words[..len], &mut text);
+            text
+        });
+        let expected_text = expected.map(|code_points| {
+            let chars = code_points.iter().map(|&cp| char::from_u32(cp));
+            chars.collect::<Option<String>>().expect("scalar values")
+        });
+        assert_eq!(text, expected_text, "{:?}", String::from_utf8_lossy(input));
     }
 
     #[test]
@@ -551,6 +621,10 @@ mod tests {
             "mgbaam7a8h",
             "bcher-kva",
             "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+            // The first integer leaves 32 bits at its eighth digit, which does not end it,
+            // while its weight stays within 32 bits: cut there or followed by a bad digit,
+            // the error is still the overflow.
+            "zz999999a!",
         ];
         for sample in samples {
             let bytes = sample.as_bytes();

@@ -1,0 +1,191 @@
+//! Writing code points as UTF-8 straight into a `String`'s spare capacity: the decoders'
+//! output path, where `String::push` (a capacity test and a width dispatch per character)
+//! costs more than the decoding of a short label.
+
+/// The UTF-8 encoding of `c` in the low bytes of a word (first byte lowest), and its length.
+#[inline(always)]
+pub(crate) fn utf8_word(c: char) -> (u32, usize) {
+    let cp = u32::from(c);
+    let tail = |shift: u32| 0x80 | (cp >> shift) & 0x3F;
+    if cp < 0x80 {
+        (cp, 1)
+    } else if cp < 0x800 {
+        (0xC0 | cp >> 6 | tail(0) << 8, 2)
+    } else if cp < 0x1_0000 {
+        (0xE0 | cp >> 12 | tail(6) << 8 | tail(0) << 16, 3)
+    } else {
+        (
+            0xF0 | cp >> 18 | tail(12) << 8 | tail(6) << 16 | tail(0) << 24,
+            4,
+        )
+    }
+}
+
+/// The UTF-8 encoding of one `char` in the low bytes of a word, as [`utf8_word`] gives it
+/// (first byte lowest, zero bytes after it). Made only from a `char`, so that a run of them
+/// is written out as text without a check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Utf8Word(u32);
+
+impl Utf8Word {
+    /// The encoding of `c`.
+    #[inline(always)]
+    pub(crate) fn of(c: char) -> Self {
+        Utf8Word(utf8_word(c).0)
+    }
+
+    /// The encoding of an ASCII byte (its low seven bits: a byte over 0x7F is the caller's
+    /// mistake, and gives a different character, never bad UTF-8).
+    #[inline(always)]
+    pub(crate) fn ascii(byte: u8) -> Self {
+        Utf8Word(u32::from(byte & 0x7F))
+    }
+
+    /// How many bytes the encoding takes: every byte of a longer encoding is non-zero, and
+    /// its last one is at least 0x80.
+    #[inline(always)]
+    fn len(self) -> usize {
+        1 + usize::from(self.0 > 0xFF)
+            + usize::from(self.0 > 0xFFFF)
+            + usize::from(self.0 > 0xFF_FFFF)
+    }
+}
+
+/// Appends `items` to `out` as UTF-8, each through `word`: the encoding to write, or none to
+/// leave the item out.
+#[inline(always)]
+fn push_words<T: Copy>(
+    items: &[T],
+    out: &mut String,
+    mut word: impl FnMut(usize, T) -> Option<Utf8Word>,
+) {
+    let start = out.len();
+    out.reserve(items.len() * 4);
+    // SAFETY: the bytes of the String change only through `set_len` below, which covers
+    // whole UTF-8 encodings of `char`s written after the old end, so the String holds
+    // UTF-8 when this borrow ends (a panic in between leaves it as it was).
+    let bytes = unsafe { out.as_mut_vec() };
+    // Four bytes for each item: every encoding fits, with its padding.
+    let spare = &mut bytes.spare_capacity_mut()[..items.len() * 4];
+    let mut len = 0;
+    for (j, &item) in items.iter().enumerate() {
+        if let Some(encoding) = word(j, item) {
+            // All four bytes are stored at once; only `encoding.len()` of them count.
+            for (slot, byte) in spare[len..len + 4].iter_mut().zip(encoding.0.to_le_bytes()) {
+                slot.write(byte);
+            }
+            len += encoding.len();
+        }
+    }
+    // SAFETY: the `len` bytes after `start` were written above, whole encodings of `char`s
+    // one after the other (a `Utf8Word` holds what `utf8_word` gives for a `char`, which
+    // `utf8_word_is_the_utf8_encoding` checks against the standard library for every
+    // scalar value, with the length that `every_utf8_word_has_its_length` checks), so the
+    // first `start + len` bytes are initialised and UTF-8; `len` is at most
+    // `4 * items.len()`, within the reserved capacity.
+    unsafe { bytes.set_len(start + len) };
+}
+
+/// Appends the code points that are Unicode scalar values to `out` as UTF-8, leaving the
+/// others out, and calls `each(index, code_point)` for every code point in order (scalar
+/// value or not), in the same pass.
+#[inline(always)]
+pub(crate) fn push_scalars_with(
+    code_points: &[u32],
+    out: &mut String,
+    mut each: impl FnMut(usize, u32),
+) {
+    push_words(code_points, out, |j, cp| {
+        each(j, cp);
+        char::from_u32(cp).map(Utf8Word::of)
+    });
+}
+
+/// Appends the code points that are Unicode scalar values to `out` as UTF-8, leaving the
+/// others out.
+#[inline]
+pub(crate) fn push_scalars(code_points: &[u32], out: &mut String) {
+    push_scalars_with(code_points, out, |_, _| {});
+}
+
+/// Appends the characters whose encodings `words` holds to `out`.
+#[inline]
+pub(crate) fn push_utf8_words(words: &[Utf8Word], out: &mut String) {
+    push_words(words, out, |_, word| Some(word));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The encoder behind the direct writes (the `unsafe` above relies on it) gives the
+    /// standard library's UTF-8 for every scalar value.
+    #[test]
+    fn utf8_word_is_the_utf8_encoding() {
+        for c in (0..=0x10_FFFFu32).filter_map(char::from_u32) {
+            let mut expected = [0u8; 4];
+            let expected = c.encode_utf8(&mut expected).as_bytes();
+            let (word, len) = utf8_word(c);
+            assert_eq!(
+                &word.to_le_bytes()[..len],
+                expected,
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+    }
+
+    /// The length of every encoding is read back from its word alone, and an ASCII byte's
+    /// word is that of its character.
+    #[test]
+    fn every_utf8_word_has_its_length() {
+        for c in (0..=0x10_FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(
+                Utf8Word::of(c).len(),
+                c.len_utf8(),
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+        for byte in 0..0x80u8 {
+            assert_eq!(Utf8Word::ascii(byte), Utf8Word::of(char::from(byte)));
+        }
+    }
+
+    /// Words written out give the text of their characters, after what the String held.
+    #[test]
+    fn pushed_words_are_their_characters() {
+        use proptest::prelude::*;
+        proptest!(|(prefix in ".{0,4}", text in ".{0,80}")| {
+            let words: Vec<Utf8Word> = text.chars().map(Utf8Word::of).collect();
+            let mut out = prefix.clone();
+            push_utf8_words(&words, &mut out);
+            prop_assert_eq!(out, prefix + &text);
+        });
+    }
+
+    /// What is appended is what `String::push` of the scalar values gives, after what the
+    /// String held, with every code point seen once in order.
+    #[test]
+    fn pushed_scalars_are_those_push_gives() {
+        use proptest::prelude::*;
+        let code_point = prop_oneof![
+            0u32..0x80,
+            0x80u32..0x800,
+            0x800u32..0x1_0000,
+            0x1_0000u32..0x11_0000,
+            0xD800u32..0xE000,
+            any::<u32>(),
+        ];
+        proptest!(|(prefix in ".{0,4}", code_points in prop::collection::vec(code_point, 0..80))| {
+            let mut expected = prefix.clone();
+            expected.extend(code_points.iter().filter_map(|&cp| char::from_u32(cp)));
+            let mut out = prefix.clone();
+            let mut seen = Vec::new();
+            push_scalars_with(&code_points, &mut out, |j, cp| seen.push((j, cp)));
+            prop_assert_eq!(out, expected);
+            let all: Vec<(usize, u32)> = code_points.iter().copied().enumerate().collect();
+            prop_assert_eq!(seen, all);
+        });
+    }
+}
