@@ -404,6 +404,7 @@ fn push_code_points(code_points: &[u32], out: &mut String) {
 pub struct Encoder {
     max_len: usize,
     code_points: Vec<u32>,
+    keys: ShortKeys,
 }
 
 impl Default for Encoder {
@@ -419,6 +420,7 @@ impl Encoder {
         Encoder {
             max_len,
             code_points: Vec::new(),
+            keys: [0; SHORT_CODE_POINTS],
         }
     }
 
@@ -439,7 +441,7 @@ impl Encoder {
             }
             return Ok(());
         }
-        if let Some(result) = encode_short(input, self.max_len, out) {
+        if let Some(result) = encode_short(input, self.max_len, &mut self.keys, out) {
             return result;
         }
         self.code_points.clear();
@@ -470,6 +472,9 @@ impl Encoder {
 /// Inputs of up to this many code points take [`encode_short`]: every DNS label does.
 const SHORT_CODE_POINTS: usize = 64;
 
+/// The scratch space of [`encode_short`]: a key per non-basic code point.
+type ShortKeys = [u32; SHORT_CODE_POINTS];
+
 /// Section 6.3 for a string of at most [`SHORT_CODE_POINTS`] code points, appending to
 /// `out`: the same output and the same errors as [`bootstring::encode`] with [`Punycode`]
 /// (a test compares the two on arbitrary strings); `None`, with `out` unchanged, for a
@@ -482,10 +487,15 @@ const SHORT_CODE_POINTS: usize = 64;
 /// is sorted in: the basic code points read so far plus the number of those already
 /// sorted that come before it. A `&str` holds only valid code points, and with at most 64
 /// of them every delta stays below `(0x10FFFF + 1) * 65 < 2^27`: no overflow is possible.
-fn encode_short(input: &str, max_len: usize, out: &mut String) -> Option<Result<(), Error>> {
+fn encode_short(
+    input: &str,
+    max_len: usize,
+    keys: &mut ShortKeys,
+    out: &mut String,
+) -> Option<Result<(), Error>> {
     let start_len = out.len();
-    // (code point << 6) | index of insertion, of each non-basic code point, sorted.
-    let mut keys = [0u32; SHORT_CODE_POINTS];
+    // keys[..count]: (code point << 6) | index of insertion, of each non-basic code point,
+    // sorted.
     let mut count = 0;
     let mut basic = 0;
     for c in input.chars() {
@@ -498,8 +508,9 @@ fn encode_short(input: &str, max_len: usize, out: &mut String) -> Option<Result<
             basic += 1;
         } else {
             let code_point = u32::from(c);
+            let keys = &mut keys[..=count];
             let mut at = count;
-            while at > 0 && keys[at - 1] >> 6 > code_point {
+            while at > 0 && keys[at - 1] > (code_point << 6 | 63) {
                 keys[at] = keys[at - 1];
                 at -= 1;
             }
@@ -518,16 +529,17 @@ fn encode_short(input: &str, max_len: usize, out: &mut String) -> Option<Result<
         let at = key & 63;
         let delta = (code_point - n) * (h + 1) + at - i;
         let mut q = delta;
-        let mut k = BASE;
+        // k - bias for k = base, 2 * base, ...
+        let mut above = BASE as i32 - bias as i32;
         loop {
-            let t = k.saturating_sub(bias).clamp(TMIN, TMAX);
+            let t = above.clamp(TMIN as i32, TMAX as i32) as u32;
             if q < t {
                 break;
             }
             let (rest, d) = div_rem_small(q - t, BASE - t);
             out.push(char::from(DIGITS[(t + d) as usize]));
             q = rest;
-            k += BASE;
+            above += BASE as i32;
         }
         out.push(char::from(DIGITS[q as usize]));
         bias = Punycode.adapt(delta, h + 1, h as usize == basic);
@@ -557,7 +569,7 @@ mod encoder_tests {
     /// error (with `out` unchanged), or `None` for more than [`SHORT_CODE_POINTS`].
     fn short_same_as_generic(input: &str, max_len: usize) {
         let mut out = String::from("prefix:");
-        match encode_short(input, max_len, &mut out) {
+        match encode_short(input, max_len, &mut [0; SHORT_CODE_POINTS], &mut out) {
             Some(result) => assert_eq!((result, out), generic(input, max_len), "{input:?}"),
             None => {
                 assert!(input.chars().count() > SHORT_CODE_POINTS, "{input:?}");
@@ -645,7 +657,14 @@ mod encoder_tests {
     fn samples_reach_both_paths_and_the_caps() {
         // The samples above are worth something only if some take each path and some fail.
         let samples = samples();
-        let short = |s: &String| encode_short(s, DEFAULT_MAX_LEN, &mut String::new());
+        let short = |s: &String| {
+            encode_short(
+                s,
+                DEFAULT_MAX_LEN,
+                &mut [0; SHORT_CODE_POINTS],
+                &mut String::new(),
+            )
+        };
         assert!(samples.iter().any(|s| short(s).is_none()));
         assert!(samples.iter().any(|s| matches!(short(s), Some(Ok(())))));
         let longest = samples
