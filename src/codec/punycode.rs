@@ -441,8 +441,11 @@ impl Encoder {
             }
             return Ok(());
         }
-        if let Some(result) = encode_short(input, self.max_len, &mut self.keys, out) {
-            return result;
+        // At most 4 bytes a code point: a longer input cannot take the short path.
+        if input.len() <= 4 * SHORT_CODE_POINTS {
+            if let Some(result) = encode_short(input, self.max_len, &mut self.keys, out) {
+                return result;
+            }
         }
         self.code_points.clear();
         self.code_points.extend(input.chars().map(u32::from));
@@ -499,16 +502,15 @@ fn encode_short(
     let mut count = 0;
     let mut basic = 0;
     for c in input.chars() {
-        if basic + count == SHORT_CODE_POINTS {
-            out.truncate(start_len);
-            return None;
-        }
         if c.is_ascii() {
             out.push(c);
             basic += 1;
         } else {
             let code_point = u32::from(c);
-            let keys = &mut keys[..=count];
+            let Some(keys) = keys.get_mut(..=count) else {
+                out.truncate(start_len);
+                return None;
+            };
             let mut at = count;
             while at > 0 && keys[at - 1] > (code_point << 6 | 63) {
                 keys[at] = keys[at - 1];
@@ -517,6 +519,11 @@ fn encode_short(
             keys[at] = code_point << 6 | (basic + at) as u32;
             count += 1;
         }
+    }
+    // Too many basic code points: the indexes of insertion did not fit in the keys.
+    if basic + count > SHORT_CODE_POINTS {
+        out.truncate(start_len);
+        return None;
     }
     if basic > 0 {
         out.push(char::from(DELIMITER));
