@@ -634,6 +634,7 @@ mod encoder_tests {
                 "a\u{10FFFF}".repeat(SHORT_CODE_POINTS / 2),
                 "\u{1F600}\u{E9}b\u{1F600}\u{E9}".repeat(13),
                 "\u{E9}".repeat(SHORT_CODE_POINTS + 1),
+                format!("\u{E9}{}", "a".repeat(SHORT_CODE_POINTS)),
                 "a".repeat(SHORT_CODE_POINTS + 1),
             ]
             .map(|s| s.to_owned()),
