@@ -549,7 +549,7 @@ fn encode_short(
             above += BASE as i32;
         }
         out.push(char::from(DIGITS[q as usize]));
-        bias = Punycode.adapt(delta, h + 1, h as usize == basic);
+        bias = Punycode.adapt(delta, h + 1, i == 0);
         n = code_point;
         i = at + 1;
     }
