@@ -484,12 +484,12 @@ type ShortKeys = [u32; SHORT_CODE_POINTS];
 /// longer string.
 ///
 /// Instead of one pass over the string per distinct code point, the non-basic code points
-/// are sorted once, by insertion while the string is read, into the order in which the
-/// decoder inserts them: by code point, then by position. Each one's index of insertion
-/// (how many basic code points and earlier-inserted ones precede it) is then known as it
-/// is sorted in: the basic code points read so far plus the number of those already
-/// sorted that come before it. A `&str` holds only valid code points, and with at most 64
-/// of them every delta stays below `(0x10FFFF + 1) * 65 < 2^27`: no overflow is possible.
+/// are sorted once, by insertion as the string is read, into the order in which the
+/// decoder inserts them: by code point, then by position. Where one is sorted in also
+/// gives the index at which the decoder inserts it: the basic code points read so far
+/// plus the non-basic ones already sorted before it. A `&str` holds only valid code
+/// points, and with at most 64 of them every delta stays below `(0x10FFFF + 1) * 65 <
+/// 2^27`: no overflow is possible.
 fn encode_short(
     input: &str,
     max_len: usize,
@@ -534,6 +534,8 @@ fn encode_short(
     for (h, &key) in (basic as u32..).zip(&keys[..count]) {
         let code_point = key >> 6;
         let at = key & 63;
+        // The decoder, with h code points and state (n, i), must reach (code_point, at):
+        // n * (h + 1) + i + delta = code_point * (h + 1) + at.
         let delta = (code_point - n) * (h + 1) + at - i;
         let mut q = delta;
         // k - bias for k = base, 2 * base, ...
@@ -553,6 +555,8 @@ fn encode_short(
         n = code_point;
         i = at + 1;
     }
+    // The generic encoder's caps on input and output. Every code point adds at least one
+    // byte, so the second implies the first, but the code compiled with both is faster.
     if basic + count > max_len || out.len() - start_len > max_len {
         out.truncate(start_len);
         return Some(Err(Error::TooLong { limit: max_len }));
@@ -635,6 +639,8 @@ mod encoder_tests {
                 "\u{1F600}\u{E9}b\u{1F600}\u{E9}".repeat(13),
                 "\u{E9}".repeat(SHORT_CODE_POINTS + 1),
                 format!("\u{E9}{}", "a".repeat(SHORT_CODE_POINTS)),
+                format!("{}\u{E9}", "a".repeat(SHORT_CODE_POINTS)),
+                format!("{}\u{E9}", "a".repeat(SHORT_CODE_POINTS - 1)),
                 "a".repeat(SHORT_CODE_POINTS + 1),
             ]
             .map(|s| s.to_owned()),
