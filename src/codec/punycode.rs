@@ -462,6 +462,7 @@ impl Decoder {
 pub struct Encoder {
     max_len: usize,
     code_points: Vec<u32>,
+    keys: ShortKeys,
 }
 
 impl Default for Encoder {
@@ -477,6 +478,7 @@ impl Encoder {
         Encoder {
             max_len,
             code_points: Vec::new(),
+            keys: [0; SHORT_CODE_POINTS],
         }
     }
 
@@ -496,6 +498,12 @@ impl Encoder {
                 out.push(char::from(DELIMITER));
             }
             return Ok(());
+        }
+        // At most 4 bytes a code point: a longer input cannot take the short path.
+        if input.len() <= 4 * SHORT_CODE_POINTS {
+            if let Some(result) = encode_short(input, self.max_len, &mut self.keys, out) {
+                return result;
+            }
         }
         self.code_points.clear();
         self.code_points.extend(input.chars().map(u32::from));
@@ -519,6 +527,275 @@ impl Encoder {
         observer: &mut O,
     ) -> Result<(), Error> {
         bootstring::encode(&Punycode, input, case_flags, self.max_len, out, observer)
+    }
+}
+
+/// Inputs of up to this many code points take [`encode_short`]: every DNS label does.
+const SHORT_CODE_POINTS: usize = 64;
+
+/// The scratch space of [`encode_short`]: a key per non-basic code point.
+type ShortKeys = [u32; SHORT_CODE_POINTS];
+
+/// Section 6.3 for a string of at most [`SHORT_CODE_POINTS`] code points, appending to
+/// `out`: the same output and the same errors as [`bootstring::encode`] with [`Punycode`]
+/// (a test compares the two on arbitrary strings); `None`, with `out` unchanged, for a
+/// longer string.
+///
+/// Instead of one pass over the string per distinct code point, the non-basic code points
+/// are sorted once, by insertion as the string is read, into the order in which the
+/// decoder inserts them: by code point, then by position. Where one is sorted in also
+/// gives the index at which the decoder inserts it: the basic code points read so far
+/// plus the non-basic ones already sorted before it. A `&str` holds only valid code
+/// points, and with at most 64 of them every delta stays below `(0x10FFFF + 1) * 65 <
+/// 2^27`: no overflow is possible.
+fn encode_short(
+    input: &str,
+    max_len: usize,
+    keys: &mut ShortKeys,
+    out: &mut String,
+) -> Option<Result<(), Error>> {
+    let start_len = out.len();
+    // keys[..count]: (code point << 6) | index of insertion, of each non-basic code point,
+    // sorted.
+    let mut count = 0;
+    let mut basic = 0;
+    for c in input.chars() {
+        if c.is_ascii() {
+            out.push(c);
+            basic += 1;
+        } else {
+            let code_point = u32::from(c);
+            let Some(keys) = keys.get_mut(..=count) else {
+                out.truncate(start_len);
+                return None;
+            };
+            let mut at = count;
+            while at > 0 && keys[at - 1] > (code_point << 6 | 63) {
+                keys[at] = keys[at - 1];
+                at -= 1;
+            }
+            keys[at] = code_point << 6 | (basic + at) as u32;
+            count += 1;
+        }
+    }
+    // Too many basic code points: the indexes of insertion did not fit in the keys.
+    if basic + count > SHORT_CODE_POINTS {
+        out.truncate(start_len);
+        return None;
+    }
+    if basic > 0 {
+        out.push(char::from(DELIMITER));
+    }
+    let mut n = INITIAL_N;
+    let mut i = 0;
+    let mut bias = INITIAL_BIAS;
+    for (h, &key) in (basic as u32..).zip(&keys[..count]) {
+        let code_point = key >> 6;
+        let at = key & 63;
+        // The decoder, with h code points and state (n, i), must reach (code_point, at):
+        // n * (h + 1) + i + delta = code_point * (h + 1) + at.
+        let delta = (code_point - n) * (h + 1) + at - i;
+        let mut q = delta;
+        // k - bias for k = base, 2 * base, ...
+        let mut above = BASE as i32 - bias as i32;
+        loop {
+            let t = above.clamp(TMIN as i32, TMAX as i32) as u32;
+            if q < t {
+                break;
+            }
+            let (rest, d) = div_rem_small(q - t, BASE - t);
+            out.push(char::from(DIGITS[(t + d) as usize]));
+            q = rest;
+            above += BASE as i32;
+        }
+        out.push(char::from(DIGITS[q as usize]));
+        bias = Punycode.adapt(delta, h + 1, i == 0);
+        n = code_point;
+        i = at + 1;
+    }
+    // The generic encoder's caps on input and output. Every code point adds at least one
+    // byte, so the second implies the first, but the code compiled with both is faster.
+    if basic + count > max_len || out.len() - start_len > max_len {
+        out.truncate(start_len);
+        return Some(Err(Error::TooLong { limit: max_len }));
+    }
+    Some(Ok(()))
+}
+
+#[cfg(test)]
+mod encoder_tests {
+    use super::*;
+
+    /// What the generic procedure makes of `input` with this cap, appended to a prefix.
+    fn generic(input: &str, max_len: usize) -> (Result<(), Error>, String) {
+        let code_points: Vec<u32> = input.chars().map(u32::from).collect();
+        let mut out = String::from("prefix:");
+        let result = bootstring::encode(&Punycode, &code_points, None, max_len, &mut out, &mut ());
+        (result, out)
+    }
+
+    /// The short-input encoder against the generic procedure: the same output or the same
+    /// error (with `out` unchanged), or `None` for more than [`SHORT_CODE_POINTS`].
+    fn short_same_as_generic(input: &str, max_len: usize) {
+        let mut out = String::from("prefix:");
+        match encode_short(input, max_len, &mut [0; SHORT_CODE_POINTS], &mut out) {
+            Some(result) => assert_eq!((result, out), generic(input, max_len), "{input:?}"),
+            None => {
+                assert!(input.chars().count() > SHORT_CODE_POINTS, "{input:?}");
+                assert_eq!(out, "prefix:");
+            }
+        }
+    }
+
+    /// [`Encoder::encode_str`], whichever path it takes, against the generic procedure.
+    fn encoder_same_as_generic(input: &str, max_len: usize) {
+        let mut out = String::from("prefix:");
+        let result = Encoder::new(max_len).encode_str(input, &mut out);
+        assert_eq!((result, out), generic(input, max_len), "{input:?}");
+    }
+
+    /// The samples of RFC 3492 section 7.1 (decoded) and a few labels.
+    fn samples() -> Vec<String> {
+        let mut samples: Vec<String> = [
+            "egbpdaj6bu4bxfgehfvwxn",
+            "ihqwcrb4cv8a8dqg056pqjye",
+            "ihqwctvzc91f659drss3x8bo0yb",
+            "Proprostnemluvesky-uyb24dma41a",
+            "4dbcagdahymbxekheh6e0a7fei0b",
+            "i1baa7eci9glrd9b2ae1bj0hfcgg6iyaf8o0a1dig0cd",
+            "n8jok5ay5dzabd5bym9f0cm5685rrjetr6pdxa",
+            "989aomsvi5e83db1d2a355cv1e0vak1dwrv93d5xbh15a0dt30a5jpsd879ccm6fea98c",
+            "b1abfaaepdrnnbgefbaDotcwatmq2g4l",
+            "PorqunopuedensimplementehablarenEspaol-fmd56a",
+            "TisaohkhngthchnitingVit-kjcr8268qyxafd2f1b9g",
+            "3B-ww4c5e180e575a65lsy2b",
+            "-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n",
+            "Hello-Another-Way--fc4qua05auwb3674vfr0b",
+            "2-u9tlzr9756bt3uc0v",
+            "MajiKoi5-783gue6qz075azm5e",
+            "de-jg4avhby1noc0d",
+            "d9juau41awczczp",
+            "p1ai",
+            "bcher-kva",
+        ]
+        .iter()
+        .map(|s| decode_to_string(s).expect("valid sample"))
+        .collect();
+        // Distinct code points far apart, in decreasing order: long deltas.
+        samples.push(
+            (0..SHORT_CODE_POINTS as u32)
+                .rev()
+                .filter_map(|j| char::from_u32(0x800 + j * 0x4000))
+                .collect(),
+        );
+        samples.extend(
+            [
+                "\u{10FFFF}".repeat(SHORT_CODE_POINTS),
+                "\u{80}\u{10FFFF}".repeat(SHORT_CODE_POINTS / 2),
+                "\u{10FFFF}\u{80}".repeat(SHORT_CODE_POINTS / 2),
+                "a\u{10FFFF}".repeat(SHORT_CODE_POINTS / 2),
+                "\u{1F600}\u{E9}b\u{1F600}\u{E9}".repeat(13),
+                "\u{E9}".repeat(SHORT_CODE_POINTS + 1),
+                format!("\u{E9}{}", "a".repeat(SHORT_CODE_POINTS)),
+                format!("{}\u{E9}", "a".repeat(SHORT_CODE_POINTS)),
+                format!("{}\u{E9}", "a".repeat(SHORT_CODE_POINTS - 1)),
+                "a".repeat(SHORT_CODE_POINTS + 1),
+            ]
+            .map(|s| s.to_owned()),
+        );
+        samples
+    }
+
+    #[test]
+    fn short_encoder_equals_the_generic_one_on_samples() {
+        // Every sample, cut after every character, with caps around its output length.
+        for sample in samples() {
+            let ends = sample
+                .char_indices()
+                .map(|(at, _)| at)
+                .chain([sample.len()]);
+            for end in ends {
+                let input = &sample[..end];
+                let len = generic(input, usize::MAX).1.len() - "prefix:".len();
+                for max_len in [0, 1, len.saturating_sub(1), len, len + 1, DEFAULT_MAX_LEN] {
+                    short_same_as_generic(input, max_len);
+                    encoder_same_as_generic(input, max_len);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn samples_reach_both_paths_and_the_caps() {
+        // The samples above are worth something only if some take each path and some fail.
+        let samples = samples();
+        let short = |s: &String| {
+            encode_short(
+                s,
+                DEFAULT_MAX_LEN,
+                &mut [0; SHORT_CODE_POINTS],
+                &mut String::new(),
+            )
+        };
+        assert!(samples.iter().any(|s| short(s).is_none()));
+        assert!(samples.iter().any(|s| matches!(short(s), Some(Ok(())))));
+        let longest = samples
+            .iter()
+            .filter_map(|s| short(s).map(|_| generic(s, usize::MAX).1.len()))
+            .max();
+        assert!(longest > Some(SHORT_CODE_POINTS * 4), "{longest:?}");
+    }
+
+    #[test]
+    fn long_strings_overflow_as_in_the_generic_encoder() {
+        // U+10FFFF after thousands of code points makes a delta above 2^32 - 1.
+        // U+10FFFF's delta is 1 + (0x10FFFF - 0x81) * (len + 1) + len.
+        for len in [3_000, 3_854, 3_855, 5_000] {
+            let input = format!("{}\u{10FFFF}", "\u{80}".repeat(len));
+            let (result, _) = generic(&input, usize::MAX);
+            let overflow = Err(Error::Overflow { position: len });
+            assert_eq!(result == overflow, len >= 3_855, "{len}: {result:?}");
+            encoder_same_as_generic(&input, usize::MAX);
+            encoder_same_as_generic(&input, len);
+        }
+    }
+
+    /// Characters of every UTF-8 length, the bounds of the code point range included.
+    fn any_char() -> impl proptest::strategy::Strategy<Value = char> {
+        proptest::prop_oneof![
+            proptest::sample::select(vec!['a', 'Z', '0', '-', '\u{80}', '\u{10FFFF}']),
+            proptest::char::range('\u{0}', '\u{7F}'),
+            proptest::char::range('\u{80}', '\u{7FF}'),
+            proptest::char::range('\u{800}', '\u{FFFF}'),
+            proptest::char::range('\u{10000}', '\u{10FFFF}'),
+            proptest::char::range('\u{E0}', '\u{E5}'),
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn short_encoder_equals_the_generic_one(
+            chars in proptest::collection::vec(any_char(), 0..=SHORT_CODE_POINTS + 2),
+            max_len in proptest::prop_oneof![0..=200usize, proptest::strategy::Just(DEFAULT_MAX_LEN)],
+        ) {
+            let input: String = chars.into_iter().collect();
+            short_same_as_generic(&input, max_len);
+            encoder_same_as_generic(&input, max_len);
+        }
+
+        #[test]
+        fn encoder_equals_the_generic_one_on_long_strings(
+            // Few distinct code points, so that the generic encoder's pass per distinct
+            // code point stays cheap, but long enough to overflow.
+            chars in proptest::collection::vec(
+                proptest::sample::select(vec!['a', '-', '\u{80}', '\u{E9}', '\u{10FFFF}']),
+                0..=8_000,
+            ),
+            max_len in proptest::prop_oneof![0..=5_000usize, proptest::strategy::Just(usize::MAX)],
+        ) {
+            let input: String = chars.into_iter().collect();
+            encoder_same_as_generic(&input, max_len);
+        }
     }
 }
 
