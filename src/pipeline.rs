@@ -350,6 +350,8 @@ pub fn run(
     };
     // The origin in effect where the next chunk to write starts, as the scans found it.
     let mut origin = options.origin.clone();
+    // The output of one chunk, put together for writing.
+    let mut joined = Vec::new();
     // Writes a batch's results in order.
     let mut emit = |chunks: &mut [Chunk<'_>],
                     results: &mut [ChunkOutput],
@@ -364,10 +366,13 @@ pub fn run(
             }
             origin = result.origin.clone();
             if let Some(out) = out.as_deref_mut() {
+                // One write per chunk: a write per piece costs more than copying it.
+                joined.clear();
                 for piece in result.pieces(chunk.data) {
-                    out.write_all(piece)
-                        .map_err(|e| context(e, "writing the output"))?;
+                    joined.extend_from_slice(piece);
                 }
+                out.write_all(&joined)
+                    .map_err(|e| context(e, "writing the output"))?;
             }
             for f in &result.findings {
                 report
