@@ -334,6 +334,10 @@ pub fn run(
     };
     let scan = |chunk: &Chunk<'_>, rewriter: &mut NameRewriter| {
         let mut result = ChunkOutput {
+            // Room for a rewritten name every hundred bytes or so, so that the buffers
+            // seldom grow (each growth copies them); memory not written is not used.
+            segments: Vec::with_capacity(chunk.data.len() / 64),
+            owned: Vec::with_capacity(chunk.data.len() / 8),
             origin: chunk.origin.clone(),
             includes: options.includes.then(Vec::new),
             ..ChunkOutput::default()
