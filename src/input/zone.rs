@@ -592,20 +592,32 @@ impl Scan<'_, '_> {
 }
 
 /// Whether `text` is a TTL: digits, with or without units (`3600`, `1h`, `1w30m`).
+#[inline]
 fn is_ttl(text: &[u8]) -> bool {
     text.first().is_some_and(u8::is_ascii_digit)
-        && text
-            .iter()
-            .all(|b| b.is_ascii_digit() || b"smhdwSMHDW".contains(b))
+        && text.iter().all(|b| {
+            matches!(
+                b,
+                b'0'..=b'9' | b's' | b'm' | b'h' | b'd' | b'w' | b'S' | b'M' | b'H' | b'D' | b'W'
+            )
+        })
 }
 
 /// Whether `text` is a class: `IN`, `CH`, `HS`, `CS` or `CLASSnnn`, in any case.
+#[inline]
 fn is_class(text: &[u8]) -> bool {
-    match text.len() {
-        2 => [b"IN", b"CH", b"HS", b"CS"]
-            .iter()
-            .any(|class| text.eq_ignore_ascii_case(*class)),
-        6.. => text[..5].eq_ignore_ascii_case(b"CLASS") && text[5..].iter().all(u8::is_ascii_digit),
+    match *text {
+        // Clearing bit 5 of both bytes makes them upper case, and makes no other pair of
+        // bytes a pair of these letters.
+        [first, second] => {
+            let upper = u16::from_le_bytes([first, second]) & 0xDFDF;
+            [b"IN", b"CH", b"HS", b"CS"]
+                .iter()
+                .any(|class| upper == u16::from_le_bytes(**class))
+        }
+        [_, _, _, _, _, _, ..] => {
+            text[..5].eq_ignore_ascii_case(b"CLASS") && text[5..].iter().all(u8::is_ascii_digit)
+        }
         _ => false,
     }
 }
@@ -629,6 +641,22 @@ mod tests {
         }
         for not in ["I", "INN", "CLASS", "CLASSx", "NS"] {
             assert!(!is_class(not.as_bytes()), "{not}");
+        }
+    }
+
+    #[test]
+    fn ttl_and_class_tests_match_their_definitions_for_every_short_text() {
+        for first in 0..=255u8 {
+            for second in 0..=255u8 {
+                let text = [first, second];
+                let class = ["IN", "CH", "HS", "CS"]
+                    .iter()
+                    .any(|c| text.eq_ignore_ascii_case(c.as_bytes()));
+                assert_eq!(is_class(&text), class, "{text:?}");
+                let ttl = first.is_ascii_digit()
+                    && (second.is_ascii_digit() || b"smhdwSMHDW".contains(&second));
+                assert_eq!(is_ttl(&text), ttl, "{text:?}");
+            }
         }
     }
 
