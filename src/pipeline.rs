@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::audit::Homographs;
 use crate::report::{Finding, ReportWriter, Stats};
-use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
+use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter, Outcome};
 use crate::uts46::Profile;
 
 /// Target size of one chunk.
@@ -208,6 +208,36 @@ impl ChunkOutput {
         line: u64,
         column: u64,
     ) {
+        self.rewrite_name_with(data, range, line, column, |name, owned, sink| {
+            rewriter.rewrite(name, owned, sink)
+        });
+    }
+
+    /// [`ChunkOutput::rewrite_name`] for a name that [`NameRewriter::needs_work`] accepts
+    /// (the test is not made again).
+    pub fn rewrite_name_needing_work(
+        &mut self,
+        rewriter: &mut NameRewriter,
+        data: &[u8],
+        range: Range<usize>,
+        line: u64,
+        column: u64,
+    ) {
+        self.rewrite_name_with(data, range, line, column, |name, owned, sink| {
+            rewriter.rewrite_needing_work(name, owned, sink)
+        });
+    }
+
+    /// [`ChunkOutput::rewrite_name`] with `rewrite` in place of [`NameRewriter::rewrite`].
+    #[inline]
+    fn rewrite_name_with(
+        &mut self,
+        data: &[u8],
+        range: Range<usize>,
+        line: u64,
+        column: u64,
+        rewrite: impl FnOnce(&[u8], &mut Vec<u8>, &mut Locate<'_>) -> Outcome,
+    ) {
         let name = &data[range.clone()];
         let before = self.owned.len();
         let mut sink = Locate {
@@ -216,7 +246,7 @@ impl ChunkOutput {
             column,
             name,
         };
-        let outcome = rewriter.rewrite(name, &mut self.owned, &mut sink);
+        let outcome = rewrite(name, &mut self.owned, &mut sink);
         self.stats.ace_labels += u64::from(outcome.ace_labels);
         if outcome.changed {
             self.commit_owned(before);

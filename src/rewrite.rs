@@ -279,7 +279,7 @@ impl NameRewriter {
     /// can. Cheap enough to run on every name.
     #[inline]
     pub fn needs_work(&self, name: &[u8]) -> bool {
-        let unicode_matters = self.mode == Mode::Encode || self.homographs.is_some();
+        let unicode_matters = self.unicode_matters();
         let mut previous = 0;
         name.iter().any(|&b| {
             let hit =
@@ -287,6 +287,21 @@ impl NameRewriter {
             previous = b;
             hit
         })
+    }
+
+    /// [`NameRewriter::needs_work`] for a name that a scanner has read already: whether it
+    /// holds two `-` in a row or a backslash (`dashes_or_escape`), and whether it holds a
+    /// byte over 0x7F (`not_ascii`).
+    #[inline]
+    pub fn needs_work_given(&self, dashes_or_escape: bool, not_ascii: bool) -> bool {
+        dashes_or_escape || (not_ascii && self.unicode_matters())
+    }
+
+    /// Whether a name in Unicode needs work for that alone: when encoding, or checking
+    /// homographs.
+    #[inline]
+    fn unicode_matters(&self) -> bool {
+        self.mode == Mode::Encode || self.homographs.is_some()
     }
 
     /// Rewrites one name (presentation format, escapes allowed) into `out` (appended; in
@@ -305,13 +320,24 @@ impl NameRewriter {
         out: &mut Vec<u8>,
         sink: &mut impl FindingSink,
     ) -> Outcome {
-        let write = self.mode != Mode::Audit;
         if !self.needs_work(name) {
-            if write {
+            if self.mode != Mode::Audit {
                 out.extend_from_slice(name);
             }
             return Outcome::default();
         }
+        self.rewrite_needing_work(name, out, sink)
+    }
+
+    /// [`NameRewriter::rewrite`] for a name that [`NameRewriter::needs_work`] accepts (the
+    /// test is not made again).
+    pub fn rewrite_needing_work(
+        &mut self,
+        name: &[u8],
+        out: &mut Vec<u8>,
+        sink: &mut impl FindingSink,
+    ) -> Outcome {
+        let write = self.mode != Mode::Audit;
         let parsed = match Name::parse_any_length_into(name, &mut self.spans) {
             Ok(parsed) => parsed,
             Err(e) => {

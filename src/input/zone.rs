@@ -212,11 +212,21 @@ pub fn resolve_origin(name: &[u8], current: Option<&Arc<[u8]>>) -> Option<Arc<[u
     }
 }
 
+/// What an unquoted field holds that may make it need work as a name: the test of
+/// [`NameRewriter::needs_work`], made while the field is read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Marks {
+    /// Two `-` in a row (an ACE prefix) or a backslash (an escape may hide one).
+    dashes_or_escape: bool,
+    /// A byte over 0x7F, not escaped (a name with an escape needs work anyway).
+    not_ascii: bool,
+}
+
 /// The end of the unquoted field that starts at `pos` (the first byte of class [`END`] that
-/// is not escaped, see [`escape_end`]), and whether the field holds a byte of class
-/// [`MARK`] or [`ESCAPE`]: a name without one needs no work.
-fn word_end(data: &[u8], mut pos: usize) -> (usize, bool) {
-    let mut marked = false;
+/// is not escaped, see [`escape_end`]), and its [`Marks`], found at its bytes of class
+/// [`MARK`] and [`ESCAPE`].
+fn word_end(data: &[u8], mut pos: usize) -> (usize, Marks) {
+    let mut marks = Marks::default();
     loop {
         // Eight bytes at a time, up to the first one that may not be ordinary.
         while let Some(word) = data.get(pos..pos + 8) {
@@ -228,19 +238,23 @@ fn word_end(data: &[u8], mut pos: usize) -> (usize, bool) {
             pos += 8;
         }
         let Some(&b) = data.get(pos) else {
-            return (pos, marked);
+            return (pos, marks);
         };
         match CLASS[usize::from(b)] {
             ORDINARY => pos += 1,
             MARK => {
-                marked = true;
                 pos += 1;
+                if b == b'-' {
+                    marks.dashes_or_escape |= data.get(pos) == Some(&b'-');
+                } else {
+                    marks.not_ascii = true;
+                }
             }
             ESCAPE => {
-                marked = true;
+                marks.dashes_or_escape = true;
                 pos = escape_end(data, pos);
             }
-            _ => return (pos, marked),
+            _ => return (pos, marks),
         }
     }
 }
@@ -414,7 +428,7 @@ impl Scan<'_, '_> {
     fn word(&mut self) -> Result<(), ChunkError> {
         let data = self.data;
         let start = self.pos;
-        let (pos, marked) = word_end(data, start);
+        let (pos, marks) = word_end(data, start);
         if pos == data.len() && data[pos - 1] == b'\\' && !self.ends_mid_line {
             // An escape needs a byte after it (an escaped backslash ends in `\\\\`).
             let escaped_backslash = data[start..pos]
@@ -434,7 +448,7 @@ impl Scan<'_, '_> {
             // known): the record is refused at the end of the scan.
             return Ok(());
         }
-        self.field(start..pos, false, marked);
+        self.field(start..pos, false, marks);
         Ok(())
     }
 
@@ -471,13 +485,12 @@ impl Scan<'_, '_> {
         }
         self.pos = pos;
         self.quoted_at = (line, column);
-        self.field(start..pos, true, false);
+        self.field(start..pos, true, Marks::default());
         Ok(())
     }
 
-    /// One field of the record; `marked`: an unquoted one may need work as a name (see
-    /// [`word_end`]).
-    fn field(&mut self, range: Range<usize>, quoted: bool, marked: bool) {
+    /// One field of the record, with its [`Marks`] (none for a quoted one).
+    fn field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) {
         let text = &self.data[range.clone()];
         if matches!(self.phase, Phase::Empty | Phase::EmptyNoOwner) {
             self.out.stats.records += 1;
@@ -493,7 +506,7 @@ impl Scan<'_, '_> {
                 }
                 [b'$', ..] => Phase::Rest,
                 _ => {
-                    self.name(range, marked);
+                    self.name(range, marks);
                     Phase::Header
                 }
             },
@@ -501,11 +514,11 @@ impl Scan<'_, '_> {
             Phase::EmptyNoOwner | Phase::Header if is_ttl(text) || is_class(text) => Phase::Header,
             Phase::EmptyNoOwner | Phase::Header => Phase::Type(rdata::name_fields(text)),
             Phase::Type(_) if text == b"\\#" => Phase::Rest,
-            Phase::Type(kind) => self.rdata_field(Fields::new(kind), range, quoted, marked),
-            Phase::Rdata(fields) => self.rdata_field(fields, range, quoted, marked),
+            Phase::Type(kind) => self.rdata_field(Fields::new(kind), range, quoted, marks),
+            Phase::Rdata(fields) => self.rdata_field(fields, range, quoted, marks),
             Phase::Origin => {
                 if !quoted {
-                    self.name(range.clone(), marked);
+                    self.name(range.clone(), marks);
                     let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
                     self.rewriter.set_origin(origin.as_ref());
                     self.out.origin = origin;
@@ -514,7 +527,7 @@ impl Scan<'_, '_> {
             }
             Phase::IncludeOrigin(recorded) => {
                 if !quoted {
-                    self.name(range.clone(), marked);
+                    self.name(range.clone(), marks);
                     if recorded {
                         let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
                         if let Some(include) = self.out.includes.as_mut().and_then(|i| i.last_mut())
@@ -565,28 +578,30 @@ impl Scan<'_, '_> {
         mut fields: Fields,
         range: Range<usize>,
         quoted: bool,
-        marked: bool,
+        marks: Marks,
     ) -> Phase {
         if quoted {
             fields.next_quoted();
         } else if fields.next_unquoted(&self.data[range.clone()]) {
-            self.name(range, marked);
+            self.name(range, marks);
         }
         Phase::Rdata(fields)
     }
 
-    /// Hands the name at `range` (on the current line) to the rewriter; `marked`: it holds
-    /// a byte that may make it need work (see [`word_end`]).
-    fn name(&mut self, range: Range<usize>, marked: bool) {
+    /// Hands the name at `range` (on the current line), whose [`Marks`] are `marks`, to the
+    /// rewriter when it needs work.
+    fn name(&mut self, range: Range<usize>, marks: Marks) {
         let out = &mut *self.out;
         out.stats.names += 1;
-        let name = &self.data[range.clone()];
-        if !marked || !self.rewriter.needs_work(name) {
+        if !self
+            .rewriter
+            .needs_work_given(marks.dashes_or_escape, marks.not_ascii)
+        {
             return;
         }
         out.keep(self.emitted..range.start);
         let column = (range.start - self.line_start) as u64 + 1;
-        out.rewrite_name(self.rewriter, self.data, range.clone(), self.line, column);
+        out.rewrite_name_needing_work(self.rewriter, self.data, range.clone(), self.line, column);
         self.emitted = range.end;
     }
 }
@@ -685,21 +700,33 @@ mod tests {
             start in 0usize..40,
         ) {
             let start = start.min(bytes.len());
-            let (mut pos, mut marked) = (start, false);
+            let (mut pos, mut not_ascii) = (start, false);
             while let Some(&b) = bytes.get(pos) {
                 match b {
                     b' ' | b'\t' | b'\r' | b'\n' | b';' | b'(' | b')' | b'"' => break,
                     b'\\' => {
-                        marked = true;
                         pos += if bytes.get(pos + 1).is_some_and(|&n| n != b'\n') { 2 } else { 1 };
                     }
                     _ => {
-                        marked |= b == b'-' || b >= 0x80;
+                        not_ascii |= b >= 0x80;
                         pos += 1;
                     }
                 }
             }
-            proptest::prop_assert_eq!(word_end(&bytes, start), (pos, marked));
+            let field = &bytes[start..pos];
+            let marks = Marks {
+                dashes_or_escape: field.contains(&b'\\') || field.windows(2).any(|w| w == b"--"),
+                not_ascii,
+            };
+            proptest::prop_assert_eq!(word_end(&bytes, start), (pos, marks));
+            // The rewriter's own test agrees, whether Unicode matters or not.
+            for mode in [Mode::Decode { race: false }, Mode::Encode] {
+                let rewriter = NameRewriter::new(mode, Profile::default());
+                proptest::prop_assert_eq!(
+                    rewriter.needs_work_given(marks.dashes_or_escape, marks.not_ascii),
+                    rewriter.needs_work(field)
+                );
+            }
         }
     }
 
