@@ -95,6 +95,7 @@ impl Scanner for ZoneScanner {
             record_line: 0,
             quoted_at: (0, 0),
             phase: Phase::Empty,
+            fields: Fields::new(NameFields::None),
         };
         scan.rewriter.set_origin(scan.out.origin.as_ref());
         scan.start_record();
@@ -299,10 +300,11 @@ enum Phase {
     EmptyNoOwner,
     /// Owner seen (or absent): TTL and class, then the type.
     Header,
-    /// The type has been read; its first RDATA field comes next.
-    Type(NameFields),
-    /// In the RDATA.
-    Rdata(Fields),
+    /// The type has been read, and its RDATA holds names ([`Scan::fields`]); its first
+    /// RDATA field comes next.
+    Type,
+    /// In the RDATA of a type that holds names ([`Scan::fields`]).
+    Rdata,
     /// `$ORIGIN`: its argument comes next.
     Origin,
     /// `$INCLUDE`: its file name comes next.
@@ -337,6 +339,8 @@ struct Scan<'a, 'r> {
     /// an unquoted one is on the current line).
     quoted_at: (u64, u64),
     phase: Phase,
+    /// The RDATA fields of the current record, in [`Phase::Type`] and [`Phase::Rdata`].
+    fields: Fields,
 }
 
 impl Scan<'_, '_> {
@@ -512,10 +516,19 @@ impl Scan<'_, '_> {
             },
             Phase::EmptyNoOwner | Phase::Header if quoted => Phase::Rest,
             Phase::EmptyNoOwner | Phase::Header if is_ttl(text) || is_class(text) => Phase::Header,
-            Phase::EmptyNoOwner | Phase::Header => Phase::Type(rdata::name_fields(text)),
-            Phase::Type(_) if text == b"\\#" => Phase::Rest,
-            Phase::Type(kind) => self.rdata_field(Fields::new(kind), range, quoted, marks),
-            Phase::Rdata(fields) => self.rdata_field(fields, range, quoted, marks),
+            Phase::EmptyNoOwner | Phase::Header => match rdata::name_fields(text) {
+                // No RDATA field can be a name.
+                NameFields::None => Phase::Rest,
+                kind => {
+                    self.fields = Fields::new(kind);
+                    Phase::Type
+                }
+            },
+            Phase::Type if text == b"\\#" => Phase::Rest,
+            Phase::Type | Phase::Rdata => {
+                self.rdata_field(range, quoted, marks);
+                Phase::Rdata
+            }
             Phase::Origin => {
                 if !quoted {
                     self.name(range.clone(), marks);
@@ -572,20 +585,13 @@ impl Scan<'_, '_> {
         true
     }
 
-    /// One RDATA field; the phase after it.
-    fn rdata_field(
-        &mut self,
-        mut fields: Fields,
-        range: Range<usize>,
-        quoted: bool,
-        marks: Marks,
-    ) -> Phase {
+    /// One RDATA field.
+    fn rdata_field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) {
         if quoted {
-            fields.next_quoted();
-        } else if fields.next_unquoted(&self.data[range.clone()]) {
+            self.fields.next_quoted();
+        } else if self.fields.next_unquoted(&self.data[range.clone()]) {
             self.name(range, marks);
         }
-        Phase::Rdata(fields)
     }
 
     /// Hands the name at `range` (on the current line), whose [`Marks`] are `marks`, to the
