@@ -161,7 +161,7 @@ impl RecentLabels {
 }
 
 /// How many rewritten names [`RecentNames`] keeps.
-const RECENT_NAMES: usize = 8;
+const RECENT_NAMES: usize = 16;
 
 /// The names rewritten lately under the origin in effect, with all that their rewriting
 /// gave: a zone names the same hosts again and again (the name servers of many
