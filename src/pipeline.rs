@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::audit::Homographs;
 use crate::report::{Finding, ReportWriter, Stats};
-use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
+use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter, Outcome};
 use crate::uts46::Profile;
 
 /// Target size of one chunk.
@@ -208,6 +208,36 @@ impl ChunkOutput {
         line: u64,
         column: u64,
     ) {
+        self.rewrite_name_with(data, range, line, column, |name, owned, sink| {
+            rewriter.rewrite(name, owned, sink)
+        });
+    }
+
+    /// [`ChunkOutput::rewrite_name`] for a name that [`NameRewriter::needs_work`] accepts
+    /// (the test is not made again).
+    pub fn rewrite_name_needing_work(
+        &mut self,
+        rewriter: &mut NameRewriter,
+        data: &[u8],
+        range: Range<usize>,
+        line: u64,
+        column: u64,
+    ) {
+        self.rewrite_name_with(data, range, line, column, |name, owned, sink| {
+            rewriter.rewrite_needing_work(name, owned, sink)
+        });
+    }
+
+    /// [`ChunkOutput::rewrite_name`] with `rewrite` in place of [`NameRewriter::rewrite`].
+    #[inline]
+    fn rewrite_name_with(
+        &mut self,
+        data: &[u8],
+        range: Range<usize>,
+        line: u64,
+        column: u64,
+        rewrite: impl FnOnce(&[u8], &mut Vec<u8>, &mut Locate<'_>) -> Outcome,
+    ) {
         let name = &data[range.clone()];
         let before = self.owned.len();
         let mut sink = Locate {
@@ -216,7 +246,7 @@ impl ChunkOutput {
             column,
             name,
         };
-        let outcome = rewriter.rewrite(name, &mut self.owned, &mut sink);
+        let outcome = rewrite(name, &mut self.owned, &mut sink);
         self.stats.ace_labels += u64::from(outcome.ace_labels);
         if outcome.changed {
             self.commit_owned(before);
@@ -334,6 +364,10 @@ pub fn run(
     };
     let scan = |chunk: &Chunk<'_>, rewriter: &mut NameRewriter| {
         let mut result = ChunkOutput {
+            // Room for a rewritten name every hundred bytes or so, so that the buffers
+            // seldom grow (each growth copies them); memory not written is not used.
+            segments: Vec::with_capacity(chunk.data.len() / 64),
+            owned: Vec::with_capacity(chunk.data.len() / 8),
             origin: chunk.origin.clone(),
             includes: options.includes.then(Vec::new),
             ..ChunkOutput::default()
@@ -350,6 +384,8 @@ pub fn run(
     };
     // The origin in effect where the next chunk to write starts, as the scans found it.
     let mut origin = options.origin.clone();
+    // The output of one chunk, put together for writing.
+    let mut joined = Vec::new();
     // Writes a batch's results in order.
     let mut emit = |chunks: &mut [Chunk<'_>],
                     results: &mut [ChunkOutput],
@@ -364,10 +400,13 @@ pub fn run(
             }
             origin = result.origin.clone();
             if let Some(out) = out.as_deref_mut() {
+                // One write per chunk: a write per piece costs more than copying it.
+                joined.clear();
                 for piece in result.pieces(chunk.data) {
-                    out.write_all(piece)
-                        .map_err(|e| context(e, "writing the output"))?;
+                    joined.extend_from_slice(piece);
                 }
+                out.write_all(&joined)
+                    .map_err(|e| context(e, "writing the output"))?;
             }
             for f in &result.findings {
                 report

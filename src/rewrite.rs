@@ -160,6 +160,87 @@ impl RecentLabels {
     }
 }
 
+/// How many rewritten names [`RecentNames`] keeps.
+const RECENT_NAMES: usize = 16;
+
+/// The names rewritten lately under the origin in effect, with all that their rewriting
+/// gave: a zone names the same hosts again and again (the name servers of many
+/// delegations, a mail exchanger, the target of many aliases), and replaying a rewriting
+/// costs a small part of it. A rewriting depends only on the name, the origin, and the
+/// rewriter's mode, profile and homograph checker, which do not change; a change of origin
+/// empties the list. An entry that was used since the last replacement is passed over once
+/// (the clock algorithm), so that a name met often stays.
+#[derive(Debug, Default)]
+struct RecentNames {
+    entries: [RecentName; RECENT_NAMES],
+    /// The entry the next replacement looks at first.
+    next: usize,
+    /// The findings of the name being rewritten, kept for its entry.
+    findings: Vec<LabelFinding>,
+}
+
+/// One rewritten name (an empty `name`: none).
+#[derive(Debug, Default)]
+struct RecentName {
+    name: Vec<u8>,
+    /// What [`NameRewriter::rewrite`] wrote for it (nothing in audit mode).
+    written: Vec<u8>,
+    findings: Vec<LabelFinding>,
+    outcome: Outcome,
+    /// Replayed since the clock last passed.
+    used: bool,
+}
+
+impl RecentNames {
+    /// The entry of `name`, marked as used.
+    fn find(&mut self, name: &[u8]) -> Option<&RecentName> {
+        let entry = self
+            .entries
+            .iter_mut()
+            .find(|entry| entry.name == name && !name.is_empty())?;
+        entry.used = true;
+        Some(entry)
+    }
+
+    /// Keeps `name`, which was written as `written` with `outcome` and the findings in
+    /// [`RecentNames::findings`], in place of an entry not used lately.
+    fn keep(&mut self, name: &[u8], written: &[u8], outcome: Outcome) {
+        while self.entries[self.next].used {
+            self.entries[self.next].used = false;
+            self.next = (self.next + 1) % RECENT_NAMES;
+        }
+        let entry = &mut self.entries[self.next];
+        self.next = (self.next + 1) % RECENT_NAMES;
+        entry.name.clear();
+        entry.name.extend_from_slice(name);
+        entry.written.clear();
+        entry.written.extend_from_slice(written);
+        std::mem::swap(&mut entry.findings, &mut self.findings);
+        entry.outcome = outcome;
+    }
+
+    /// Forgets every name.
+    fn clear(&mut self) {
+        for entry in &mut self.entries {
+            entry.name.clear();
+            entry.used = false;
+        }
+    }
+}
+
+/// A [`FindingSink`] that passes each finding on and keeps a copy.
+struct Copying<'a, S> {
+    sink: &'a mut S,
+    copies: &'a mut Vec<LabelFinding>,
+}
+
+impl<S: FindingSink> FindingSink for Copying<'_, S> {
+    fn finding(&mut self, finding: LabelFinding) {
+        self.copies.push(finding.clone());
+        self.sink.finding(finding);
+    }
+}
+
 /// Rewrites names label by label, with reusable scratch space.
 #[derive(Debug)]
 pub struct NameRewriter {
@@ -184,6 +265,8 @@ pub struct NameRewriter {
     lower: LowerCase,
     /// The A-labels decoded lately.
     recent: RecentLabels,
+    /// The names rewritten lately.
+    recent_names: RecentNames,
     audit_scratch: audit::Scratch,
     /// The zone origin that completes relative names for the homograph checks.
     origin: Origin,
@@ -218,6 +301,7 @@ impl NameRewriter {
             unicode_labels: Vec::new(),
             lower: LowerCase::default(),
             recent: RecentLabels::default(),
+            recent_names: RecentNames::default(),
             audit_scratch: audit::Scratch::default(),
             origin: Origin::default(),
         }
@@ -232,6 +316,7 @@ impl NameRewriter {
         if self.origin.text.as_ref() == origin {
             return;
         }
+        self.recent_names.clear();
         let Origin {
             text,
             unicode,
@@ -279,7 +364,7 @@ impl NameRewriter {
     /// can. Cheap enough to run on every name.
     #[inline]
     pub fn needs_work(&self, name: &[u8]) -> bool {
-        let unicode_matters = self.mode == Mode::Encode || self.homographs.is_some();
+        let unicode_matters = self.unicode_matters();
         let mut previous = 0;
         name.iter().any(|&b| {
             let hit =
@@ -287,6 +372,21 @@ impl NameRewriter {
             previous = b;
             hit
         })
+    }
+
+    /// [`NameRewriter::needs_work`] for a name that a scanner has read already: whether it
+    /// holds two `-` in a row or a backslash (`dashes_or_escape`), and whether it holds a
+    /// byte over 0x7F (`not_ascii`).
+    #[inline]
+    pub fn needs_work_given(&self, dashes_or_escape: bool, not_ascii: bool) -> bool {
+        dashes_or_escape || (not_ascii && self.unicode_matters())
+    }
+
+    /// Whether a name in Unicode needs work for that alone: when encoding, or checking
+    /// homographs.
+    #[inline]
+    fn unicode_matters(&self) -> bool {
+        self.mode == Mode::Encode || self.homographs.is_some()
     }
 
     /// Rewrites one name (presentation format, escapes allowed) into `out` (appended; in
@@ -305,13 +405,55 @@ impl NameRewriter {
         out: &mut Vec<u8>,
         sink: &mut impl FindingSink,
     ) -> Outcome {
-        let write = self.mode != Mode::Audit;
         if !self.needs_work(name) {
-            if write {
+            if self.mode != Mode::Audit {
                 out.extend_from_slice(name);
             }
             return Outcome::default();
         }
+        self.rewrite_needing_work(name, out, sink)
+    }
+
+    /// [`NameRewriter::rewrite`] for a name that [`NameRewriter::needs_work`] accepts (the
+    /// test is not made again). A name rewritten lately is not rewritten again: what its
+    /// rewriting gave is given again ([`RecentNames`]).
+    pub fn rewrite_needing_work(
+        &mut self,
+        name: &[u8],
+        out: &mut Vec<u8>,
+        sink: &mut impl FindingSink,
+    ) -> Outcome {
+        if let Some(hit) = self.recent_names.find(name) {
+            out.extend_from_slice(&hit.written);
+            for finding in &hit.findings {
+                sink.finding(finding.clone());
+            }
+            return hit.outcome;
+        }
+        let start = out.len();
+        let mut copies = std::mem::take(&mut self.recent_names.findings);
+        copies.clear();
+        let outcome = self.rewrite_fresh(
+            name,
+            out,
+            &mut Copying {
+                sink,
+                copies: &mut copies,
+            },
+        );
+        self.recent_names.findings = copies;
+        self.recent_names.keep(name, &out[start..], outcome);
+        outcome
+    }
+
+    /// [`NameRewriter::rewrite_needing_work`] without the list of recent names.
+    fn rewrite_fresh(
+        &mut self,
+        name: &[u8],
+        out: &mut Vec<u8>,
+        sink: &mut impl FindingSink,
+    ) -> Outcome {
+        let write = self.mode != Mode::Audit;
         let parsed = match Name::parse_any_length_into(name, &mut self.spans) {
             Ok(parsed) => parsed,
             Err(e) => {
@@ -982,6 +1124,96 @@ mod tests {
                 assert_eq!(text, c.to_lowercase().collect::<String>(), "{c:?}");
             }
         }
+    }
+
+    /// Names that rewrite in every way: decoded, left alone, invalid, RACE, escaped,
+    /// relative, homographs of protected domains, Unicode, over long, upper case.
+    const NAMES: &[&str] = &[
+        "xn--bcher-kva.example.",
+        "xn--bcher-kva",
+        "ns1.xn--bcher-kva.example.",
+        "XN--BCHER-KVA.example",
+        "xn--p1ai.",
+        "xn--zz-.example.",
+        "xn--80ak6aa92e.com.",
+        "xn--80ak6aa92e",
+        "bq--abtqy.",
+        "b\\195\\188cher.example.",
+        "xn\\--bcher-kva.example.",
+        "bücher.example.",
+        "аррӏе.com.",
+        "www.example.",
+        "a--b.example.",
+    ];
+
+    /// The origins the names are read under.
+    const ORIGINS: &[Option<&str>] = &[None, Some("example."), Some("com."), Some("xn--p1ai.")];
+
+    /// A rewriter in `mode`, with or without the homograph checks.
+    fn rewriter(mode: Mode, homographs: bool) -> NameRewriter {
+        static HOMOGRAPHS: std::sync::LazyLock<Arc<Homographs>> =
+            std::sync::LazyLock::new(|| Arc::new(Homographs::new(audit::Protected::builtin())));
+        let rewriter = NameRewriter::new(mode, Profile::default());
+        if homographs {
+            rewriter.with_homographs(Arc::clone(&HOMOGRAPHS))
+        } else {
+            rewriter
+        }
+    }
+
+    /// What rewriting `name` gives.
+    fn rewritten(
+        rewriter: &mut NameRewriter,
+        name: &[u8],
+    ) -> (Vec<u8>, Vec<LabelFinding>, Outcome) {
+        let (mut out, mut findings) = (b"before ".to_vec(), Vec::new());
+        let outcome = rewriter.rewrite(name, &mut out, &mut findings);
+        (out, findings, outcome)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn names_rewritten_lately_give_what_a_fresh_rewriter_gives(
+            mode in prop::sample::select(vec![
+                Mode::Decode { race: false },
+                Mode::Decode { race: true },
+                Mode::Encode,
+                Mode::Audit,
+            ]),
+            homographs: bool,
+            // Each step: a name, and the origin set before it.
+            steps in prop::collection::vec(
+                (0..NAMES.len(), 0..ORIGINS.len()),
+                1..40,
+            ),
+        ) {
+            let mut kept = rewriter(mode, homographs);
+            for (name, origin) in steps {
+                let origin = ORIGINS[origin].map(|o| Arc::from(o.as_bytes()));
+                kept.set_origin(origin.as_ref());
+                let mut fresh = rewriter(mode, homographs);
+                fresh.set_origin(origin.as_ref());
+                let name = NAMES[name].as_bytes();
+                prop_assert_eq!(rewritten(&mut kept, name), rewritten(&mut fresh, name));
+            }
+        }
+    }
+
+    #[test]
+    fn a_name_met_again_is_replayed_until_the_origin_changes() {
+        let mut kept = rewriter(Mode::Decode { race: false }, true);
+        let com = Arc::from(&b"com."[..]);
+        kept.set_origin(Some(&com));
+        let name = b"xn--80ak6aa92e";
+        let first = rewritten(&mut kept, name);
+        // A homograph of a protected name: findings to replay.
+        assert!(!first.1.is_empty());
+        assert!(kept.recent_names.find(name).is_some());
+        assert_eq!(rewritten(&mut kept, name), first);
+        kept.set_origin(None);
+        assert!(kept.recent_names.find(name).is_none());
     }
 
     proptest! {

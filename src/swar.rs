@@ -32,6 +32,19 @@ pub(crate) fn bytes_equal_first(word: u64, byte: u8) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGH
 }
 
+/// `word` with each ASCII lower-case letter (`a` to `z`) made upper case, and every other
+/// byte as it is (exact: no carry runs from one byte into the next).
+#[inline(always)]
+pub(crate) fn ascii_upper(word: u64) -> u64 {
+    let low = word & LOW7;
+    // The high bit is set where the low seven bits are at least `a`, and where they are
+    // past `z`; a letter is a byte at least `a`, not past `z`, without its high bit.
+    let from_a = low + ONES * (0x80 - u64::from(b'a'));
+    let past_z = low + ONES * (0x80 - u64::from(b'z' + 1));
+    let lower = from_a & !past_z & !word & HIGH;
+    word ^ (lower >> 2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +71,8 @@ mod tests {
                     let first = bytes_equal_first(word, b'-');
                     assert_eq!(first.trailing_zeros(), equal.trailing_zeros(), "{bytes:?}");
                     assert_eq!(first & equal, equal, "{bytes:?}");
+                    let upper = bytes.map(|x| x.to_ascii_uppercase());
+                    assert_eq!(ascii_upper(word), u64::from_le_bytes(upper), "{bytes:?}");
                 }
             }
         }

@@ -20,6 +20,8 @@ use std::sync::LazyLock;
 
 use hickory_proto::rr::RecordType;
 
+use crate::swar::ascii_upper;
+
 /// Where the domain names are in one type's RDATA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameFields {
@@ -154,13 +156,30 @@ pub const EXTRA_MNEMONICS: &[(&str, u16)] = &[
 /// The longest mnemonic looked at; every registered one and `TYPE65535` fit.
 const MAX_MNEMONIC: usize = 16;
 
-/// `mnemonic` (at most [`MAX_MNEMONIC`] bytes) upper-cased and padded with zeros, as one
-/// little-endian integer (built in registers: bytes stored one by one and read back as one
-/// integer would stall on store forwarding).
+/// `mnemonic` (1 to [`MAX_MNEMONIC`] bytes) upper-cased and padded with zeros, as one
+/// little-endian integer, built without a loop: the first and the last four or eight bytes
+/// (which may overlap; an overlapping byte is the same in both) are read as integers and
+/// put in place, and [`ascii_upper`] makes the letters upper case eight at a time.
+#[inline(always)]
 fn key(mnemonic: &[u8]) -> u128 {
-    mnemonic.iter().rev().fold(0, |key, byte| {
-        key << 8 | u128::from(byte.to_ascii_uppercase())
-    })
+    let len = mnemonic.len();
+    let u64_at = |at: usize| {
+        let bytes: [u8; 8] = mnemonic[at..at + 8].try_into().unwrap_or_default();
+        ascii_upper(u64::from_le_bytes(bytes))
+    };
+    let u32_at = |at: usize| {
+        let bytes: [u8; 4] = mnemonic[at..at + 4].try_into().unwrap_or_default();
+        u64::from(u32::from_le_bytes(bytes))
+    };
+    match len {
+        8.. => u128::from(u64_at(0)) | u128::from(u64_at(len - 8)) << (8 * (len - 8)),
+        4.. => u128::from(ascii_upper(u32_at(0) | u32_at(len - 4) << (8 * (len - 4)))),
+        1.. => {
+            let byte = |at: usize| u64::from(mnemonic[at]) << (8 * at);
+            u128::from(ascii_upper(byte(0) | byte(len / 2) | byte(len - 1)))
+        }
+        0 => 0,
+    }
 }
 
 /// The size of the hash table of mnemonics: about 100 are known, so a look-up mostly reads
@@ -213,7 +232,7 @@ impl Mnemonics {
 
     /// Adds `name`, which must not be there yet.
     fn insert(&mut self, name: &str, code: u16) {
-        assert!(name.len() <= MAX_MNEMONIC && !name.ends_with('\0'));
+        assert!((1..=MAX_MNEMONIC).contains(&name.len()) && !name.ends_with('\0'));
         let key = key(name.as_bytes());
         let mut at = slot(key);
         while self.keys[at] != 0 {
@@ -225,6 +244,7 @@ impl Mnemonics {
     }
 
     /// The code of the mnemonic whose key is `key`.
+    #[inline]
     fn code(&self, key: u128) -> Option<u16> {
         let mut at = slot(key);
         loop {
@@ -275,6 +295,7 @@ const INDEX: [NameFields; INDEX_LEN] = {
 ///
 /// `TYPEnnn` (RFC 3597) is read as BIND 9 reads it: `TYPE` followed by one to five
 /// characters, a decimal number up to 65535 with an optional `+`.
+#[inline]
 pub fn type_code(mnemonic: &[u8]) -> Option<u16> {
     // A NUL byte at the end would read as the zeros that pad a shorter mnemonic.
     if mnemonic.is_empty() || mnemonic.len() > MAX_MNEMONIC || mnemonic.ends_with(b"\0") {
@@ -312,6 +333,7 @@ fn fields_of(code: u16) -> NameFields {
 }
 
 /// The name fields of the type written `mnemonic` (any case, or `TYPEnnn`).
+#[inline]
 pub fn name_fields(mnemonic: &[u8]) -> NameFields {
     type_code(mnemonic).map_or(NameFields::None, fields_of)
 }
@@ -712,6 +734,19 @@ mod tests {
             names("IPSECKEY", &["10", "0", "2", ".", "AQNR"]),
             Vec::<usize>::new()
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn keys_are_the_upper_cased_bytes_padded_with_zeros(
+            mnemonic in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..=MAX_MNEMONIC),
+        ) {
+            let expected = mnemonic
+                .iter()
+                .rev()
+                .fold(0u128, |key, byte| key << 8 | u128::from(byte.to_ascii_uppercase()));
+            proptest::prop_assert_eq!(key(&mnemonic), expected);
+        }
     }
 
     #[test]

@@ -95,6 +95,7 @@ impl Scanner for ZoneScanner {
             record_line: 0,
             quoted_at: (0, 0),
             phase: Phase::Empty,
+            fields: Fields::new(NameFields::None),
         };
         scan.rewriter.set_origin(scan.out.origin.as_ref());
         scan.start_record();
@@ -212,11 +213,21 @@ pub fn resolve_origin(name: &[u8], current: Option<&Arc<[u8]>>) -> Option<Arc<[u
     }
 }
 
+/// What an unquoted field holds that may make it need work as a name: the test of
+/// [`NameRewriter::needs_work`], made while the field is read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Marks {
+    /// Two `-` in a row (an ACE prefix) or a backslash (an escape may hide one).
+    dashes_or_escape: bool,
+    /// A byte over 0x7F, not escaped (a name with an escape needs work anyway).
+    not_ascii: bool,
+}
+
 /// The end of the unquoted field that starts at `pos` (the first byte of class [`END`] that
-/// is not escaped, see [`escape_end`]), and whether the field holds a byte of class
-/// [`MARK`] or [`ESCAPE`]: a name without one needs no work.
-fn word_end(data: &[u8], mut pos: usize) -> (usize, bool) {
-    let mut marked = false;
+/// is not escaped, see [`escape_end`]), and its [`Marks`], found at its bytes of class
+/// [`MARK`] and [`ESCAPE`].
+fn word_end(data: &[u8], mut pos: usize) -> (usize, Marks) {
+    let mut marks = Marks::default();
     loop {
         // Eight bytes at a time, up to the first one that may not be ordinary.
         while let Some(word) = data.get(pos..pos + 8) {
@@ -228,19 +239,23 @@ fn word_end(data: &[u8], mut pos: usize) -> (usize, bool) {
             pos += 8;
         }
         let Some(&b) = data.get(pos) else {
-            return (pos, marked);
+            return (pos, marks);
         };
         match CLASS[usize::from(b)] {
             ORDINARY => pos += 1,
             MARK => {
-                marked = true;
                 pos += 1;
+                if b == b'-' {
+                    marks.dashes_or_escape |= data.get(pos) == Some(&b'-');
+                } else {
+                    marks.not_ascii = true;
+                }
             }
             ESCAPE => {
-                marked = true;
+                marks.dashes_or_escape = true;
                 pos = escape_end(data, pos);
             }
-            _ => return (pos, marked),
+            _ => return (pos, marks),
         }
     }
 }
@@ -285,10 +300,11 @@ enum Phase {
     EmptyNoOwner,
     /// Owner seen (or absent): TTL and class, then the type.
     Header,
-    /// The type has been read; its first RDATA field comes next.
-    Type(NameFields),
-    /// In the RDATA.
-    Rdata(Fields),
+    /// The type has been read, and its RDATA holds names ([`Scan::fields`]); its first
+    /// RDATA field comes next.
+    Type,
+    /// In the RDATA of a type that holds names ([`Scan::fields`]).
+    Rdata,
     /// `$ORIGIN`: its argument comes next.
     Origin,
     /// `$INCLUDE`: its file name comes next.
@@ -323,6 +339,8 @@ struct Scan<'a, 'r> {
     /// an unquoted one is on the current line).
     quoted_at: (u64, u64),
     phase: Phase,
+    /// The RDATA fields of the current record, in [`Phase::Type`] and [`Phase::Rdata`].
+    fields: Fields,
 }
 
 impl Scan<'_, '_> {
@@ -414,7 +432,7 @@ impl Scan<'_, '_> {
     fn word(&mut self) -> Result<(), ChunkError> {
         let data = self.data;
         let start = self.pos;
-        let (pos, marked) = word_end(data, start);
+        let (pos, marks) = word_end(data, start);
         if pos == data.len() && data[pos - 1] == b'\\' && !self.ends_mid_line {
             // An escape needs a byte after it (an escaped backslash ends in `\\\\`).
             let escaped_backslash = data[start..pos]
@@ -434,7 +452,7 @@ impl Scan<'_, '_> {
             // known): the record is refused at the end of the scan.
             return Ok(());
         }
-        self.field(start..pos, false, marked);
+        self.field(start..pos, false, marks);
         Ok(())
     }
 
@@ -471,13 +489,12 @@ impl Scan<'_, '_> {
         }
         self.pos = pos;
         self.quoted_at = (line, column);
-        self.field(start..pos, true, false);
+        self.field(start..pos, true, Marks::default());
         Ok(())
     }
 
-    /// One field of the record; `marked`: an unquoted one may need work as a name (see
-    /// [`word_end`]).
-    fn field(&mut self, range: Range<usize>, quoted: bool, marked: bool) {
+    /// One field of the record, with its [`Marks`] (none for a quoted one).
+    fn field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) {
         let text = &self.data[range.clone()];
         if matches!(self.phase, Phase::Empty | Phase::EmptyNoOwner) {
             self.out.stats.records += 1;
@@ -493,19 +510,28 @@ impl Scan<'_, '_> {
                 }
                 [b'$', ..] => Phase::Rest,
                 _ => {
-                    self.name(range, marked);
+                    self.name(range, marks);
                     Phase::Header
                 }
             },
             Phase::EmptyNoOwner | Phase::Header if quoted => Phase::Rest,
             Phase::EmptyNoOwner | Phase::Header if is_ttl(text) || is_class(text) => Phase::Header,
-            Phase::EmptyNoOwner | Phase::Header => Phase::Type(rdata::name_fields(text)),
-            Phase::Type(_) if text == b"\\#" => Phase::Rest,
-            Phase::Type(kind) => self.rdata_field(Fields::new(kind), range, quoted, marked),
-            Phase::Rdata(fields) => self.rdata_field(fields, range, quoted, marked),
+            Phase::EmptyNoOwner | Phase::Header => match rdata::name_fields(text) {
+                // No RDATA field can be a name.
+                NameFields::None => Phase::Rest,
+                kind => {
+                    self.fields = Fields::new(kind);
+                    Phase::Type
+                }
+            },
+            Phase::Type if text == b"\\#" => Phase::Rest,
+            Phase::Type | Phase::Rdata => {
+                self.rdata_field(range, quoted, marks);
+                Phase::Rdata
+            }
             Phase::Origin => {
                 if !quoted {
-                    self.name(range.clone(), marked);
+                    self.name(range.clone(), marks);
                     let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
                     self.rewriter.set_origin(origin.as_ref());
                     self.out.origin = origin;
@@ -514,7 +540,7 @@ impl Scan<'_, '_> {
             }
             Phase::IncludeOrigin(recorded) => {
                 if !quoted {
-                    self.name(range.clone(), marked);
+                    self.name(range.clone(), marks);
                     if recorded {
                         let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
                         if let Some(include) = self.out.includes.as_mut().and_then(|i| i.last_mut())
@@ -559,53 +585,60 @@ impl Scan<'_, '_> {
         true
     }
 
-    /// One RDATA field; the phase after it.
-    fn rdata_field(
-        &mut self,
-        mut fields: Fields,
-        range: Range<usize>,
-        quoted: bool,
-        marked: bool,
-    ) -> Phase {
+    /// One RDATA field.
+    fn rdata_field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) {
         if quoted {
-            fields.next_quoted();
-        } else if fields.next_unquoted(&self.data[range.clone()]) {
-            self.name(range, marked);
+            self.fields.next_quoted();
+        } else if self.fields.next_unquoted(&self.data[range.clone()]) {
+            self.name(range, marks);
         }
-        Phase::Rdata(fields)
     }
 
-    /// Hands the name at `range` (on the current line) to the rewriter; `marked`: it holds
-    /// a byte that may make it need work (see [`word_end`]).
-    fn name(&mut self, range: Range<usize>, marked: bool) {
+    /// Hands the name at `range` (on the current line), whose [`Marks`] are `marks`, to the
+    /// rewriter when it needs work.
+    fn name(&mut self, range: Range<usize>, marks: Marks) {
         let out = &mut *self.out;
         out.stats.names += 1;
-        let name = &self.data[range.clone()];
-        if !marked || !self.rewriter.needs_work(name) {
+        if !self
+            .rewriter
+            .needs_work_given(marks.dashes_or_escape, marks.not_ascii)
+        {
             return;
         }
         out.keep(self.emitted..range.start);
         let column = (range.start - self.line_start) as u64 + 1;
-        out.rewrite_name(self.rewriter, self.data, range.clone(), self.line, column);
+        out.rewrite_name_needing_work(self.rewriter, self.data, range.clone(), self.line, column);
         self.emitted = range.end;
     }
 }
 
 /// Whether `text` is a TTL: digits, with or without units (`3600`, `1h`, `1w30m`).
+#[inline]
 fn is_ttl(text: &[u8]) -> bool {
     text.first().is_some_and(u8::is_ascii_digit)
-        && text
-            .iter()
-            .all(|b| b.is_ascii_digit() || b"smhdwSMHDW".contains(b))
+        && text.iter().all(|b| {
+            matches!(
+                b,
+                b'0'..=b'9' | b's' | b'm' | b'h' | b'd' | b'w' | b'S' | b'M' | b'H' | b'D' | b'W'
+            )
+        })
 }
 
 /// Whether `text` is a class: `IN`, `CH`, `HS`, `CS` or `CLASSnnn`, in any case.
+#[inline]
 fn is_class(text: &[u8]) -> bool {
-    match text.len() {
-        2 => [b"IN", b"CH", b"HS", b"CS"]
-            .iter()
-            .any(|class| text.eq_ignore_ascii_case(*class)),
-        6.. => text[..5].eq_ignore_ascii_case(b"CLASS") && text[5..].iter().all(u8::is_ascii_digit),
+    match *text {
+        // Clearing bit 5 of both bytes makes them upper case, and makes no other pair of
+        // bytes a pair of these letters.
+        [first, second] => {
+            let upper = u16::from_le_bytes([first, second]) & 0xDFDF;
+            [b"IN", b"CH", b"HS", b"CS"]
+                .iter()
+                .any(|class| upper == u16::from_le_bytes(**class))
+        }
+        [_, _, _, _, _, _, ..] => {
+            text[..5].eq_ignore_ascii_case(b"CLASS") && text[5..].iter().all(u8::is_ascii_digit)
+        }
         _ => false,
     }
 }
@@ -629,6 +662,22 @@ mod tests {
         }
         for not in ["I", "INN", "CLASS", "CLASSx", "NS"] {
             assert!(!is_class(not.as_bytes()), "{not}");
+        }
+    }
+
+    #[test]
+    fn ttl_and_class_tests_match_their_definitions_for_every_short_text() {
+        for first in 0..=255u8 {
+            for second in 0..=255u8 {
+                let text = [first, second];
+                let class = ["IN", "CH", "HS", "CS"]
+                    .iter()
+                    .any(|c| text.eq_ignore_ascii_case(c.as_bytes()));
+                assert_eq!(is_class(&text), class, "{text:?}");
+                let ttl = first.is_ascii_digit()
+                    && (second.is_ascii_digit() || b"smhdwSMHDW".contains(&second));
+                assert_eq!(is_ttl(&text), ttl, "{text:?}");
+            }
         }
     }
 
@@ -657,21 +706,33 @@ mod tests {
             start in 0usize..40,
         ) {
             let start = start.min(bytes.len());
-            let (mut pos, mut marked) = (start, false);
+            let (mut pos, mut not_ascii) = (start, false);
             while let Some(&b) = bytes.get(pos) {
                 match b {
                     b' ' | b'\t' | b'\r' | b'\n' | b';' | b'(' | b')' | b'"' => break,
                     b'\\' => {
-                        marked = true;
                         pos += if bytes.get(pos + 1).is_some_and(|&n| n != b'\n') { 2 } else { 1 };
                     }
                     _ => {
-                        marked |= b == b'-' || b >= 0x80;
+                        not_ascii |= b >= 0x80;
                         pos += 1;
                     }
                 }
             }
-            proptest::prop_assert_eq!(word_end(&bytes, start), (pos, marked));
+            let field = &bytes[start..pos];
+            let marks = Marks {
+                dashes_or_escape: field.contains(&b'\\') || field.windows(2).any(|w| w == b"--"),
+                not_ascii,
+            };
+            proptest::prop_assert_eq!(word_end(&bytes, start), (pos, marks));
+            // The rewriter's own test agrees, whether Unicode matters or not.
+            for mode in [Mode::Decode { race: false }, Mode::Encode] {
+                let rewriter = NameRewriter::new(mode, Profile::default());
+                proptest::prop_assert_eq!(
+                    rewriter.needs_work_given(marks.dashes_or_escape, marks.not_ascii),
+                    rewriter.needs_work(field)
+                );
+            }
         }
     }
 
