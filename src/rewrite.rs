@@ -163,6 +163,11 @@ impl RecentLabels {
 /// How many rewritten names [`RecentNames`] keeps.
 const RECENT_NAMES: usize = 16;
 
+/// Names longer than this (in presentation format, where 255 octets take at most 1,020
+/// bytes) are invalid and not kept: a hostile zone cannot make [`RecentNames`] hold more
+/// than a few kilobytes.
+const RECENT_NAME_MAX: usize = 1024;
+
 /// The names rewritten lately under the origin in effect, with all that their rewriting
 /// gave: a zone names the same hosts again and again (the name servers of many
 /// delegations, a mail exchanger, the target of many aliases), and replaying a rewriting
@@ -203,8 +208,12 @@ impl RecentNames {
     }
 
     /// Keeps `name`, which was written as `written` with `outcome` and the findings in
-    /// [`RecentNames::findings`], in place of an entry not used lately.
+    /// [`RecentNames::findings`], in place of an entry not used lately (unless it is over
+    /// [`RECENT_NAME_MAX`] bytes).
     fn keep(&mut self, name: &[u8], written: &[u8], outcome: Outcome) {
+        if name.len() > RECENT_NAME_MAX {
+            return;
+        }
         while self.entries[self.next].used {
             self.entries[self.next].used = false;
             self.next = (self.next + 1) % RECENT_NAMES;
@@ -1169,6 +1178,24 @@ mod tests {
         let (mut out, mut findings) = (b"before ".to_vec(), Vec::new());
         let outcome = rewriter.rewrite(name, &mut out, &mut findings);
         (out, findings, outcome)
+    }
+
+    /// A name too long to be valid is rewritten each time, never kept.
+    #[test]
+    fn over_long_names_are_not_kept() {
+        let name = format!("{}xn--bcher-kva.example.", "a.".repeat(600));
+        let mut kept = rewriter(Mode::Decode { race: false }, true);
+        let first = rewritten(&mut kept, name.as_bytes());
+        assert!(kept.recent_names.entries.iter().all(|e| e.name.is_empty()));
+        assert_eq!(rewritten(&mut kept, name.as_bytes()), first);
+        let fresh = rewritten(
+            &mut rewriter(Mode::Decode { race: false }, true),
+            name.as_bytes(),
+        );
+        assert_eq!(first, fresh);
+        // A valid name is kept.
+        rewritten(&mut kept, b"xn--bcher-kva.example.");
+        assert!(kept.recent_names.entries.iter().any(|e| !e.name.is_empty()));
     }
 
     proptest! {
