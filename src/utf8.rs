@@ -1,6 +1,9 @@
 //! Writing code points as UTF-8 straight into a `String`'s spare capacity: the decoders'
 //! output path, where `String::push` (a capacity test and a width dispatch per character)
-//! costs more than the decoding of a short label.
+//! costs more than the decoding of a short label; and ASCII appended with no capacity test
+//! per byte, the Punycode encoder's output path.
+
+use std::mem::MaybeUninit;
 
 /// The UTF-8 encoding of `c` in the low bytes of a word (first byte lowest), and its length.
 #[inline(always)]
@@ -114,6 +117,58 @@ pub(crate) fn push_utf8_words(words: &[Utf8Word], out: &mut String) {
     push_words(words, out, |_, word| Some(word));
 }
 
+/// Room in a `String` for ASCII bytes, filled with no capacity test per byte (see
+/// [`append_ascii`]).
+pub(crate) struct AsciiRoom<'a> {
+    spare: &'a mut [MaybeUninit<u8>],
+    len: usize,
+}
+
+impl AsciiRoom<'_> {
+    /// Appends `byte`, which must be ASCII (its low seven bits are written). Panics past the
+    /// room that [`append_ascii`] reserved.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, byte: u8) {
+        self.spare[self.len].write(byte & 0x7F);
+        self.len += 1;
+    }
+
+    /// How many bytes were appended.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+/// Reserves room for `max` ASCII bytes after the end of `out` and lets `write` fill it; the
+/// bytes written are appended if `write` returns `Ok`, and `out` is left as it was if it
+/// returns `Err` (or panics).
+#[inline(always)]
+pub(crate) fn append_ascii<T, E>(
+    out: &mut String,
+    max: usize,
+    write: impl FnOnce(&mut AsciiRoom<'_>) -> Result<T, E>,
+) -> Result<T, E> {
+    out.reserve(max);
+    // SAFETY: the bytes of the String change only through `set_len` below, which covers
+    // the ASCII bytes written after the old end, so the String holds UTF-8 when this borrow
+    // ends (a panic in between leaves it as it was).
+    let bytes = unsafe { out.as_mut_vec() };
+    let start = bytes.len();
+    let mut room = AsciiRoom {
+        spare: &mut bytes.spare_capacity_mut()[..max],
+        len: 0,
+    };
+    let result = write(&mut room);
+    if result.is_ok() {
+        let len = room.len;
+        // SAFETY: `AsciiRoom::push` wrote the first `len` bytes of the spare capacity, each
+        // under 0x80 (ASCII is UTF-8), and `len <= max`, within the reserved capacity.
+        unsafe { bytes.set_len(start + len) };
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +205,39 @@ mod tests {
         for byte in 0..0x80u8 {
             assert_eq!(Utf8Word::ascii(byte), Utf8Word::of(char::from(byte)));
         }
+    }
+
+    /// ASCII appended through the room is the bytes' low seven bits, after what the String
+    /// held; an error leaves the String as it was; writing past the room panics and leaves
+    /// it as it was too.
+    #[test]
+    fn appended_ascii_is_kept_only_on_success() {
+        use proptest::prelude::*;
+        proptest!(|(prefix in ".{0,4}", bytes in prop::collection::vec(any::<u8>(), 0..100))| {
+            let mut out = prefix.clone();
+            let result: Result<usize, ()> = append_ascii(&mut out, bytes.len(), |room| {
+                bytes.iter().for_each(|&b| room.push(b));
+                Ok(room.len())
+            });
+            prop_assert_eq!(result, Ok(bytes.len()));
+            let ascii: String = bytes.iter().map(|&b| char::from(b & 0x7F)).collect();
+            prop_assert_eq!(&out, &(prefix.clone() + &ascii));
+            let failed: Result<(), ()> = append_ascii(&mut out, bytes.len(), |room| {
+                bytes.iter().for_each(|&b| room.push(b));
+                Err(())
+            });
+            prop_assert_eq!(failed, Err(()));
+            prop_assert_eq!(&out, &(prefix.clone() + &ascii));
+        });
+        let mut out = String::from("kept");
+        let past = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            append_ascii::<(), ()>(&mut out, 2, |room| {
+                (0..3).for_each(|_| room.push(b'a'));
+                Ok(())
+            })
+        }));
+        assert!(past.is_err());
+        assert_eq!(out, "kept");
     }
 
     /// Words written out give the text of their characters, after what the String held.

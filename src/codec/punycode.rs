@@ -10,7 +10,7 @@
 
 use super::bootstring::{self, Error, Observer, Parameters};
 use crate::swar::bytes_equal;
-use crate::utf8::{push_scalars, push_utf8_words, Utf8Word};
+use crate::utf8::{append_ascii, push_scalars, push_utf8_words, Utf8Word};
 
 /// The Punycode parameter set (RFC 3492 section 5).
 #[derive(Debug, Clone, Copy, Default)]
@@ -554,73 +554,84 @@ fn encode_short(
     keys: &mut ShortKeys,
     out: &mut String,
 ) -> Option<Result<(), Error>> {
-    let start_len = out.len();
-    // keys[..count]: (code point << 6) | index of insertion, of each non-basic code point,
-    // sorted.
-    let mut count = 0;
-    let mut basic = 0;
-    for c in input.chars() {
-        if c.is_ascii() {
-            out.push(c);
-            basic += 1;
-        } else {
-            let code_point = u32::from(c);
-            let Some(keys) = keys.get_mut(..=count) else {
-                out.truncate(start_len);
-                return None;
-            };
-            let mut at = count;
-            while at > 0 && keys[at - 1] > (code_point << 6 | 63) {
-                keys[at] = keys[at - 1];
-                at -= 1;
+    // The basic code points, a delimiter, and at most MAX_DELTA_DIGITS digits for each of
+    // at most SHORT_CODE_POINTS deltas.
+    let room = input.len() + 1 + SHORT_CODE_POINTS * MAX_DELTA_DIGITS;
+    let written = append_ascii(out, room, |out| {
+        // keys[..count]: (code point << 6) | index of insertion, of each non-basic code
+        // point, sorted.
+        let mut count = 0;
+        let mut basic = 0;
+        for c in input.chars() {
+            if c.is_ascii() {
+                out.push(c as u8);
+                basic += 1;
+            } else {
+                let code_point = u32::from(c);
+                let Some(keys) = keys.get_mut(..=count) else {
+                    return Err(None);
+                };
+                let mut at = count;
+                while at > 0 && keys[at - 1] > (code_point << 6 | 63) {
+                    keys[at] = keys[at - 1];
+                    at -= 1;
+                }
+                keys[at] = code_point << 6 | (basic + at) as u32;
+                count += 1;
             }
-            keys[at] = code_point << 6 | (basic + at) as u32;
-            count += 1;
         }
-    }
-    // Too many basic code points: the indexes of insertion did not fit in the keys.
-    if basic + count > SHORT_CODE_POINTS {
-        out.truncate(start_len);
-        return None;
-    }
-    if basic > 0 {
-        out.push(char::from(DELIMITER));
-    }
-    let mut n = INITIAL_N;
-    let mut i = 0;
-    let mut bias = INITIAL_BIAS;
-    for (h, &key) in (basic as u32..).zip(&keys[..count]) {
-        let code_point = key >> 6;
-        let at = key & 63;
-        // The decoder, with h code points and state (n, i), must reach (code_point, at):
-        // n * (h + 1) + i + delta = code_point * (h + 1) + at.
-        let delta = (code_point - n) * (h + 1) + at - i;
-        let mut q = delta;
-        // k - bias for k = base, 2 * base, ...
-        let mut above = BASE as i32 - bias as i32;
-        loop {
-            let t = above.clamp(TMIN as i32, TMAX as i32) as u32;
-            if q < t {
-                break;
+        // Too many basic code points: the indexes of insertion did not fit in the keys.
+        if basic + count > SHORT_CODE_POINTS {
+            return Err(None);
+        }
+        if basic > 0 {
+            out.push(DELIMITER);
+        }
+        let mut n = INITIAL_N;
+        let mut i = 0;
+        let mut bias = INITIAL_BIAS;
+        for (h, &key) in (basic as u32..).zip(&keys[..count]) {
+            let code_point = key >> 6;
+            let at = key & 63;
+            // The decoder, with h code points and state (n, i), must reach (code_point,
+            // at): n * (h + 1) + i + delta = code_point * (h + 1) + at.
+            let delta = (code_point - n) * (h + 1) + at - i;
+            let mut q = delta;
+            // k - bias for k = base, 2 * base, ...
+            let mut above = BASE as i32 - bias as i32;
+            loop {
+                let t = above.clamp(TMIN as i32, TMAX as i32) as u32;
+                if q < t {
+                    break;
+                }
+                let (rest, d) = div_rem_small(q - t, BASE - t);
+                out.push(DIGITS[(t + d) as usize]);
+                q = rest;
+                above += BASE as i32;
             }
-            let (rest, d) = div_rem_small(q - t, BASE - t);
-            out.push(char::from(DIGITS[(t + d) as usize]));
-            q = rest;
-            above += BASE as i32;
+            out.push(DIGITS[q as usize]);
+            bias = Punycode.adapt(delta, h + 1, i == 0);
+            n = code_point;
+            i = at + 1;
         }
-        out.push(char::from(DIGITS[q as usize]));
-        bias = Punycode.adapt(delta, h + 1, i == 0);
-        n = code_point;
-        i = at + 1;
+        // The generic encoder's caps on input and output. Every code point adds at least
+        // one byte, so the second implies the first, but the code compiled with both is
+        // faster.
+        if basic + count > max_len || out.len() > max_len {
+            return Err(Some(Error::TooLong { limit: max_len }));
+        }
+        Ok(())
+    });
+    match written {
+        Ok(()) => Some(Ok(())),
+        Err(None) => None,
+        Err(Some(error)) => Some(Err(error)),
     }
-    // The generic encoder's caps on input and output. Every code point adds at least one
-    // byte, so the second implies the first, but the code compiled with both is faster.
-    if basic + count > max_len || out.len() - start_len > max_len {
-        out.truncate(start_len);
-        return Some(Err(Error::TooLong { limit: max_len }));
-    }
-    Some(Ok(()))
 }
+
+/// The most digits a delta of [`encode_short`] takes: a delta is under 2^27 (at most 64
+/// code points), and each digit but the last divides what remains by `base - t >= 10`.
+const MAX_DELTA_DIGITS: usize = 10;
 
 #[cfg(test)]
 mod encoder_tests {
