@@ -7,7 +7,7 @@ use std::mem::MaybeUninit;
 
 /// The UTF-8 encoding of `c` in the low bytes of a word (first byte lowest), and its length.
 #[inline(always)]
-pub(crate) fn utf8_word(c: char) -> (u32, usize) {
+fn utf8_word(c: char) -> (u32, usize) {
     let cp = u32::from(c);
     let tail = |shift: u32| 0x80 | (cp >> shift) & 0x3F;
     if cp < 0x80 {
