@@ -23,6 +23,22 @@ fn message() -> String {
     String::with_capacity(MESSAGE_CAPACITY)
 }
 
+/// A message: `c` described, then `rest`.
+fn about(c: char, rest: &str) -> String {
+    let mut m = message();
+    push_described(&mut m, c);
+    m.push_str(rest);
+    m
+}
+
+/// A message: the characters of `label` that `pick` selects, described, then `rest`.
+fn about_all(label: &str, pick: impl Fn(char) -> bool, rest: &str) -> String {
+    let mut m = message();
+    push_all_described(&mut m, label, pick);
+    m.push_str(rest);
+    m
+}
+
 /// Characters that UTS #39 allows but browsers refuse in a hostname (Chromium's and
 /// Firefox's block lists, WebKit's look-alikes): dashes, slashes, dots, colons, fractions,
 /// modifier letters and fillers. Sorted.
@@ -208,9 +224,11 @@ pub(super) fn check_label_full(
     // C06
     let blocked = |c: char| BLOCKLIST.binary_search(&c).is_ok() && allowed(c);
     if label.chars().any(blocked) {
-        let mut m = message();
-        push_all_described(&mut m, label, blocked);
-        m.push_str(" looks like punctuation or a symbol; browsers refuse it (C06)");
+        let m = about_all(
+            label,
+            blocked,
+            " looks like punctuation or a symbol; browsers refuse it (C06)",
+        );
         report(Check::Blocklisted, m);
     }
     let mixed = mixed_scripts(label, report);
@@ -236,24 +254,22 @@ pub(super) fn check_label_full(
     kana_and_han(label, report);
     // C23
     if label.chars().any(|c| c == '\u{00B7}') && !(tld == "cat" && catalan_middle_dots(label)) {
-        let mut m = message();
-        push_described(&mut m, '\u{00B7}');
-        m.push_str(" outside Catalan l·l under .cat (C23)");
+        let m = about('\u{00B7}', " outside Catalan l·l under .cat (C23)");
         report(Check::MiddleDot, m);
     }
     // C24
     let foreign_letter = |c: char| tld_letter(c, tld);
     if label.chars().any(foreign_letter) {
-        let mut m = message();
-        push_all_described(&mut m, label, foreign_letter);
-        m.push_str(" belongs to another country's TLD (.is, .fo or .az) (C24)");
+        let m = about_all(
+            label,
+            foreign_letter,
+            " belongs to another country's TLD (.is, .fo or .az) (C24)",
+        );
         report(Check::TldLetters, m);
     }
     // C25
     if label.chars().any(quote_lookalike) {
-        let mut m = message();
-        push_all_described(&mut m, label, quote_lookalike);
-        m.push_str(" looks like an apostrophe (C25)");
+        let m = about_all(label, quote_lookalike, " looks like an apostrophe (C25)");
         report(Check::QuoteLookalike, m);
     }
     whole_script_confusable(label, tld, protected, report);
@@ -426,16 +442,11 @@ pub(super) fn marks(label: &str, report: &mut impl FnMut(Check, String)) {
         }
     }
     if let Some(c) = repeated {
-        let mut m = message();
-        push_described(&mut m, c);
-        m.push_str(" twice on one letter (C11)");
-        report(Check::RepeatedMark, m);
+        report(Check::RepeatedMark, about(c, " twice on one letter (C11)"));
     }
     // "MARK on BASE" and why.
     let mark_on = |(b, c): (char, char), why: &str| {
-        let mut m = message();
-        push_described(&mut m, c);
-        m.push_str(" on ");
+        let mut m = about(c, " on ");
         push_described(&mut m, b);
         m.push_str(why);
         m
@@ -507,9 +518,7 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
         };
         if let Some(problem) = problem {
             kana_problem.get_or_insert_with(|| {
-                let mut m = message();
-                push_described(&mut m, c);
-                m.push_str(": ");
+                let mut m = about(c, ": ");
                 m.push_str(problem);
                 m
             });
@@ -521,9 +530,7 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
             || (CJK_LATIN_LOOKALIKES.contains(&c) && (non_cjk(before) || non_cjk(after)))
         {
             lookalike.get_or_insert_with(|| {
-                let mut m = message();
-                push_described(&mut m, c);
-                m.push_str(" looks like ");
+                let mut m = about(c, " looks like ");
                 m.push_str(if is_slash {
                     "'/'"
                 } else {

@@ -276,6 +276,18 @@ pub(crate) fn push_all_described(out: &mut String, text: &str, pick: impl Fn(cha
     }
 }
 
+/// Every character for which `wrong` holds, for the exhaustive tests of the audit's
+/// per-character caches and shortcuts.
+#[cfg(test)]
+pub(crate) fn chars_where(wrong: impl Fn(char) -> bool + Sync) -> Vec<char> {
+    use rayon::prelude::*;
+    (0..=0x10FFFFu32)
+        .into_par_iter()
+        .filter_map(char::from_u32)
+        .filter(|&c| wrong(c))
+        .collect()
+}
+
 /// [`push_all_described`] into a new string.
 pub(crate) fn describe_all(text: &str, pick: impl Fn(char) -> bool) -> String {
     let mut out = String::new();
@@ -285,42 +297,32 @@ pub(crate) fn describe_all(text: &str, pick: impl Fn(char) -> bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use rayon::prelude::*;
-
     use super::*;
     use crate::uts46::Cp;
 
     #[test]
     fn code_points_are_written_as_by_format() {
-        let wrong: Vec<char> = (0..=0x10FFFFu32)
-            .into_par_iter()
-            .filter_map(char::from_u32)
-            .filter(|&c| {
-                let hex = format!("U+{:04X}", u32::from(c));
-                let written = Cp(c).to_string();
-                match unicode_names2::name(c) {
-                    Some(name) => written != format!("{hex} {name}"),
-                    None => !written.starts_with(&hex) || written[hex.len()..].starts_with('0'),
-                }
-            })
-            .collect();
+        let wrong = chars_where(|c| {
+            let hex = format!("U+{:04X}", u32::from(c));
+            let written = Cp(c).to_string();
+            match unicode_names2::name(c) {
+                Some(name) => written != format!("{hex} {name}"),
+                None => !written.starts_with(&hex) || written[hex.len()..].starts_with('0'),
+            }
+        });
         assert_eq!(wrong, Vec::<char>::new());
     }
 
     #[test]
     fn cached_descriptions_are_the_written_ones() {
-        let wrong: Vec<char> = (0..=0x10FFFFu32)
-            .into_par_iter()
-            .filter_map(char::from_u32)
-            .filter(|&c| {
-                use unicode_script::UnicodeScript;
-                let expected = format!("{} ({})", Cp(c), c.script().full_name());
-                let (mut first, mut again) = (String::new(), String::from("x"));
-                push_described(&mut first, c);
-                push_described(&mut again, c);
-                first != expected || again != format!("x{expected}")
-            })
-            .collect();
+        let wrong = chars_where(|c| {
+            use unicode_script::UnicodeScript;
+            let expected = format!("{} ({})", Cp(c), c.script().full_name());
+            let (mut first, mut again) = (String::new(), String::from("x"));
+            push_described(&mut first, c);
+            push_described(&mut again, c);
+            first != expected || again != format!("x{expected}")
+        });
         assert_eq!(wrong, Vec::<char>::new());
     }
 
