@@ -7,9 +7,10 @@
 //! batch at a time (a few per worker thread), so memory stays bounded whatever the input
 //! size. While the pool processes one batch, the calling thread writes the results of the
 //! batch before and reads the next one from a stream; the pool itself cuts the next batch of
-//! a mapped file. A [`Scanner`] turns one chunk into [`ChunkOutput`]: output segments that either point back into the input
-//! (unchanged bytes, written without a copy) or into the chunk's own buffer (converted
-//! names), plus the findings with their line and column inside the chunk. The writer adds
+//! a mapped file. A [`Scanner`] turns one chunk into [`ChunkOutput`]: output segments that
+//! either point back into the input (unchanged bytes, not copied until the chunk's output
+//! is put together for one write) or into the chunk's own buffer (converted names), plus
+//! the findings with their line and column inside the chunk. The writer adds
 //! each chunk's starting line, so the output and the findings are identical for any number
 //! of threads.
 

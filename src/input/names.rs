@@ -96,7 +96,7 @@ impl Scanner for NamesScanner {
                     let name_at = line_start + body_start;
                     let name_end = name_at + name.len();
                     out.keep(line_start..name_at);
-                    out.rewrite_name(
+                    out.rewrite_name_needing_work(
                         rewriter,
                         data,
                         name_at..name_end,
