@@ -24,6 +24,10 @@ fn utf8_word(c: char) -> (u32, usize) {
     }
 }
 
+/// The length of a UTF-8 encoding by the high four bits of its first byte: 0xxx, 110x,
+/// 1110 and 1111 (10xx never leads).
+const LEN_BY_LEAD: [u8; 16] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4];
+
 /// The UTF-8 encoding of one `char` in the low bytes of a word, as [`utf8_word`] gives it
 /// (first byte lowest, zero bytes after it). Made only from a `char`, so that a run of them
 /// is written out as text without a check.
@@ -44,13 +48,10 @@ impl Utf8Word {
         Utf8Word(u32::from(byte & 0x7F))
     }
 
-    /// How many bytes the encoding takes: every byte of a longer encoding is non-zero, and
-    /// its last one is at least 0x80.
+    /// How many bytes the encoding takes, as its first byte says.
     #[inline(always)]
     fn len(self) -> usize {
-        1 + usize::from(self.0 > 0xFF)
-            + usize::from(self.0 > 0xFFFF)
-            + usize::from(self.0 > 0xFF_FFFF)
+        usize::from(LEN_BY_LEAD[usize::from(self.0 as u8 >> 4)])
     }
 }
 
@@ -69,13 +70,21 @@ fn push_words<T: Copy>(
     // UTF-8 when this borrow ends (a panic in between leaves it as it was).
     let bytes = unsafe { out.as_mut_vec() };
     // Four bytes for each item: every encoding fits, with its padding.
-    let spare = &mut bytes.spare_capacity_mut()[..items.len() * 4];
+    let spare = bytes.spare_capacity_mut();
+    debug_assert!(spare.len() >= items.len() * 4);
+    let base = spare.as_mut_ptr();
     let mut len = 0;
     for (j, &item) in items.iter().enumerate() {
         if let Some(encoding) = word(j, item) {
+            debug_assert!(len + 4 <= spare.len());
             // All four bytes are stored at once; only `encoding.len()` of them count.
-            for (slot, byte) in spare[len..len + 4].iter_mut().zip(encoding.0.to_le_bytes()) {
-                slot.write(byte);
+            // SAFETY: each item adds at most four bytes, so `len <= 4 * j` here and the
+            // four bytes from `len` lie within `spare`, at least `4 * items.len()` bytes
+            // long after the `reserve` above.
+            unsafe {
+                base.add(len)
+                    .cast::<[u8; 4]>()
+                    .write_unaligned(encoding.0.to_le_bytes());
             }
             len += encoding.len();
         }

@@ -39,7 +39,7 @@ pub const DEFAULT_MAX_LEN: usize = 1024;
 
 /// Digit values 0..=35 by byte (`a`-`z` and `A`-`Z` are 0-25, `0`-`9` are 26-35);
 /// 0xFF for a byte that is not a digit.
-static DIGIT_VALUES: [u8; 256] = {
+const DIGIT_VALUES: [u8; 256] = {
     let mut table = [u8::MAX; 256];
     let mut i = 0;
     while i < 26 {
@@ -57,7 +57,7 @@ static DIGIT_VALUES: [u8; 256] = {
 
 /// The last step of bias adaptation, `((base - tmin + 1) * delta) / (delta + skew)`, for
 /// every delta that can reach it (delta <= ((base - tmin) * tmax) / 2 = 455).
-static ADAPT_TAIL: [u8; 456] = {
+const ADAPT_TAIL: [u8; 456] = {
     let mut table = [0u8; 456];
     let mut delta = 0;
     while delta < 456 {
@@ -68,10 +68,10 @@ static ADAPT_TAIL: [u8; 456] = {
 };
 
 /// Divisors below this bound use [`RECIPROCALS`] instead of a division instruction.
-const SMALL_DIVISOR: usize = 128;
+const SMALL_DIVISOR: usize = 256;
 
 /// `floor((2^64 - 1) / d)` for 1 <= d < SMALL_DIVISOR.
-static RECIPROCALS: [u64; SMALL_DIVISOR] = {
+const RECIPROCALS: [u64; SMALL_DIVISOR] = {
     let mut table = [0u64; SMALL_DIVISOR];
     let mut d = 1;
     while d < SMALL_DIVISOR {
@@ -181,10 +181,14 @@ impl Parameters for Punycode {
 }
 
 /// Inputs up to this many bytes take [`decode_short`]: every DNS label does (63 octets,
-/// `xn--` included).
-const SHORT_LEN: usize = 64;
+/// `xn--` included), and so do the longer samples of RFC 3492. A power of two under
+/// [`SMALL_DIVISOR`], for the masks that let [`decode_short`] index without bounds checks.
+const SHORT_LEN: usize = 128;
 
-/// How many code points [`decode_short`] moves with one fixed-size copy when it inserts.
+const _: () = assert!(SHORT_LEN.is_power_of_two() && SHORT_LEN < SMALL_DIVISOR);
+
+/// How many code points [`decode_short`] moves with one fixed-size copy when it inserts
+/// (or half as many, when that is enough).
 const SHIFT: usize = 16;
 
 /// The output buffer of [`decode_short`]: room for its longest output plus the slack
@@ -224,14 +228,14 @@ impl Slot for Utf8Word {
 
 /// Section 6.2 for Punycode inputs of at most [`SHORT_LEN`] bytes, into a fixed buffer:
 /// the same results and the same errors as [`bootstring::decode`] with [`Punycode`] (a
-/// test compares the two on arbitrary input), at a fraction of the cost. Integers are
-/// read in 64 bits, so overflow is one comparison per digit instead of two checked
-/// operations; insertion moves a fixed number of code points where it can, instead of a
-/// call to `memmove` of variable length. Returns the number of code points.
+/// test compares the two on arbitrary input), at a fraction of the cost: integers are read
+/// by [`read_integer`], with one overflow test each; the first adaptation, the only one
+/// that divides by damp, is taken out of the loop; insertion moves a fixed number of code
+/// points where it can (half of [`SHIFT`], or all of it), instead of a call to `memmove`
+/// of variable length. Returns the number of code points.
 fn decode_short<S: Slot>(input: &[u8], buf: &mut ShortBuffer<S>) -> Result<usize, Error> {
     debug_assert!(input.len() <= SHORT_LEN);
-    let mut len = 0;
-    let mut pos = match last_delimiter(input) {
+    let mut state = match last_delimiter(input) {
         Some(last) if last > 0 => {
             let literal = &input[..last];
             if let Some(position) = literal.iter().position(|b| !b.is_ascii()) {
@@ -243,97 +247,207 @@ fn decode_short<S: Slot>(input: &[u8], buf: &mut ShortBuffer<S>) -> Result<usize
             for (slot, &b) in buf.iter_mut().zip(literal) {
                 *slot = S::basic(b);
             }
-            len = last;
-            last + 1
+            State::after_literal(last, last + 1)
         }
-        _ => 0,
+        _ => State::after_literal(0, 0),
     };
-    let mut n = INITIAL_N;
-    let mut i: u32 = 0;
-    let mut bias = INITIAL_BIAS;
-    let mut first = true;
-    while pos < input.len() {
-        let start = pos;
-        let old_i = i;
-        // i and w stay below 2^32 while digits are read (w is checked at each step), and
-        // there are at most SHORT_LEN digits of at most 35: `wide` cannot overflow 64
-        // bits, so whether it left 32 bits is asked once, where the integer ends or fails.
-        let mut wide = u64::from(i);
-        let mut w: u64 = 1;
-        // k - bias, whose clamp to [tmin, tmax] is the threshold t.
-        let mut k_less_bias = BASE as i32 - bias as i32;
-        loop {
-            let Some(&byte) = input.get(pos) else {
-                return Err(digit_error(
-                    wide,
-                    start,
-                    Error::Truncated { position: start },
-                ));
-            };
-            let digit = DIGIT_VALUES[usize::from(byte)];
-            if digit == u8::MAX {
-                let bad = Error::BadDigit {
-                    position: pos,
-                    byte,
-                };
-                return Err(digit_error(wide, start, bad));
-            }
-            pos += 1;
-            wide += u64::from(digit) * w;
-            let t = k_less_bias.clamp(TMIN as i32, TMAX as i32) as u32;
-            if u32::from(digit) < t {
-                break;
-            }
-            w *= u64::from(BASE - t);
-            if w > u64::from(u32::MAX) {
-                return Err(Error::Overflow { position: start });
-            }
-            k_less_bias += BASE as i32;
+    if state.pos < input.len() {
+        // Only the first adaptation divides by damp: it is taken out of the loop.
+        state.step::<S, true>(input, buf)?;
+        while state.pos < input.len() {
+            state.step::<S, false>(input, buf)?;
         }
-        let Ok(new_i) = u32::try_from(wide) else {
-            return Err(Error::Overflow { position: start });
-        };
-        i = new_i;
-        // len < input.len() <= SHORT_LEN: each code point took at least one input byte.
-        let count = len as u32 + 1;
-        let reciprocal = RECIPROCALS[count as usize];
-        bias = adapt_by(i - old_i, first, |delta| {
+    }
+    Ok(state.len)
+}
+
+/// Where [`decode_short`] stands: section 6.2's variables.
+struct State {
+    /// The next input byte.
+    pos: usize,
+    /// How many code points the output holds.
+    len: usize,
+    /// The next code point to insert.
+    n: u32,
+    /// Where it goes, times the number of passes over the output.
+    i: u32,
+    bias: u32,
+}
+
+impl State {
+    /// The state before the first integer, after a literal of `len` code points.
+    #[inline(always)]
+    fn after_literal(len: usize, pos: usize) -> Self {
+        State {
+            pos,
+            len,
+            n: INITIAL_N,
+            i: 0,
+            bias: INITIAL_BIAS,
+        }
+    }
+
+    /// Reads one integer, adapts the bias, and inserts the code point it gives.
+    #[inline(always)]
+    fn step<S: Slot, const FIRST: bool>(
+        &mut self,
+        input: &[u8],
+        buf: &mut ShortBuffer<S>,
+    ) -> Result<(), Error> {
+        let start = self.pos;
+        let i = read_integer(input, &mut self.pos, self.i, self.bias)?;
+        // len < input.len() <= SHORT_LEN < SMALL_DIVISOR: each code point took at least one
+        // input byte (so the mask below changes nothing).
+        let count = self.len as u32 + 1;
+        debug_assert!((count as usize) < SMALL_DIVISOR);
+        let reciprocal = RECIPROCALS[count as usize & (SMALL_DIVISOR - 1)];
+        self.bias = adapt_by(i - self.i, FIRST, |delta| {
             div_by_reciprocal(delta, reciprocal)
         });
-        first = false;
         let wraps = div_by_reciprocal(i, reciprocal);
-        let at = (i - wraps * count) as usize;
+        // at <= len < SHORT_LEN (the mask changes nothing).
+        let at = (i - wraps * count) as usize & (SHORT_LEN - 1);
         // n <= 0x10FFFF before (checked below) and wraps < 2^32: no overflow in 64 bits.
-        let next = u64::from(n) + u64::from(wraps);
-        let Some(c) = u32::try_from(next).ok().and_then(char::from_u32) else {
-            return Err(match u32::try_from(next) {
-                Ok(code_point) => Error::InvalidCodePoint {
-                    position: start,
-                    code_point,
-                },
-                Err(_) => Error::Overflow { position: start },
-            });
+        let next = u64::from(self.n) + u64::from(wraps);
+        // One comparison for both the overflow past 32 bits and the end of Unicode.
+        if next > 0x10_FFFF {
+            return Err(code_point_error(next, start));
+        }
+        let Some(c) = char::from_u32(next as u32) else {
+            return Err(code_point_error(next, start));
         };
         // n only grows from INITIAL_N: never basic, so no BasicInserted here.
-        n = u32::from(c);
-        if len - at <= SHIFT {
+        self.n = u32::from(c);
+        let len = self.len;
+        if len - at <= SHIFT / 2 {
+            let tail: [S; SHIFT / 2] = buf[at..at + SHIFT / 2].try_into().expect("SHIFT / 2");
+            buf[at + 1..=at + SHIFT / 2].copy_from_slice(&tail);
+        } else if len - at <= SHIFT {
             let tail: [S; SHIFT] = buf[at..at + SHIFT].try_into().expect("SHIFT long");
             buf[at + 1..=at + SHIFT].copy_from_slice(&tail);
         } else {
             buf.copy_within(at..len, at + 1);
         }
         buf[at] = S::decoded(c);
-        len += 1;
-        i = at as u32 + 1;
+        self.len = len + 1;
+        self.i = at as u32 + 1;
+        Ok(())
     }
-    Ok(len)
 }
 
-/// The error of a digit that is missing or bad in an integer whose value so far is `wide`:
-/// if that value already left 32 bits, the generic procedure failed on overflow first.
+/// The error of a code point `next` that is not a scalar value, found by the integer that
+/// starts at `start`.
 #[cold]
-fn digit_error(wide: u64, start: usize, error: Error) -> Error {
-    if wide > u64::from(u32::MAX) {
+fn code_point_error(next: u64, start: usize) -> Error {
+    match u32::try_from(next) {
+        Ok(code_point) => Error::InvalidCodePoint {
+            position: start,
+            code_point,
+        },
+        Err(_) => Error::Overflow { position: start },
+    }
+}
+
+/// Section 6.2's inner loop: reads the integer that starts at `*pos` onto `i`, and leaves
+/// `*pos` after it. Thresholds come from [`THRESHOLD_ROWS`]. Integers are read in 64
+/// bits, so overflow is asked once, where the integer ends or fails, instead of at every
+/// digit: `i` and `w` only grow, so one of them left 32 bits at some step exactly if
+/// one of them ends above it. They cannot overflow 64 bits: an integer ends by its
+/// eleventh digit (the row's end mark), when `w` is at most 35^10 and `i` under
+/// 2^32 + 35^11.
+#[inline(always)]
+fn read_integer(input: &[u8], pos: &mut usize, i: u32, bias: u32) -> Result<u32, Error> {
+    let start = *pos;
+    debug_assert!((bias as usize) < THRESHOLD_ROWS.len());
+    let row = &THRESHOLD_ROWS[bias as usize & (THRESHOLD_ROWS.len() - 1)];
+    let mut wide = u64::from(i);
+    // The first digit weighs one.
+    let digit = next_digit(input, pos, wide, start)?;
+    wide += u64::from(digit);
+    let mut t = row[0];
+    let mut w: u64 = 1;
+    if digit >= u32::from(t) {
+        let mut j = 0;
+        loop {
+            w *= u64::from(BASE - u32::from(t));
+            j += 1;
+            let digit = next_digit(input, pos, wide | w, start)?;
+            wide += u64::from(digit) * w;
+            t = row[j & (ROW_LEN - 1)];
+            if digit < u32::from(t) {
+                break;
+            }
+        }
+    }
+    match u32::try_from(wide) {
+        Ok(i) if w <= u64::from(u32::MAX) => Ok(i),
+        _ => Err(Error::Overflow { position: start }),
+    }
+}
+
+/// The value of the digit at `*pos`, which it passes; or the error of a missing or bad
+/// digit in the integer that starts at `start`, in which `so_far` is the larger of `i`
+/// and `w` (or more, but no more than 32 bits when both are within them).
+#[inline(always)]
+fn next_digit(input: &[u8], pos: &mut usize, so_far: u64, start: usize) -> Result<u32, Error> {
+    let Some(&byte) = input.get(*pos) else {
+        return Err(digit_error(
+            so_far,
+            start,
+            Error::Truncated { position: start },
+        ));
+    };
+    let digit = DIGIT_VALUES[usize::from(byte)];
+    if digit == u8::MAX {
+        let bad = Error::BadDigit {
+            position: *pos,
+            byte,
+        };
+        return Err(digit_error(so_far, start, bad));
+    }
+    *pos += 1;
+    Ok(u32::from(digit))
+}
+
+/// Thresholds in a row of [`THRESHOLD_ROWS`].
+const ROW_LEN: usize = 16;
+
+/// Digits after which an integer has certainly overflowed: from the eleventh digit on,
+/// `w` is the product of ten factors base - t, each at least base - tmax = 10.
+const DOOMED_DIGIT: usize = 10;
+
+/// By bias, the threshold t = clamp(base * (j + 1) - bias, tmin, tmax) of each digit j
+/// of an integer, up to [`DOOMED_DIGIT`]; from there, 0xFF, above every digit, which ends
+/// the integer (its overflow is then reported). Biases stay under the number of rows: a
+/// delta below 2^32 leaves at most five divisions by 35 in [`adapt_by`], which then
+/// adds at most 35, so bias is at most 215.
+const THRESHOLD_ROWS: [[u8; ROW_LEN]; 256] = {
+    let mut table = [[0xFFu8; ROW_LEN]; 256];
+    let mut bias = 0;
+    while bias < 256 {
+        let mut j = 0;
+        while j < DOOMED_DIGIT {
+            let k = BASE as usize * (j + 1);
+            table[bias][j] = if k <= bias + TMIN as usize {
+                TMIN as u8
+            } else if k >= bias + TMAX as usize {
+                TMAX as u8
+            } else {
+                (k - bias) as u8
+            };
+            j += 1;
+        }
+        bias += 1;
+    }
+    table
+};
+
+/// The error of a digit that is missing or bad in an integer where `so_far` (see
+/// [`next_digit`]) is known: if it already left 32 bits, the generic procedure failed on
+/// overflow first.
+#[cold]
+fn digit_error(so_far: u64, start: usize, error: Error) -> Error {
+    if so_far > u64::from(u32::MAX) {
         Error::Overflow { position: start }
     } else {
         error
@@ -354,26 +468,57 @@ fn adapt_by(delta: u32, first: bool, by_numpoints: impl Fn(u32) -> u32) -> u32 {
     k + u32::from(ADAPT_TAIL[delta as usize])
 }
 
-/// The position of the last delimiter in `input`, eight bytes at a time.
+/// The position of the last delimiter in `input`, eight bytes at a time: from the end,
+/// then one word over the first eight bytes (those it shares with a word already read
+/// hold no delimiter); inputs under eight bytes take two overlapping words of four, or
+/// bytes.
 #[inline(always)]
 fn last_delimiter(input: &[u8]) -> Option<usize> {
-    let mut end = input.len();
-    while end >= 8 {
-        let word = u64::from_le_bytes(input[end - 8..end].try_into().expect("8 bytes"));
-        // Exact in every byte, so the highest flag is the last delimiter.
-        let zero = bytes_equal(word, DELIMITER);
-        if zero != 0 {
-            return Some(end - 8 + (63 - zero.leading_zeros() as usize) / 8);
+    let len = input.len();
+    let highest = |flags: u64, at: usize| at + (63 - flags.leading_zeros() as usize) / 8;
+    if len >= 8 {
+        let mut end = len;
+        loop {
+            let word = u64::from_le_bytes(input[end - 8..end].try_into().expect("8 bytes"));
+            // Exact in every byte, so the highest flag is the last delimiter.
+            let flags = bytes_equal(word, DELIMITER);
+            if flags != 0 {
+                return Some(highest(flags, end - 8));
+            }
+            if end < 16 {
+                break;
+            }
+            end -= 8;
         }
-        end -= 8;
+        if end > 8 {
+            let word = u64::from_le_bytes(input[..8].try_into().expect("8 bytes"));
+            let flags = bytes_equal(word, DELIMITER);
+            if flags != 0 {
+                return Some(highest(flags, 0));
+            }
+        }
+        None
+    } else if len >= 4 {
+        let four = |at: usize| {
+            let word = u32::from_le_bytes(input[at..at + 4].try_into().expect("4 bytes"));
+            bytes_equal(u64::from(word) | 0xFFFF_FFFF_0000_0000, DELIMITER)
+        };
+        match (four(len - 4), four(0)) {
+            (0, 0) => None,
+            (0, first) => Some(highest(first, 0)),
+            (last, _) => Some(highest(last, len - 4)),
+        }
+    } else {
+        input.iter().rposition(|&b| b == DELIMITER)
     }
-    input[..end].iter().rposition(|&b| b == DELIMITER)
 }
 
 /// A Punycode decoder with reusable scratch space.
 #[derive(Debug, Clone)]
 pub struct Decoder {
     max_len: usize,
+    /// Inputs up to this many bytes take [`decode_short`]: `SHORT_LEN.min(max_len)`.
+    short_len: usize,
     code_points: Vec<u32>,
     case_flags: Vec<bool>,
     short: ShortBuffer<u32>,
@@ -391,6 +536,7 @@ impl Decoder {
     pub fn new(max_len: usize) -> Self {
         Decoder {
             max_len,
+            short_len: SHORT_LEN.min(max_len),
             code_points: Vec::new(),
             case_flags: Vec::new(),
             short: [0; SHORT_LEN + SHIFT],
@@ -400,7 +546,7 @@ impl Decoder {
 
     /// Decodes `input` (no ACE prefix) to code points, borrowed until the next call.
     pub fn decode(&mut self, input: &[u8]) -> Result<&[u32], Error> {
-        if input.len() <= SHORT_LEN.min(self.max_len) {
+        if input.len() <= self.short_len {
             let len = decode_short(input, &mut self.short)?;
             return Ok(&self.short[..len]);
         }
@@ -446,7 +592,7 @@ impl Decoder {
                 }
             }
         }
-        if input.len() <= SHORT_LEN.min(self.max_len) {
+        if input.len() <= self.short_len {
             let len = decode_short(input, &mut self.short_text)?;
             push_utf8_words(&self.short_text[..len], out);
             return Ok(());
@@ -913,8 +1059,26 @@ mod tests {
             // while its weight stays within 32 bits: cut there or followed by a bad digit,
             // the error is still the overflow.
             "zz999999a!",
+            // Weights of 35, 35, then 10 a digit (t = tmin, tmin, then tmax): the weight
+            // leaves 32 bits at the tenth digit while the value stays small, and the
+            // integer ends at the tenth, eleventh or twelfth digit, or runs on.
+            "bb0000000a",
+            "bb00000000a",
+            "bb000000000a",
+            "bb0000000000a",
+            "bb00000000000000000000000000000000000a",
         ];
-        for sample in samples {
+        // The longest inputs of the short decoder, up to a code point a byte.
+        let longest = [
+            "a".repeat(SHORT_LEN),
+            "a".repeat(SHORT_LEN - 28) + "-" + &"a".repeat(27),
+            "ba".repeat(SHORT_LEN / 2),
+        ];
+        for sample in samples
+            .iter()
+            .copied()
+            .chain(longest.iter().map(String::as_str))
+        {
             let bytes = sample.as_bytes();
             for end in 0..=bytes.len() {
                 same_as_generic(&bytes[..end]);
