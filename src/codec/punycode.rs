@@ -238,11 +238,8 @@ fn decode_short<S: Slot>(input: &[u8], buf: &mut ShortBuffer<S>) -> Result<usize
     let mut state = match last_delimiter(input) {
         Some(last) if last > 0 => {
             let literal = &input[..last];
-            if let Some(position) = literal.iter().position(|b| !b.is_ascii()) {
-                return Err(Error::NonBasic {
-                    position,
-                    byte: literal[position],
-                });
+            if !literal.is_ascii() {
+                return Err(non_basic(literal));
             }
             for (slot, &b) in buf.iter_mut().zip(literal) {
                 *slot = S::basic(b);
@@ -252,10 +249,15 @@ fn decode_short<S: Slot>(input: &[u8], buf: &mut ShortBuffer<S>) -> Result<usize
         _ => State::after_literal(0, 0),
     };
     if state.pos < input.len() {
-        // Only the first adaptation divides by damp: it is taken out of the loop.
-        state.step::<S, true>(input, buf)?;
+        // Only the first adaptation divides by damp: it is taken out of the loop, and so
+        // is the case of an empty output (no literal), where nothing divides or moves.
+        if state.len == 0 {
+            state.step::<S, true, true>(input, buf)?;
+        } else {
+            state.step::<S, true, false>(input, buf)?;
+        }
         while state.pos < input.len() {
-            state.step::<S, false>(input, buf)?;
+            state.step::<S, false, false>(input, buf)?;
         }
     }
     Ok(state.len)
@@ -287,26 +289,34 @@ impl State {
         }
     }
 
-    /// Reads one integer, adapts the bias, and inserts the code point it gives.
+    /// Reads one integer, adapts the bias, and inserts the code point it gives (`EMPTY`:
+    /// into an empty output).
     #[inline(always)]
-    fn step<S: Slot, const FIRST: bool>(
+    fn step<S: Slot, const FIRST: bool, const EMPTY: bool>(
         &mut self,
         input: &[u8],
         buf: &mut ShortBuffer<S>,
     ) -> Result<(), Error> {
+        debug_assert_eq!(EMPTY, self.len == 0);
         let start = self.pos;
         let i = read_integer(input, &mut self.pos, self.i, self.bias)?;
-        // len < input.len() <= SHORT_LEN < SMALL_DIVISOR: each code point took at least one
-        // input byte (so the mask below changes nothing).
-        let count = self.len as u32 + 1;
-        debug_assert!((count as usize) < SMALL_DIVISOR);
-        let reciprocal = RECIPROCALS[count as usize & (SMALL_DIVISOR - 1)];
-        self.bias = adapt_by(i - self.i, FIRST, |delta| {
-            div_by_reciprocal(delta, reciprocal)
-        });
-        let wraps = div_by_reciprocal(i, reciprocal);
-        // at <= len < SHORT_LEN (the mask changes nothing).
-        let at = (i - wraps * count) as usize & (SHORT_LEN - 1);
+        let (wraps, at) = if EMPTY {
+            // Dividing by one.
+            self.bias = adapt_by(i - self.i, FIRST, |delta| delta);
+            (i, 0)
+        } else {
+            // len < input.len() <= SHORT_LEN < SMALL_DIVISOR: each code point took at least
+            // one input byte (so the mask below changes nothing).
+            let count = self.len as u32 + 1;
+            debug_assert!((count as usize) < SMALL_DIVISOR);
+            let reciprocal = RECIPROCALS[count as usize & (SMALL_DIVISOR - 1)];
+            self.bias = adapt_by(i - self.i, FIRST, |delta| {
+                div_by_reciprocal(delta, reciprocal)
+            });
+            let wraps = div_by_reciprocal(i, reciprocal);
+            // at <= len < SHORT_LEN (the mask changes nothing).
+            (wraps, (i - wraps * count) as usize & (SHORT_LEN - 1))
+        };
         // n <= 0x10FFFF before (checked below) and wraps < 2^32: no overflow in 64 bits.
         let next = u64::from(self.n) + u64::from(wraps);
         // One comparison for both the overflow past 32 bits and the end of Unicode.
@@ -319,7 +329,9 @@ impl State {
         // n only grows from INITIAL_N: never basic, so no BasicInserted here.
         self.n = u32::from(c);
         let len = self.len;
-        if len - at <= SHIFT / 2 {
+        if EMPTY {
+            // Nothing to move.
+        } else if len - at <= SHIFT / 2 {
             let tail: [S; SHIFT / 2] = buf[at..at + SHIFT / 2].try_into().expect("SHIFT / 2");
             buf[at + 1..=at + SHIFT / 2].copy_from_slice(&tail);
         } else if len - at <= SHIFT {
@@ -332,6 +344,16 @@ impl State {
         self.len = len + 1;
         self.i = at as u32 + 1;
         Ok(())
+    }
+}
+
+/// The error of a literal that is not all ASCII: its first other byte.
+#[cold]
+fn non_basic(literal: &[u8]) -> Error {
+    let position = literal.iter().position(|b| !b.is_ascii()).unwrap_or(0);
+    Error::NonBasic {
+        position,
+        byte: literal[position],
     }
 }
 
@@ -349,32 +371,30 @@ fn code_point_error(next: u64, start: usize) -> Error {
 }
 
 /// Section 6.2's inner loop: reads the integer that starts at `*pos` onto `i`, and leaves
-/// `*pos` after it. Thresholds come from [`THRESHOLD_ROWS`]. Integers are read in 64
-/// bits, so overflow is asked once, where the integer ends or fails, instead of at every
-/// digit: `i` and `w` only grow, so one of them left 32 bits at some step exactly if
-/// one of them ends above it. They cannot overflow 64 bits: an integer ends by its
-/// eleventh digit (the row's end mark), when `w` is at most 35^10 and `i` under
+/// `*pos` after it. Thresholds and weights come from the bias's [`DigitRow`]. Integers are
+/// read in 64 bits, so overflow is asked once, where the integer ends or fails, instead
+/// of at every digit: `i` and `w` only grow, so one of them left 32 bits at some step
+/// exactly if one of them ends above it. They cannot overflow 64 bits: an integer ends by
+/// its eleventh digit (the row's end mark), when `w` is at most 35^10 and `i` under
 /// 2^32 + 35^11.
 #[inline(always)]
 fn read_integer(input: &[u8], pos: &mut usize, i: u32, bias: u32) -> Result<u32, Error> {
     let start = *pos;
-    debug_assert!((bias as usize) < THRESHOLD_ROWS.len());
-    let row = &THRESHOLD_ROWS[bias as usize & (THRESHOLD_ROWS.len() - 1)];
+    debug_assert!((bias as usize) < DIGIT_ROWS.len());
+    let row = &DIGIT_ROWS[bias as usize & (DIGIT_ROWS.len() - 1)];
     let mut wide = u64::from(i);
     // The first digit weighs one.
     let digit = next_digit(input, pos, wide, start)?;
     wide += u64::from(digit);
-    let mut t = row[0];
     let mut w: u64 = 1;
-    if digit >= u32::from(t) {
+    if digit >= u32::from(row.thresholds[0]) {
         let mut j = 0;
         loop {
-            w *= u64::from(BASE - u32::from(t));
-            j += 1;
+            j = (j + 1) & (ROW_LEN - 1);
+            w = row.weights[j];
             let digit = next_digit(input, pos, wide | w, start)?;
             wide += u64::from(digit) * w;
-            t = row[j & (ROW_LEN - 1)];
-            if digit < u32::from(t) {
+            if digit < u32::from(row.thresholds[j]) {
                 break;
             }
         }
@@ -409,34 +429,53 @@ fn next_digit(input: &[u8], pos: &mut usize, so_far: u64, start: usize) -> Resul
     Ok(u32::from(digit))
 }
 
-/// Thresholds in a row of [`THRESHOLD_ROWS`].
+/// Digits in a [`DigitRow`].
 const ROW_LEN: usize = 16;
 
 /// Digits after which an integer has certainly overflowed: from the eleventh digit on,
 /// `w` is the product of ten factors base - t, each at least base - tmax = 10.
 const DOOMED_DIGIT: usize = 10;
 
-/// By bias, the threshold t = clamp(base * (j + 1) - bias, tmin, tmax) of each digit j
-/// of an integer, up to [`DOOMED_DIGIT`]; from there, 0xFF, above every digit, which ends
-/// the integer (its overflow is then reported). Biases stay under the number of rows: a
-/// delta below 2^32 leaves at most five divisions by 35 in [`adapt_by`], which then
-/// adds at most 35, so bias is at most 215.
-const THRESHOLD_ROWS: [[u8; ROW_LEN]; 256] = {
-    let mut table = [[0xFFu8; ROW_LEN]; 256];
+/// What the digits of an integer read with one bias are worth: the threshold
+/// t = clamp(base * (j + 1) - bias, tmin, tmax) and the weight w (the product of base - t
+/// over the digits before) of each digit j, up to [`DOOMED_DIGIT`]; from there, a
+/// threshold of 0xFF, above every digit, which ends the integer (its overflow is then
+/// reported).
+#[derive(Clone, Copy)]
+struct DigitRow {
+    thresholds: [u8; ROW_LEN],
+    weights: [u64; ROW_LEN],
+}
+
+/// [`DigitRow`] by bias. Biases stay within it (so the mask that spares a bounds check
+/// changes nothing): a delta below 2^32 leaves at most five divisions by 35 in
+/// [`adapt_by`], which then adds at most 35, so bias is at most 215.
+const DIGIT_ROWS: [DigitRow; 256] = {
+    let doomed = DigitRow {
+        thresholds: [0xFF; ROW_LEN],
+        weights: [0; ROW_LEN],
+    };
+    let mut table = [doomed; 256];
     let mut bias = 0;
-    while bias < 256 {
+    while bias < table.len() {
+        let mut w = 1;
         let mut j = 0;
         while j < DOOMED_DIGIT {
             let k = BASE as usize * (j + 1);
-            table[bias][j] = if k <= bias + TMIN as usize {
-                TMIN as u8
+            let t = if k <= bias + TMIN as usize {
+                TMIN as usize
             } else if k >= bias + TMAX as usize {
-                TMAX as u8
+                TMAX as usize
             } else {
-                (k - bias) as u8
+                k - bias
             };
+            table[bias].thresholds[j] = t as u8;
+            table[bias].weights[j] = w;
+            w *= (BASE as usize - t) as u64;
             j += 1;
         }
+        // The weight of the first doomed digit, past 32 bits.
+        table[bias].weights[j] = w;
         bias += 1;
     }
     table
