@@ -39,7 +39,7 @@ pub const DEFAULT_MAX_LEN: usize = 1024;
 
 /// Digit values 0..=35 by byte (`a`-`z` and `A`-`Z` are 0-25, `0`-`9` are 26-35);
 /// 0xFF for a byte that is not a digit.
-const DIGIT_VALUES: [u8; 256] = {
+static DIGIT_VALUES: [u8; 256] = {
     let mut table = [u8::MAX; 256];
     let mut i = 0;
     while i < 26 {
@@ -57,7 +57,7 @@ const DIGIT_VALUES: [u8; 256] = {
 
 /// The last step of bias adaptation, `((base - tmin + 1) * delta) / (delta + skew)`, for
 /// every delta that can reach it (delta <= ((base - tmin) * tmax) / 2 = 455).
-const ADAPT_TAIL: [u8; 456] = {
+static ADAPT_TAIL: [u8; 456] = {
     let mut table = [0u8; 456];
     let mut delta = 0;
     while delta < 456 {
@@ -71,7 +71,7 @@ const ADAPT_TAIL: [u8; 456] = {
 const SMALL_DIVISOR: usize = 256;
 
 /// `floor((2^64 - 1) / d)` for 1 <= d < SMALL_DIVISOR.
-const RECIPROCALS: [u64; SMALL_DIVISOR] = {
+static RECIPROCALS: [u64; SMALL_DIVISOR] = {
     let mut table = [0u64; SMALL_DIVISOR];
     let mut d = 1;
     while d < SMALL_DIVISOR {
@@ -450,7 +450,7 @@ struct DigitRow {
 /// [`DigitRow`] by bias. Biases stay within it (so the mask that spares a bounds check
 /// changes nothing): a delta below 2^32 leaves at most five divisions by 35 in
 /// [`adapt_by`], which then adds at most 35, so bias is at most 215.
-const DIGIT_ROWS: [DigitRow; 256] = {
+static DIGIT_ROWS: [DigitRow; 256] = {
     let doomed = DigitRow {
         thresholds: [0xFF; ROW_LEN],
         weights: [0; ROW_LEN],
