@@ -7,7 +7,7 @@
 //!   divisions of RFC 3492 section 6 by tables and reciprocals);
 //! - the generic decoder's length cap: over the cap it is `TooLong`, under it the result is
 //!   the uncapped one;
-//! - `decode_to_string` (with its all-basic fast path) agrees with `decode`;
+//! - `decode_to_string` (its short-input path keeps UTF-8 words) agrees with `decode`;
 //! - when decoding succeeds, encoding gives the input back: byte for byte in the literal
 //!   portion (basic code points are copied as written), with the digits of the deltas in
 //!   lower case (the encoder writes lower-case digits; the decoder takes either case);

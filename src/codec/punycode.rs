@@ -2,7 +2,7 @@
 //!
 //! [`Punycode`] is a zero-sized parameter set whose values are constants, so the generic
 //! procedures of [`super::bootstring`] compile here to a specialised codec: divisions by
-//! constants, a 256-entry digit table, and fast paths for all-basic strings.
+//! constants, a 256-entry digit table, and short-input paths for every DNS label.
 //! [`Decoder`] and [`Encoder`] own reusable scratch space, so converting many labels
 //! allocates nothing per label once the scratch has grown.
 //!
@@ -620,17 +620,6 @@ impl Decoder {
 
     /// Decodes `input` and appends the result to `out`; `out` is unchanged on error.
     pub fn decode_to_string(&mut self, input: &[u8], out: &mut String) -> Result<(), Error> {
-        // All-basic fast path: "literal-" with nothing after the delimiter.
-        if let [literal @ .., DELIMITER] = input {
-            if !literal.is_empty() && input.len() <= self.max_len {
-                if let Ok(text) = std::str::from_utf8(literal) {
-                    if text.is_ascii() {
-                        out.push_str(text);
-                        return Ok(());
-                    }
-                }
-            }
-        }
         if input.len() <= self.short_len {
             let len = decode_short(input, &mut self.short_text)?;
             push_utf8_words(&self.short_text[..len], out);
