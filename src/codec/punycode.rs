@@ -619,6 +619,7 @@ impl Decoder {
     }
 
     /// Decodes `input` and appends the result to `out`; `out` is unchanged on error.
+    #[inline]
     pub fn decode_to_string(&mut self, input: &[u8], out: &mut String) -> Result<(), Error> {
         if input.len() <= self.short_len {
             let len = decode_short(input, &mut self.short_text)?;
