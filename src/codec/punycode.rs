@@ -373,10 +373,15 @@ fn code_point_error(next: u64, start: usize) -> Error {
 /// Section 6.2's inner loop: reads the integer that starts at `*pos` onto `i`, and leaves
 /// `*pos` after it. Thresholds and weights come from the bias's [`DigitRow`]. Integers are
 /// read in 64 bits, so overflow is asked once, where the integer ends or fails, instead
-/// of at every digit: `i` and `w` only grow, so one of them left 32 bits at some step
-/// exactly if one of them ends above it. They cannot overflow 64 bits: an integer ends by
-/// its eleventh digit (the row's end mark), when `w` is at most 35^10 and `i` under
-/// 2^32 + 35^11.
+/// of at every digit, and only of `i`:
+/// - `i` only grows, so it left 32 bits at some step exactly if it ends above them;
+/// - whenever `w` leaves 32 bits, `i` already has: every digit that does not end the
+///   integer is at least its threshold, so `i` is at least the sum of threshold times
+///   weight over those digits, which is above 2^32 by the time the weight is, for every
+///   bias up to 249 (`overflow_of_w_is_overflow_of_i` checks this over the rows), and a
+///   bias is at most 215;
+/// - neither leaves 64 bits: an integer ends by its eleventh digit (the row's end mark),
+///   when `w` is at most 35^10 and `i` under 2^32 + 35^11.
 #[inline(always)]
 fn read_integer(input: &[u8], pos: &mut usize, i: u32, bias: u32) -> Result<u32, Error> {
     let start = *pos;
@@ -386,33 +391,28 @@ fn read_integer(input: &[u8], pos: &mut usize, i: u32, bias: u32) -> Result<u32,
     // The first digit weighs one.
     let digit = next_digit(input, pos, wide, start)?;
     wide += u64::from(digit);
-    let mut w: u64 = 1;
     if digit >= u32::from(row.thresholds[0]) {
         let mut j = 0;
         loop {
             j = (j + 1) & (ROW_LEN - 1);
-            w = row.weights[j];
-            let digit = next_digit(input, pos, wide | w, start)?;
+            let w = row.weights[j];
+            let digit = next_digit(input, pos, wide, start)?;
             wide += u64::from(digit) * w;
             if digit < u32::from(row.thresholds[j]) {
                 break;
             }
         }
     }
-    match u32::try_from(wide) {
-        Ok(i) if w <= u64::from(u32::MAX) => Ok(i),
-        _ => Err(Error::Overflow { position: start }),
-    }
+    u32::try_from(wide).map_err(|_| Error::Overflow { position: start })
 }
 
 /// The value of the digit at `*pos`, which it passes; or the error of a missing or bad
-/// digit in the integer that starts at `start`, in which `so_far` is the larger of `i`
-/// and `w` (or more, but no more than 32 bits when both are within them).
+/// digit in the integer that starts at `start`, whose `i` is `wide` so far.
 #[inline(always)]
-fn next_digit(input: &[u8], pos: &mut usize, so_far: u64, start: usize) -> Result<u32, Error> {
+fn next_digit(input: &[u8], pos: &mut usize, wide: u64, start: usize) -> Result<u32, Error> {
     let Some(&byte) = input.get(*pos) else {
         return Err(digit_error(
-            so_far,
+            wide,
             start,
             Error::Truncated { position: start },
         ));
@@ -423,7 +423,7 @@ fn next_digit(input: &[u8], pos: &mut usize, so_far: u64, start: usize) -> Resul
             position: *pos,
             byte,
         };
-        return Err(digit_error(so_far, start, bad));
+        return Err(digit_error(wide, start, bad));
     }
     *pos += 1;
     Ok(u32::from(digit))
@@ -481,12 +481,11 @@ static DIGIT_ROWS: [DigitRow; 256] = {
     table
 };
 
-/// The error of a digit that is missing or bad in an integer where `so_far` (see
-/// [`next_digit`]) is known: if it already left 32 bits, the generic procedure failed on
-/// overflow first.
+/// The error of a digit that is missing or bad in an integer whose value so far is `wide`:
+/// if that value already left 32 bits, the generic procedure failed on overflow first.
 #[cold]
-fn digit_error(so_far: u64, start: usize, error: Error) -> Error {
-    if so_far > u64::from(u32::MAX) {
+fn digit_error(wide: u64, start: usize, error: Error) -> Error {
+    if wide > u64::from(u32::MAX) {
         Error::Overflow { position: start }
     } else {
         error
@@ -1135,6 +1134,27 @@ mod tests {
         ) {
             same_as_generic(&input);
         }
+    }
+
+    /// What lets [`read_integer`] ask only whether `i` overflowed: for every bias it can
+    /// meet, once the weight of a digit leaves 32 bits, the smallest value the digits
+    /// before it can have (each at its threshold) has left them too. The last bias for
+    /// which this holds is also checked, so that the test would see rows reaching past it.
+    #[test]
+    fn overflow_of_w_is_overflow_of_i() {
+        let holds = |bias: usize| {
+            let row = &DIGIT_ROWS[bias];
+            let mut least = 0u64;
+            (0..DOOMED_DIGIT).all(|j| {
+                least += u64::from(row.thresholds[j]) * row.weights[j];
+                row.weights[j + 1] <= u64::from(u32::MAX) || least > u64::from(u32::MAX)
+            })
+        };
+        // adapt_by's largest bias: five divisions by 35, then the table's largest value.
+        let largest = 5 * BASE as usize + usize::from(ADAPT_TAIL[455]);
+        assert!(largest < 250, "{largest}");
+        assert!((0..=largest).all(holds));
+        assert!(holds(249) && !holds(250));
     }
 
     #[test]
