@@ -10,10 +10,13 @@ use std::mem::MaybeUninit;
 fn utf8_word(c: char) -> (u32, usize) {
     let cp = u32::from(c);
     let tail = |shift: u32| 0x80 | (cp >> shift) & 0x3F;
-    if cp < 0x80 {
-        (cp, 1)
-    } else if cp < 0x800 {
-        (0xC0 | cp >> 6 | tail(0) << 8, 2)
+    // Two comparisons at most below U+10000.
+    if cp < 0x800 {
+        if cp < 0x80 {
+            (cp, 1)
+        } else {
+            (0xC0 | cp >> 6 | tail(0) << 8, 2)
+        }
     } else if cp < 0x1_0000 {
         (0xE0 | cp >> 12 | tail(6) << 8 | tail(0) << 16, 3)
     } else {
