@@ -152,11 +152,14 @@ impl Labeler {
         if body.is_empty() {
             return Err(LabelError::Empty);
         }
-        let code_points = self.decoder.decode(body).map_err(LabelError::Punycode)?;
+        let chars = self
+            .decoder
+            .decode_chars(body)
+            .map_err(LabelError::Punycode)?;
         // One pass writes the text (ASCII case folded: the decoder copies the literal part as
         // it was given) and gathers what the checks need.
         let start = out.len();
-        let facts = self.uts46.write_decoded(code_points, out);
+        let facts = self.uts46.write_decoded(chars, out);
         // ACE_PREFIX again at the start, in any case, or nothing but ASCII.
         let refused = if facts.has_ace_prefix() {
             LabelError::DoubleEncoded

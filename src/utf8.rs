@@ -44,6 +44,13 @@ impl Utf8Word {
         Utf8Word(utf8_word(c).0)
     }
 
+    /// The encoding of `c`, and its length.
+    #[inline(always)]
+    fn with_len(c: char) -> (Self, usize) {
+        let (word, len) = utf8_word(c);
+        (Utf8Word(word), len)
+    }
+
     /// The encoding of an ASCII byte (its low seven bits: a byte over 0x7F is the caller's
     /// mistake, and gives a different character, never bad UTF-8).
     #[inline(always)]
@@ -58,13 +65,13 @@ impl Utf8Word {
     }
 }
 
-/// Appends `items` to `out` as UTF-8, each through `word`: the encoding to write, or none to
-/// leave the item out.
+/// Appends `items` to `out` as UTF-8, each through `word`: the encoding to write and its
+/// length, or none to leave the item out.
 #[inline(always)]
 fn push_words<T: Copy>(
     items: &[T],
     out: &mut String,
-    mut word: impl FnMut(usize, T) -> Option<Utf8Word>,
+    mut word: impl FnMut(usize, T) -> Option<(Utf8Word, usize)>,
 ) {
     let start = out.len();
     out.reserve(items.len() * 4);
@@ -78,9 +85,10 @@ fn push_words<T: Copy>(
     let base = spare.as_mut_ptr();
     let mut len = 0;
     for (j, &item) in items.iter().enumerate() {
-        if let Some(encoding) = word(j, item) {
+        if let Some((encoding, encoding_len)) = word(j, item) {
+            debug_assert_eq!(encoding_len, encoding.len());
             debug_assert!(len + 4 <= spare.len());
-            // All four bytes are stored at once; only `encoding.len()` of them count.
+            // All four bytes are stored at once; only `encoding_len` of them count.
             // SAFETY: each item adds at most four bytes, so `len <= 4 * j` here and the
             // four bytes from `len` lie within `spare`, at least `4 * items.len()` bytes
             // long after the `reserve` above.
@@ -89,44 +97,33 @@ fn push_words<T: Copy>(
                     .cast::<[u8; 4]>()
                     .write_unaligned(encoding.0.to_le_bytes());
             }
-            len += encoding.len();
+            len += encoding_len;
         }
     }
     // SAFETY: the `len` bytes after `start` were written above, whole encodings of `char`s
     // one after the other (a `Utf8Word` holds what `utf8_word` gives for a `char`, which
     // `utf8_word_is_the_utf8_encoding` checks against the standard library for every
-    // scalar value, with the length that `every_utf8_word_has_its_length` checks), so the
+    // scalar value, with the length that `utf8_word` gives or, the same,
+    // `Utf8Word::len`, which `every_utf8_word_has_its_length` checks), so the
     // first `start + len` bytes are initialised and UTF-8; `len` is at most
     // `4 * items.len()`, within the reserved capacity.
     unsafe { bytes.set_len(start + len) };
 }
 
-/// Appends the code points that are Unicode scalar values to `out` as UTF-8, leaving the
-/// others out, and calls `each(index, code_point)` for every code point in order (scalar
-/// value or not), in the same pass.
+/// Appends `chars` to `out`, and calls `each(index, char)` for each in order, in the same
+/// pass.
 #[inline(always)]
-pub(crate) fn push_scalars_with(
-    code_points: &[u32],
-    out: &mut String,
-    mut each: impl FnMut(usize, u32),
-) {
-    push_words(code_points, out, |j, cp| {
-        each(j, cp);
-        char::from_u32(cp).map(Utf8Word::of)
+pub(crate) fn push_chars_with(chars: &[char], out: &mut String, mut each: impl FnMut(usize, char)) {
+    push_words(chars, out, |j, c| {
+        each(j, c);
+        Some(Utf8Word::with_len(c))
     });
-}
-
-/// Appends the code points that are Unicode scalar values to `out` as UTF-8, leaving the
-/// others out.
-#[inline]
-pub(crate) fn push_scalars(code_points: &[u32], out: &mut String) {
-    push_scalars_with(code_points, out, |_, _| {});
 }
 
 /// Appends the characters whose encodings `words` holds to `out`.
 #[inline]
 pub(crate) fn push_utf8_words(words: &[Utf8Word], out: &mut String) {
-    push_words(words, out, |_, word| Some(word));
+    push_words(words, out, |_, word| Some((word, word.len())));
 }
 
 /// Room in a `String` for ASCII bytes, filled with no capacity test per byte (see
@@ -264,28 +261,18 @@ mod tests {
         });
     }
 
-    /// What is appended is what `String::push` of the scalar values gives, after what the
-    /// String held, with every code point seen once in order.
+    /// Chars written out give their text, after what the String held, each seen once in
+    /// order.
     #[test]
-    fn pushed_scalars_are_those_push_gives() {
+    fn pushed_chars_are_their_text() {
         use proptest::prelude::*;
-        let code_point = prop_oneof![
-            0u32..0x80,
-            0x80u32..0x800,
-            0x800u32..0x1_0000,
-            0x1_0000u32..0x11_0000,
-            0xD800u32..0xE000,
-            any::<u32>(),
-        ];
-        proptest!(|(prefix in ".{0,4}", code_points in prop::collection::vec(code_point, 0..80))| {
-            let mut expected = prefix.clone();
-            expected.extend(code_points.iter().filter_map(|&cp| char::from_u32(cp)));
+        proptest!(|(prefix in ".{0,4}", text in ".{0,80}")| {
+            let chars: Vec<char> = text.chars().collect();
             let mut out = prefix.clone();
             let mut seen = Vec::new();
-            push_scalars_with(&code_points, &mut out, |j, cp| seen.push((j, cp)));
-            prop_assert_eq!(out, expected);
-            let all: Vec<(usize, u32)> = code_points.iter().copied().enumerate().collect();
-            prop_assert_eq!(seen, all);
+            push_chars_with(&chars, &mut out, |j, c| seen.push((j, c)));
+            prop_assert_eq!(out, prefix + &text);
+            prop_assert_eq!(seen, chars.into_iter().enumerate().collect::<Vec<_>>());
         });
     }
 }

@@ -10,7 +10,7 @@
 
 use super::bootstring::{self, Error, Observer, Parameters};
 use crate::swar::bytes_equal;
-use crate::utf8::{append_ascii, push_scalars, push_utf8_words, Utf8Word};
+use crate::utf8::{append_ascii, push_chars_with, push_utf8_words, Utf8Word};
 
 /// The Punycode parameter set (RFC 3492 section 5).
 #[derive(Debug, Clone, Copy, Default)]
@@ -215,6 +215,17 @@ impl Slot for u32 {
     }
 }
 
+impl Slot for char {
+    #[inline(always)]
+    fn basic(byte: u8) -> Self {
+        char::from(byte & 0x7F)
+    }
+    #[inline(always)]
+    fn decoded(c: char) -> Self {
+        c
+    }
+}
+
 impl Slot for Utf8Word {
     #[inline(always)]
     fn basic(byte: u8) -> Self {
@@ -332,11 +343,9 @@ impl State {
         if EMPTY {
             // Nothing to move.
         } else if len - at <= SHIFT / 2 {
-            let tail: [S; SHIFT / 2] = buf[at..at + SHIFT / 2].try_into().expect("SHIFT / 2");
-            buf[at + 1..=at + SHIFT / 2].copy_from_slice(&tail);
+            buf.copy_within(at..at + SHIFT / 2, at + 1);
         } else if len - at <= SHIFT {
-            let tail: [S; SHIFT] = buf[at..at + SHIFT].try_into().expect("SHIFT long");
-            buf[at + 1..=at + SHIFT].copy_from_slice(&tail);
+            buf.copy_within(at..at + SHIFT, at + 1);
         } else {
             buf.copy_within(at..len, at + 1);
         }
@@ -559,7 +568,9 @@ pub struct Decoder {
     short_len: usize,
     code_points: Vec<u32>,
     case_flags: Vec<bool>,
+    chars: Vec<char>,
     short: ShortBuffer<u32>,
+    short_chars: ShortBuffer<char>,
     short_text: ShortBuffer<Utf8Word>,
 }
 
@@ -577,7 +588,9 @@ impl Decoder {
             short_len: SHORT_LEN.min(max_len),
             code_points: Vec::new(),
             case_flags: Vec::new(),
+            chars: Vec::new(),
             short: [0; SHORT_LEN + SHIFT],
+            short_chars: ['\0'; SHORT_LEN + SHIFT],
             short_text: [Utf8Word::default(); SHORT_LEN + SHIFT],
         }
     }
@@ -597,6 +610,28 @@ impl Decoder {
             &mut (),
         )?;
         Ok(&self.code_points)
+    }
+
+    /// Decodes `input` (no ACE prefix) to characters, borrowed until the next call: what
+    /// [`Decoder::decode`] gives, typed as the scalar values they are.
+    pub fn decode_chars(&mut self, input: &[u8]) -> Result<&[char], Error> {
+        if input.len() <= self.short_len {
+            let len = decode_short(input, &mut self.short_chars)?;
+            return Ok(&self.short_chars[..len]);
+        }
+        bootstring::decode(
+            &Punycode,
+            input,
+            self.max_len,
+            &mut self.code_points,
+            None,
+            &mut (),
+        )?;
+        // The decoder refuses every code point that is not a scalar value: none is dropped.
+        self.chars.clear();
+        let chars = self.code_points.iter().filter_map(|&cp| char::from_u32(cp));
+        self.chars.extend(chars);
+        Ok(&self.chars)
     }
 
     /// Decodes `input` to code points with their mixed-case annotation flags (RFC 3492
@@ -625,8 +660,8 @@ impl Decoder {
             push_utf8_words(&self.short_text[..len], out);
             return Ok(());
         }
-        let code_points = self.decode(input)?;
-        push_scalars(code_points, out);
+        let chars = self.decode_chars(input)?;
+        push_chars_with(chars, out, |_, _| {});
         Ok(())
     }
 }
