@@ -830,6 +830,7 @@ impl Uts46 {
     /// with ASCII upper case mapped to lower case as UTS #46 maps it (the decoder copies the
     /// literal part in the case it was given), and returns the [`Facts`] of the text
     /// written, the same as [`Uts46::facts`] of it, in the same pass.
+    #[inline]
     pub fn write_decoded(&self, chars: &[char], out: &mut String) -> Facts {
         let &[first, ..] = chars else {
             return Facts::default();
