@@ -425,7 +425,7 @@ impl NameRewriter {
 
     /// [`NameRewriter::rewrite`] for a name that [`NameRewriter::needs_work`] accepts (the
     /// test is not made again). A name rewritten lately is not rewritten again: what its
-    /// rewriting gave is given again ([`RecentNames`]).
+    /// rewriting gave is given again (from the last names rewritten).
     pub fn rewrite_needing_work(
         &mut self,
         name: &[u8],
