@@ -601,6 +601,12 @@ impl Decoder {
             let len = decode_short(input, &mut self.short)?;
             return Ok(&self.short[..len]);
         }
+        self.decode_long(input)?;
+        Ok(&self.code_points)
+    }
+
+    /// The generic procedure, into `code_points`, for inputs longer than the short path's.
+    fn decode_long(&mut self, input: &[u8]) -> Result<(), Error> {
         bootstring::decode(
             &Punycode,
             input,
@@ -608,8 +614,7 @@ impl Decoder {
             &mut self.code_points,
             None,
             &mut (),
-        )?;
-        Ok(&self.code_points)
+        )
     }
 
     /// Decodes `input` (no ACE prefix) to characters, borrowed until the next call: what
@@ -619,14 +624,7 @@ impl Decoder {
             let len = decode_short(input, &mut self.short_chars)?;
             return Ok(&self.short_chars[..len]);
         }
-        bootstring::decode(
-            &Punycode,
-            input,
-            self.max_len,
-            &mut self.code_points,
-            None,
-            &mut (),
-        )?;
+        self.decode_long(input)?;
         // The decoder refuses every code point that is not a scalar value: none is dropped.
         self.chars.clear();
         let chars = self.code_points.iter().filter_map(|&cp| char::from_u32(cp));
@@ -1169,6 +1167,45 @@ mod tests {
         ) {
             same_as_generic(&input);
         }
+    }
+
+    /// Past the short path, `decode_chars` and `decode_to_string` give what `decode` gives,
+    /// or its error, and leave `out` as it was on error.
+    #[test]
+    fn long_inputs_decode_alike_on_every_path() {
+        let long = [
+            "a".repeat(SHORT_LEN + 1),
+            "a".repeat(300) + "-" + &"ba".repeat(100),
+            "ihqwcrb4cv8a8dqg056pqjye".repeat(8),
+            "a".repeat(SHORT_LEN) + "!",
+        ];
+        let mut decoder = Decoder::default();
+        for input in &long {
+            assert!(input.len() > SHORT_LEN);
+            let expected = decoder.decode(input.as_bytes()).map(<[u32]>::to_vec);
+            let chars = decoder
+                .decode_chars(input.as_bytes())
+                .map(|chars| chars.iter().map(|&c| u32::from(c)).collect::<Vec<u32>>());
+            assert_eq!(chars, expected, "{input}");
+            let mut out = String::from("kept");
+            let text = decoder.decode_to_string(input.as_bytes(), &mut out);
+            match &expected {
+                Ok(code_points) => {
+                    let chars = code_points.iter().map(|&cp| char::from_u32(cp).unwrap());
+                    assert_eq!(out, String::from("kept") + &chars.collect::<String>());
+                }
+                Err(error) => {
+                    assert_eq!(text, Err(*error));
+                    assert_eq!(out, "kept");
+                }
+            }
+        }
+        assert!(long
+            .iter()
+            .any(|input| decoder.decode(input.as_bytes()).is_ok()));
+        assert!(long
+            .iter()
+            .any(|input| decoder.decode(input.as_bytes()).is_err()));
     }
 
     /// What lets [`read_integer`] ask only whether `i` overflowed: for every bias it can
