@@ -66,12 +66,12 @@ impl Utf8Word {
 }
 
 /// Appends `items` to `out` as UTF-8, each through `word`: the encoding to write and its
-/// length, or none to leave the item out.
+/// length.
 #[inline(always)]
 fn push_words<T: Copy>(
     items: &[T],
     out: &mut String,
-    mut word: impl FnMut(usize, T) -> Option<(Utf8Word, usize)>,
+    mut word: impl FnMut(usize, T) -> (Utf8Word, usize),
 ) {
     let start = out.len();
     out.reserve(items.len() * 4);
@@ -85,20 +85,19 @@ fn push_words<T: Copy>(
     let base = spare.as_mut_ptr();
     let mut len = 0;
     for (j, &item) in items.iter().enumerate() {
-        if let Some((encoding, encoding_len)) = word(j, item) {
-            debug_assert_eq!(encoding_len, encoding.len());
-            debug_assert!(len + 4 <= spare.len());
-            // All four bytes are stored at once; only `encoding_len` of them count.
-            // SAFETY: each item adds at most four bytes, so `len <= 4 * j` here and the
-            // four bytes from `len` lie within `spare`, at least `4 * items.len()` bytes
-            // long after the `reserve` above.
-            unsafe {
-                base.add(len)
-                    .cast::<[u8; 4]>()
-                    .write_unaligned(encoding.0.to_le_bytes());
-            }
-            len += encoding_len;
+        let (encoding, encoding_len) = word(j, item);
+        debug_assert_eq!(encoding_len, encoding.len());
+        debug_assert!(len + 4 <= spare.len());
+        // All four bytes are stored at once; only `encoding_len` of them count.
+        // SAFETY: each item adds at most four bytes, so `len <= 4 * j` here and the four
+        // bytes from `len` lie within `spare`, at least `4 * items.len()` bytes long after
+        // the `reserve` above.
+        unsafe {
+            base.add(len)
+                .cast::<[u8; 4]>()
+                .write_unaligned(encoding.0.to_le_bytes());
         }
+        len += encoding_len;
     }
     // SAFETY: the `len` bytes after `start` were written above, whole encodings of `char`s
     // one after the other (a `Utf8Word` holds what `utf8_word` gives for a `char`, which
@@ -116,14 +115,14 @@ fn push_words<T: Copy>(
 pub(crate) fn push_chars_with(chars: &[char], out: &mut String, mut each: impl FnMut(usize, char)) {
     push_words(chars, out, |j, c| {
         each(j, c);
-        Some(Utf8Word::with_len(c))
+        Utf8Word::with_len(c)
     });
 }
 
 /// Appends the characters whose encodings `words` holds to `out`.
 #[inline]
 pub(crate) fn push_utf8_words(words: &[Utf8Word], out: &mut String) {
-    push_words(words, out, |_, word| Some((word, word.len())));
+    push_words(words, out, |_, word| (word, word.len()));
 }
 
 /// Room in a `String` for ASCII bytes, filled with no capacity test per byte (see

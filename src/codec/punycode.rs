@@ -195,24 +195,13 @@ const SHIFT: usize = 16;
 /// that a fixed-size move of [`SHIFT`] code points needs.
 type ShortBuffer<S> = [S; SHORT_LEN + SHIFT];
 
-/// What [`decode_short`] keeps of each code point: the code point itself (`u32`), or its
-/// UTF-8 encoding ([`Utf8Word`]) when the caller wants text.
+/// What [`decode_short`] keeps of each code point: the character (`char`), or its UTF-8
+/// encoding ([`Utf8Word`]) when the caller wants text.
 trait Slot: Copy + Default {
     /// A basic code point of the literal part (ASCII).
     fn basic(byte: u8) -> Self;
     /// A decoded code point.
     fn decoded(c: char) -> Self;
-}
-
-impl Slot for u32 {
-    #[inline(always)]
-    fn basic(byte: u8) -> Self {
-        u32::from(byte)
-    }
-    #[inline(always)]
-    fn decoded(c: char) -> Self {
-        u32::from(c)
-    }
 }
 
 impl Slot for char {
@@ -243,7 +232,9 @@ impl Slot for Utf8Word {
 /// by [`read_integer`], with one overflow test each; the first adaptation, the only one
 /// that divides by damp, is taken out of the loop; insertion moves a fixed number of code
 /// points where it can (half of [`SHIFT`], or all of it), instead of a call to `memmove`
-/// of variable length. Returns the number of code points.
+/// of variable length. Returns the number of code points. Always inlined: with two callers
+/// of one instance (`decode`, `decode_chars`), it would otherwise become a call.
+#[inline(always)]
 fn decode_short<S: Slot>(input: &[u8], buf: &mut ShortBuffer<S>) -> Result<usize, Error> {
     debug_assert!(input.len() <= SHORT_LEN);
     let mut state = match last_delimiter(input) {
@@ -569,7 +560,6 @@ pub struct Decoder {
     code_points: Vec<u32>,
     case_flags: Vec<bool>,
     chars: Vec<char>,
-    short: ShortBuffer<u32>,
     short_chars: ShortBuffer<char>,
     short_text: ShortBuffer<Utf8Word>,
 }
@@ -589,17 +579,20 @@ impl Decoder {
             code_points: Vec::new(),
             case_flags: Vec::new(),
             chars: Vec::new(),
-            short: [0; SHORT_LEN + SHIFT],
             short_chars: ['\0'; SHORT_LEN + SHIFT],
             short_text: [Utf8Word::default(); SHORT_LEN + SHIFT],
         }
     }
 
-    /// Decodes `input` (no ACE prefix) to code points, borrowed until the next call.
+    /// Decodes `input` (no ACE prefix) to code points, borrowed until the next call: what
+    /// [`Decoder::decode_chars`] gives, as numbers.
     pub fn decode(&mut self, input: &[u8]) -> Result<&[u32], Error> {
         if input.len() <= self.short_len {
-            let len = decode_short(input, &mut self.short)?;
-            return Ok(&self.short[..len]);
+            let len = decode_short(input, &mut self.short_chars)?;
+            self.code_points.clear();
+            let chars = &self.short_chars[..len];
+            self.code_points.extend(chars.iter().map(|&c| u32::from(c)));
+            return Ok(&self.code_points);
         }
         self.decode_long(input)?;
         Ok(&self.code_points)
@@ -617,8 +610,7 @@ impl Decoder {
         )
     }
 
-    /// Decodes `input` (no ACE prefix) to characters, borrowed until the next call: what
-    /// [`Decoder::decode`] gives, typed as the scalar values they are.
+    /// Decodes `input` (no ACE prefix) to characters, borrowed until the next call.
     pub fn decode_chars(&mut self, input: &[u8]) -> Result<&[char], Error> {
         if input.len() <= self.short_len {
             let len = decode_short(input, &mut self.short_chars)?;
@@ -1082,8 +1074,13 @@ mod tests {
         let mut generic = Vec::new();
         let expected = bootstring::decode(&Punycode, input, SHORT_LEN, &mut generic, None, &mut ())
             .map(|()| generic);
-        let mut buf = [0; SHORT_LEN + SHIFT];
-        let got = decode_short(input, &mut buf).map(|len| buf[..len].to_vec());
+        let mut buf = ['\0'; SHORT_LEN + SHIFT];
+        let got = decode_short(input, &mut buf).map(|len| {
+            buf[..len]
+                .iter()
+                .map(|&c| u32::from(c))
+                .collect::<Vec<u32>>()
+        });
         assert_eq!(got, expected, "{:?}", String::from_utf8_lossy(input));
         // The same decoding kept as UTF-8 gives the text of those code points.
         let mut words = [Utf8Word::default(); SHORT_LEN + SHIFT];
