@@ -379,7 +379,7 @@ fn code_point_error(next: u64, start: usize) -> Error {
 ///   integer is at least its threshold, so `i` is at least the sum of threshold times
 ///   weight over those digits, which is above 2^32 by the time the weight is, for every
 ///   bias up to 249 (`overflow_of_w_is_overflow_of_i` checks this over the rows), and a
-///   bias is at most 215;
+///   bias is at most 213 (see [`DIGIT_ROWS`]);
 /// - neither leaves 64 bits: an integer ends by its eleventh digit (the row's end mark),
 ///   when `w` is at most 35^10 and `i` under 2^32 + 35^11.
 #[inline(always)]
@@ -449,7 +449,7 @@ struct DigitRow {
 
 /// [`DigitRow`] by bias. Biases stay within it (so the mask that spares a bounds check
 /// changes nothing): a delta below 2^32 leaves at most five divisions by 35 in
-/// [`adapt_by`], which then adds at most 35, so bias is at most 215.
+/// [`adapt_by`], which then adds at most `ADAPT_TAIL[455]` = 33, so bias is at most 213.
 static DIGIT_ROWS: [DigitRow; 256] = {
     let doomed = DigitRow {
         thresholds: [0xFF; ROW_LEN],
