@@ -67,19 +67,32 @@ static ADAPT_TAIL: [u8; 456] = {
     table
 };
 
-/// Divisors below this bound use [`RECIPROCALS`] instead of a division instruction.
+/// Divisors below this bound use [`CEILINGS`] instead of a division instruction.
 const SMALL_DIVISOR: usize = 256;
 
-/// `floor((2^64 - 1) / d)` for 1 <= d < SMALL_DIVISOR.
-static RECIPROCALS: [u64; SMALL_DIVISOR] = {
+/// `ceil(2^64 / d) mod 2^64` for 1 <= d < SMALL_DIVISOR: the ceiling itself for d >= 2
+/// (see [`div_by_ceiling`]), and 0 for d = 1, so that one less is `floor((2^64 - 1) / d)`
+/// for every d >= 1 (see [`div_by_reciprocal`]).
+static CEILINGS: [u64; SMALL_DIVISOR] = {
     let mut table = [0u64; SMALL_DIVISOR];
     let mut d = 1;
     while d < SMALL_DIVISOR {
-        table[d] = u64::MAX / d as u64;
+        table[d] = (u64::MAX / d as u64).wrapping_add(1);
         d += 1;
     }
     table
 };
+
+/// `floor(n / d)` for any 32-bit `n` and `2 <= d < 2^32`, given `c = ceil(2^64 / d)`,
+/// with one multiplication and no branch: the divisions where `d >= 2` is known.
+///
+/// Why it is exact: write `c * d = 2^64 + e` with `0 <= e < d` and `n = q * d + s` with
+/// `0 <= s <= d - 1`. Then `n * c / 2^64 = q + s / d + n * e / (d * 2^64)`, where the last
+/// term is under `2^-32` and `s / d <= 1 - 1 / d < 1 - 2^-32`: the floor is `q`.
+#[inline(always)]
+fn div_by_ceiling(n: u32, c: u64) -> u32 {
+    ((u128::from(c) * u128::from(n)) >> 64) as u32
+}
 
 /// `floor(n / d)` for any 32-bit `n` and `1 <= d < 2^32`, given `m = floor((2^64 - 1) / d)`,
 /// with one multiplication and no branch.
@@ -97,9 +110,9 @@ fn div_by_reciprocal(n: u32, m: u64) -> u32 {
 /// `(n / d, n % d)` for `d >= 1`, without a division instruction for small divisors.
 #[inline(always)]
 fn div_rem_small(n: u32, d: u32) -> (u32, u32) {
-    match RECIPROCALS.get(d as usize) {
-        Some(&m) => {
-            let quotient = div_by_reciprocal(n, m);
+    match CEILINGS.get(d as usize) {
+        Some(&c) => {
+            let quotient = div_by_reciprocal(n, c.wrapping_sub(1));
             (quotient, n - quotient * d)
         }
         None => (n / d, n % d),
@@ -311,23 +324,25 @@ impl State {
             // one input byte (so the mask below changes nothing).
             let count = self.len as u32 + 1;
             debug_assert!((count as usize) < SMALL_DIVISOR);
-            let reciprocal = RECIPROCALS[count as usize & (SMALL_DIVISOR - 1)];
-            self.bias = adapt_by(i - self.i, FIRST, |delta| {
-                div_by_reciprocal(delta, reciprocal)
-            });
-            let wraps = div_by_reciprocal(i, reciprocal);
+            // count >= 2, where the table holds the ceiling.
+            let ceiling = CEILINGS[count as usize & (SMALL_DIVISOR - 1)];
+            self.bias = adapt_by(i - self.i, FIRST, |delta| div_by_ceiling(delta, ceiling));
+            let wraps = div_by_ceiling(i, ceiling);
             // at <= len < SHORT_LEN (the mask changes nothing).
             (wraps, (i - wraps * count) as usize & (SHORT_LEN - 1))
         };
         // n <= 0x10FFFF before (checked below) and wraps < 2^32: no overflow in 64 bits.
         let next = u64::from(self.n) + u64::from(wraps);
-        // One comparison for both the overflow past 32 bits and the end of Unicode.
-        if next > 0x10_FFFF {
+        // One test for the overflow past 32 bits, the end of Unicode and the surrogates:
+        // the standard library's own test of a scalar value, made in 64 bits.
+        if (next ^ 0xD800).wrapping_sub(0x800) >= 0x11_0000 - 0x800 {
             return Err(code_point_error(next, start));
         }
-        let Some(c) = char::from_u32(next as u32) else {
-            return Err(code_point_error(next, start));
-        };
+        // SAFETY: `next` passed the test above, which is `char::from_u32`'s own test of a
+        // scalar value (below 0x110000, not a surrogate), made before the cast to 32 bits
+        // (which the bound makes exact). The short-path tests reach every side of it: the
+        // surrogates, U+10FFFF and past it, and overflow past 32 bits.
+        let c = unsafe { char::from_u32_unchecked(next as u32) };
         // n only grows from INITIAL_N: never basic, so no BasicInserted here.
         self.n = u32::from(c);
         let len = self.len;
@@ -803,7 +818,9 @@ fn encode_short(
                 if q < t {
                     break;
                 }
-                let (rest, d) = div_rem_small(q - t, BASE - t);
+                // BASE - t >= BASE - TMAX = 10.
+                let quotient = div_by_ceiling(q - t, CEILINGS[(BASE - t) as usize]);
+                let (rest, d) = (quotient, q - t - quotient * (BASE - t));
                 out.push(DIGITS[(t + d) as usize]);
                 q = rest;
                 above += BASE as i32;
@@ -1166,6 +1183,48 @@ mod tests {
         }
     }
 
+    /// The short path's one test of a scalar value, at each of its edges. The inputs are
+    /// single code points encoded by Python's codec (`chr(cp).encode("punycode")`, which
+    /// takes lone surrogates) or, past U+10FFFF, by its `generate_generalized_integer`.
+    #[test]
+    fn short_path_tests_scalar_values_at_their_edges() {
+        let mut decoder = Decoder::default();
+        let valid = [("hb9b", 0xD7FF), ("0y0c", 0xE000), ("dn32g", 0x10_FFFF)];
+        for (input, code_point) in valid {
+            let expected = char::from_u32(code_point).expect("a scalar value");
+            assert_eq!(decoder.decode_chars(input.as_bytes()), Ok(&[expected][..]));
+            let mut out = String::new();
+            assert_eq!(decoder.decode_to_string(input.as_bytes(), &mut out), Ok(()));
+            assert_eq!(out, expected.to_string());
+        }
+        let invalid = [
+            ("ib9b", 0xD800),
+            ("zy0c", 0xDFFF),
+            ("en32g", 0x11_0000),
+            // n + i / (out + 1) is 2^32 - 1: still 32 bits, not a scalar value.
+            ("ww902716a", u32::MAX),
+        ];
+        for (input, code_point) in invalid {
+            let error = Error::InvalidCodePoint {
+                position: 0,
+                code_point,
+            };
+            assert_eq!(
+                decoder.decode_chars(input.as_bytes()),
+                Err(error),
+                "{input}"
+            );
+            let mut out = String::new();
+            let text = decoder.decode_to_string(input.as_bytes(), &mut out);
+            assert_eq!(text, Err(error));
+        }
+        // n + i / (out + 1) is 2^32: past 32 bits, where section 6.2 fails on overflow.
+        let overflow = Error::Overflow { position: 0 };
+        assert_eq!(decoder.decode_chars(b"xw902716a"), Err(overflow));
+        let text = decoder.decode_to_string(b"xw902716a", &mut String::new());
+        assert_eq!(text, Err(overflow));
+    }
+
     /// Past the short path, `decode_chars` and `decode_to_string` give what `decode` gives,
     /// or its error, and leave `out` as it was on error.
     #[test]
@@ -1246,6 +1305,12 @@ mod tests {
         for d in 1..300 {
             for &n in &samples {
                 assert_eq!(div_rem_small(n, d), (n / d, n % d), "{n} / {d}");
+            }
+        }
+        // The form for divisors known to be 2 or more.
+        for (d, &ceiling) in CEILINGS.iter().enumerate().skip(2) {
+            for &n in &samples {
+                assert_eq!(div_by_ceiling(n, ceiling), n / d as u32, "{n} / {d}");
             }
         }
     }
