@@ -9,7 +9,6 @@
 //! No ACE prefix is handled here: `xn--` belongs to the label layer.
 
 use super::bootstring::{self, Error, Observer, Parameters};
-use crate::swar::bytes_equal;
 use crate::utf8::{append_ascii, push_chars_with, push_utf8_words, Utf8Word};
 
 /// The Punycode parameter set (RFC 3492 section 5).
@@ -521,50 +520,85 @@ fn adapt_by(delta: u32, first: bool, by_numpoints: impl Fn(u32) -> u32) -> u32 {
     k + u32::from(ADAPT_TAIL[delta as usize])
 }
 
-/// The position of the last delimiter in `input`, eight bytes at a time: from the end,
-/// then one word over the first eight bytes (those it shares with a word already read
-/// hold no delimiter); inputs under eight bytes take two overlapping words of four, or
-/// bytes.
+/// The position of the last delimiter in `input`, sixteen bytes at a time from the end
+/// (see [`delimiter_flags`]); the last look takes the first eight bytes and the eight
+/// before where the previous one started (or the first eight again), overlapping when
+/// fewer remain. Inputs of four
+/// to seven bytes take their first four and last four bytes; shorter ones, bytes.
 #[inline(always)]
 fn last_delimiter(input: &[u8]) -> Option<usize> {
     let len = input.len();
-    let highest = |flags: u64, at: usize| at + (63 - flags.leading_zeros() as usize) / 8;
-    if len >= 8 {
+    let eight = |at: usize| u64::from_le_bytes(input[at..at + 8].try_into().expect("8 bytes"));
+    let four = |at: usize| u32::from_le_bytes(input[at..at + 4].try_into().expect("4 bytes"));
+    // Flags, and where the bytes of the second half (flags `half` and up) start.
+    let (flags, half, second) = if len >= 8 {
         let mut end = len;
-        loop {
-            let word = u64::from_le_bytes(input[end - 8..end].try_into().expect("8 bytes"));
-            // Exact in every byte, so the highest flag is the last delimiter.
-            let flags = bytes_equal(word, DELIMITER);
+        while end > 16 {
+            let flags = delimiter_flags(eight(end - 16), eight(end - 8));
             if flags != 0 {
-                return Some(highest(flags, end - 8));
+                return Some(end - 16 + highest_flag(flags));
             }
-            if end < 16 {
-                break;
-            }
-            end -= 8;
+            end -= 16;
         }
-        if end > 8 {
-            let word = u64::from_le_bytes(input[..8].try_into().expect("8 bytes"));
-            let flags = bytes_equal(word, DELIMITER);
-            if flags != 0 {
-                return Some(highest(flags, 0));
-            }
-        }
-        None
+        // The bytes from `end` on hold no delimiter: reading them again changes nothing.
+        let end = end.max(8);
+        (delimiter_flags(eight(0), eight(end - 8)), 8, end - 8)
     } else if len >= 4 {
-        let four = |at: usize| {
-            let word = u32::from_le_bytes(input[at..at + 4].try_into().expect("4 bytes"));
-            bytes_equal(u64::from(word) | 0xFFFF_FFFF_0000_0000, DELIMITER)
-        };
-        match (four(len - 4), four(0)) {
-            (0, 0) => None,
-            (0, first) => Some(highest(first, 0)),
-            (last, _) => Some(highest(last, len - 4)),
-        }
+        let word = u64::from(four(0)) | u64::from(four(len - 4)) << 32;
+        // No delimiter among the high eight bytes, all zero.
+        (delimiter_flags(word, 0), 4, len - 4)
     } else {
-        input.iter().rposition(|&b| b == DELIMITER)
+        return input.iter().rposition(|&b| b == DELIMITER);
+    };
+    if flags == 0 {
+        return None;
+    }
+    // The second half ends the input: its flags, if any, are the last.
+    let last = highest_flag(flags);
+    Some(if last >= half {
+        second + (last - half)
+    } else {
+        last
+    })
+}
+
+/// The index of the highest bit set in `flags`, which is not zero.
+#[inline(always)]
+fn highest_flag(flags: u32) -> usize {
+    31 - flags.leading_zeros() as usize
+}
+
+/// One bit for each of the sixteen bytes of `low` (bits 0 to 7, first byte lowest) and
+/// `high` (bits 8 to 15) that is the delimiter: one vector comparison (SSE2, which every
+/// x86-64 processor has).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn delimiter_flags(low: u64, high: u64) -> u32 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
+    // SAFETY: these intrinsics need SSE2 only, which this code is compiled for (the `cfg`
+    // above: part of every x86-64 target's baseline); they take no pointer.
+    unsafe {
+        let bytes = _mm_set_epi64x(high as i64, low as i64);
+        let equal = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(DELIMITER as i8));
+        _mm_movemask_epi8(equal) as u32
     }
 }
+
+/// [`delimiter_flags`] on other processors, and its reference in the tests.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), cfg(test))]
+#[inline(always)]
+fn delimiter_flags_swar(low: u64, high: u64) -> u32 {
+    // Each byte's flag is its high bit; the multiplication gathers the eight of them into
+    // the top byte (no two partial products meet in one bit).
+    let gather = |word: u64| {
+        let flags = crate::swar::bytes_equal(word, DELIMITER) >> 7;
+        (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    };
+    gather(low) | gather(high) << 8
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+use delimiter_flags_swar as delimiter_flags;
 
 /// A Punycode decoder with reusable scratch space.
 #[derive(Debug, Clone)]
@@ -1283,6 +1317,42 @@ mod tests {
         assert!(largest < 250, "{largest}");
         assert!((0..=largest).all(holds));
         assert!(holds(249) && !holds(250));
+    }
+
+    /// The last delimiter is found at every place, among others or alone, in inputs of
+    /// every length up to three looks of sixteen bytes.
+    #[test]
+    fn last_delimiter_is_the_last_dash() {
+        for len in 0..=50 {
+            let plain = vec![b'a'; len];
+            assert_eq!(last_delimiter(&plain), None, "{len}");
+            for at in 0..len {
+                let mut one = plain.clone();
+                one[at] = DELIMITER;
+                assert_eq!(last_delimiter(&one), Some(at), "{len} {at}");
+                // A second delimiter anywhere before it.
+                for before in 0..at {
+                    let mut two = one.clone();
+                    two[before] = DELIMITER;
+                    assert_eq!(last_delimiter(&two), Some(at), "{len} {before} {at}");
+                }
+            }
+        }
+    }
+
+    /// Both ways of flagging delimiters agree with a byte-by-byte comparison.
+    #[test]
+    fn delimiter_flags_are_the_dashes() {
+        use proptest::prelude::*;
+        let byte = prop_oneof![Just(DELIMITER), Just(DELIMITER + 1), any::<u8>()];
+        proptest!(|(bytes in proptest::array::uniform16(byte))| {
+            let dashes = (0..16).filter(|&k| bytes[k] == DELIMITER);
+            let expected = dashes.map(|k| 1u32 << k).sum::<u32>();
+            let low = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+            let high = u64::from_le_bytes(bytes[8..].try_into().unwrap());
+            prop_assert_eq!(delimiter_flags(low, high), expected);
+            prop_assert_eq!(delimiter_flags_swar(low, high), expected);
+        });
     }
 
     #[test]
