@@ -405,17 +405,21 @@ fn read_integer(input: &[u8], pos: &mut usize, i: u32, bias: u32) -> Result<u32,
     // The first digit weighs one.
     let digit = next_digit(input, pos, wide, start)?;
     wide += u64::from(digit);
-    if digit >= u32::from(row.thresholds[0]) {
-        let mut j = 0;
-        loop {
-            j = (j + 1) & (ROW_LEN - 1);
-            let w = row.weights[j];
-            let digit = next_digit(input, pos, wide, start)?;
-            wide += u64::from(digit) * w;
-            if digit < u32::from(row.thresholds[j]) {
-                break;
-            }
+    'integer: {
+        if digit < u32::from(row.thresholds[0]) {
+            break 'integer;
         }
+        // Digits 1 to DOOMED_DIGIT, whose threshold ends the integer at the latest.
+        macro_rules! digits {
+            ($($j:literal)*) => {$(
+                let digit = next_digit(input, pos, wide, start)?;
+                wide += u64::from(digit) * row.weights[$j];
+                if digit < u32::from(row.thresholds[$j]) {
+                    break 'integer;
+                }
+            )*};
+        }
+        digits!(1 2 3 4 5 6 7 8 9 10);
     }
     u32::try_from(wide).map_err(|_| Error::Overflow { position: start })
 }
@@ -443,9 +447,6 @@ fn next_digit(input: &[u8], pos: &mut usize, wide: u64, start: usize) -> Result<
     Ok(u32::from(digit))
 }
 
-/// Digits in a [`DigitRow`].
-const ROW_LEN: usize = 16;
-
 /// Digits after which an integer has certainly overflowed: from the eleventh digit on,
 /// `w` is the product of ten factors base - t, each at least base - tmax = 10.
 const DOOMED_DIGIT: usize = 10;
@@ -454,20 +455,22 @@ const DOOMED_DIGIT: usize = 10;
 /// t = clamp(base * (j + 1) - bias, tmin, tmax) and the weight w (the product of base - t
 /// over the digits before) of each digit j, up to [`DOOMED_DIGIT`]; from there, a
 /// threshold of 0xFF, above every digit, which ends the integer (its overflow is then
-/// reported).
+/// reported). Sized to 128 bytes, so that a row's address is the bias shifted.
 #[derive(Clone, Copy)]
 struct DigitRow {
-    thresholds: [u8; ROW_LEN],
-    weights: [u64; ROW_LEN],
+    thresholds: [u8; 16],
+    weights: [u64; 14],
 }
+
+const _: () = assert!(std::mem::size_of::<DigitRow>() == 128 && DOOMED_DIGIT < 14);
 
 /// [`DigitRow`] by bias. Biases stay within it (so the mask that spares a bounds check
 /// changes nothing): a delta below 2^32 leaves at most five divisions by 35 in
 /// [`adapt_by`], which then adds at most `ADAPT_TAIL[455]` = 33, so bias is at most 213.
 static DIGIT_ROWS: [DigitRow; 256] = {
     let doomed = DigitRow {
-        thresholds: [0xFF; ROW_LEN],
-        weights: [0; ROW_LEN],
+        thresholds: [0xFF; 16],
+        weights: [0; 14],
     };
     let mut table = [doomed; 256];
     let mut bias = 0;
