@@ -287,7 +287,8 @@ struct State {
     n: u32,
     /// Where it goes, times the number of passes over the output.
     i: u32,
-    bias: u32,
+    /// What the digits of the next integer are worth, by the bias.
+    row: &'static DigitRow,
 }
 
 impl State {
@@ -299,7 +300,7 @@ impl State {
             len,
             n: INITIAL_N,
             i: 0,
-            bias: INITIAL_BIAS,
+            row: &DIGIT_ROWS[INITIAL_BIAS as usize],
         }
     }
 
@@ -313,10 +314,14 @@ impl State {
     ) -> Result<(), Error> {
         debug_assert_eq!(EMPTY, self.len == 0);
         let start = self.pos;
-        let i = read_integer(input, &mut self.pos, self.i, self.bias)?;
+        let i = read_integer(input, &mut self.pos, self.i, self.row)?;
+        // The bias after the last integer goes unused.
+        let more = self.pos < input.len();
         let (wraps, at) = if EMPTY {
             // Dividing by one.
-            self.bias = adapt_by(i - self.i, FIRST, |delta| delta);
+            if more {
+                self.row = adapt_to_row(i - self.i, FIRST, |delta| delta);
+            }
             (i, 0)
         } else {
             // len < input.len() <= SHORT_LEN < SMALL_DIVISOR: each code point took at least
@@ -325,7 +330,9 @@ impl State {
             debug_assert!((count as usize) < SMALL_DIVISOR);
             // count >= 2, where the table holds the ceiling.
             let ceiling = CEILINGS[count as usize & (SMALL_DIVISOR - 1)];
-            self.bias = adapt_by(i - self.i, FIRST, |delta| div_by_ceiling(delta, ceiling));
+            if more {
+                self.row = adapt_to_row(i - self.i, FIRST, |delta| div_by_ceiling(delta, ceiling));
+            }
             let wraps = div_by_ceiling(i, ceiling);
             // at <= len < SHORT_LEN (the mask changes nothing).
             (wraps, (i - wraps * count) as usize & (SHORT_LEN - 1))
@@ -397,10 +404,8 @@ fn code_point_error(next: u64, start: usize) -> Error {
 /// - neither leaves 64 bits: an integer ends by its eleventh digit (the row's end mark),
 ///   when `w` is at most 35^10 and `i` under 2^32 + 35^11.
 #[inline(always)]
-fn read_integer(input: &[u8], pos: &mut usize, i: u32, bias: u32) -> Result<u32, Error> {
+fn read_integer(input: &[u8], pos: &mut usize, i: u32, row: &DigitRow) -> Result<u32, Error> {
     let start = *pos;
-    debug_assert!((bias as usize) < DIGIT_ROWS.len());
-    let row = &DIGIT_ROWS[bias as usize & (DIGIT_ROWS.len() - 1)];
     let mut wide = u64::from(i);
     // The first digit weighs one.
     let digit = next_digit(input, pos, wide, start)?;
@@ -509,12 +514,37 @@ fn digit_error(wide: u64, start: usize, error: Error) -> Error {
     }
 }
 
-/// Section 6.1's bias adaptation for [`Punycode`], given the division by `numpoints`
-/// (a reciprocal looked up once by [`decode_short`], which divides `i` by it too).
+/// Section 6.1's bias adaptation for [`Punycode`], given the division by `numpoints`.
 #[inline(always)]
 fn adapt_by(delta: u32, first: bool, by_numpoints: impl Fn(u32) -> u32) -> u32 {
-    let mut delta = if first { delta / DAMP } else { delta / 2 };
-    delta += by_numpoints(delta);
+    bias_of_scaled(scale_delta(delta, first, by_numpoints))
+}
+
+/// The row of the bias that section 6.1 adapts to, for [`decode_short`], which gives the
+/// division by `numpoints` (a reciprocal it divides `i` by too). One look-up from the
+/// scaled delta, in the common case, instead of a bias and then its row: the bias chains
+/// one integer to the next, so its latency is the decoder's.
+#[inline(always)]
+fn adapt_to_row(delta: u32, first: bool, by_numpoints: impl Fn(u32) -> u32) -> &'static DigitRow {
+    let delta = scale_delta(delta, first, by_numpoints);
+    match ROW_BY_SCALED_DELTA.get(delta as usize) {
+        Some(&row) => row,
+        // A bias is at most 213 (see DIGIT_ROWS): the mask changes nothing.
+        None => &DIGIT_ROWS[bias_of_scaled(delta) as usize & (DIGIT_ROWS.len() - 1)],
+    }
+}
+
+/// Section 6.1 up to its loop: delta divided by damp or 2, plus itself divided by
+/// `numpoints`.
+#[inline(always)]
+fn scale_delta(delta: u32, first: bool, by_numpoints: impl Fn(u32) -> u32) -> u32 {
+    let delta = if first { delta / DAMP } else { delta / 2 };
+    delta + by_numpoints(delta)
+}
+
+/// Section 6.1 from its loop on: the bias for a scaled delta.
+#[inline(always)]
+fn bias_of_scaled(mut delta: u32) -> u32 {
     let mut k = 0;
     while delta > ((BASE - TMIN) * TMAX) / 2 {
         delta /= BASE - TMIN;
@@ -522,6 +552,18 @@ fn adapt_by(delta: u32, first: bool, by_numpoints: impl Fn(u32) -> u32) -> u32 {
     }
     k + u32::from(ADAPT_TAIL[delta as usize])
 }
+
+/// The row of [`DIGIT_ROWS`] for each scaled delta that leaves section 6.1's loop at
+/// once (the bias is then `ADAPT_TAIL[delta]`).
+static ROW_BY_SCALED_DELTA: [&DigitRow; ADAPT_TAIL.len()] = {
+    let mut table = [&DIGIT_ROWS[0]; ADAPT_TAIL.len()];
+    let mut delta = 0;
+    while delta < table.len() {
+        table[delta] = &DIGIT_ROWS[ADAPT_TAIL[delta] as usize];
+        delta += 1;
+    }
+    table
+};
 
 /// The position of the last delimiter in `input`, sixteen bytes at a time from the end
 /// (see [`delimiter_flags`]); the last look takes the first eight bytes and the eight
