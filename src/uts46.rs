@@ -71,6 +71,8 @@
 use std::fmt;
 use std::iter;
 use std::ops::ControlFlow;
+use std::ptr;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
 use icu_normalizer::properties::{
@@ -950,7 +952,9 @@ fn has_rtl(label: &str) -> bool {
 /// label (not plain, not ASCII, holding a bidi group...), so that the OR of a label's
 /// classes says it of the label; [`CLASS_MARK`] counts only first, [`CLASS_REORDERABLE`]
 /// only in two neighbours, and [`CLASS_SECOND`] asks to look at the character before.
-static CLASSES: [OnceLock<[u16; 256]>; 256] = [const { OnceLock::new() }; 256];
+/// Each entry is null until its block is made (see [`make_class_block`]): a look-up is one
+/// load and a test, where a `OnceLock` per block took about twice the instructions.
+static CLASSES: [AtomicPtr<[u16; 256]>; 256] = [const { AtomicPtr::new(ptr::null_mut()) }; 256];
 
 /// Not plain. Plain is: UTS #46 status valid, unchanged by NFC alone, never the second
 /// character of a canonical composition, not a conjoining Hangul jamo, not a joiner; a
@@ -1071,16 +1075,55 @@ fn cached_class(c: char) -> Option<u16> {
 }
 
 /// The block of cached classes that holds `cp` (in the BMP), computed on first use.
+#[inline(always)]
 fn class_block(cp: u32) -> &'static [u16; 256] {
-    CLASSES[(cp >> 8) as usize].get_or_init(|| {
-        let mut table = [CLASS_INVALID; 256];
-        for (low, slot) in table.iter_mut().enumerate() {
-            if let Some(c) = char::from_u32((cp & !0xFF) | low as u32) {
-                *slot = compute_class(c);
-            }
+    debug_assert!(cp <= 0xFFFF);
+    // In the BMP, the mask changes nothing.
+    let block = CLASSES[(cp >> 8) as usize & 0xFF].load(Ordering::Acquire);
+    if block.is_null() {
+        return make_class_block(cp);
+    }
+    // SAFETY: a pointer other than null in CLASSES comes from `Box::into_raw` in
+    // `make_class_block`, stored (Release, read here with Acquire) after its block was
+    // filled; the block is never written again nor freed.
+    unsafe { &*block }
+}
+
+/// Computes the block of classes that holds `cp` and publishes it, unless another thread
+/// did first (then its block is the one kept). A block equal to one already published
+/// shares it: the ideographs, the Hangul syllables and many letters make blocks all
+/// alike, and a label in those scripts then looks up one block, not one per character,
+/// which stays in the processor's first cache. Blocks live as long as the process: at
+/// most 256 of 512 bytes.
+#[cold]
+#[inline(never)]
+fn make_class_block(cp: u32) -> &'static [u16; 256] {
+    let mut table = Box::new([CLASS_INVALID; 256]);
+    for (low, slot) in table.iter_mut().enumerate() {
+        if let Some(c) = char::from_u32((cp & !0xFF) | low as u32) {
+            *slot = compute_class(c);
         }
-        table
-    })
+    }
+    let published = CLASSES
+        .iter()
+        .map(|entry| entry.load(Ordering::Acquire))
+        .filter(|block| !block.is_null())
+        // SAFETY: a published block (see `class_block`).
+        .find(|&block| unsafe { &*block } == &*table);
+    let fresh = published.unwrap_or_else(|| Box::into_raw(table));
+    let entry = &CLASSES[(cp >> 8) as usize & 0xFF];
+    match entry.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
+        // SAFETY: `fresh` is now (also) this entry's, never freed (see `class_block`).
+        Ok(_) => unsafe { &*fresh },
+        Err(first) => {
+            if published.is_none() {
+                // SAFETY: `fresh` came from `Box::into_raw` above and was not published.
+                drop(unsafe { Box::from_raw(fresh) });
+            }
+            // SAFETY: `first` is a published block (see `class_block`).
+            unsafe { &*first }
+        }
+    }
 }
 
 /// The BMP characters that are the second of a two-character canonical decomposition, so

@@ -705,6 +705,7 @@ impl Decoder {
     }
 
     /// Decodes `input` (no ACE prefix) to characters, borrowed until the next call.
+    #[inline]
     pub fn decode_chars(&mut self, input: &[u8]) -> Result<&[char], Error> {
         if input.len() <= self.short_len {
             let len = decode_short(input, &mut self.short_chars)?;
