@@ -2120,6 +2120,34 @@ mod tests {
         assert!(is_composition_second('\u{0301}') && !is_composition_second('a'));
     }
 
+    /// Threads that make the class blocks at once, each in its own order, all get the same
+    /// block for each part of the BMP, holding the computed class of each character; and
+    /// blocks alike are one (the ideographs' here).
+    #[test]
+    fn class_blocks_made_by_threads_at_once_hold_the_computed_classes() {
+        let walk = |thread: u32| {
+            (0..256u32)
+                .map(|k| (k * 97 + thread * 61) % 256)
+                .map(|block| (block, class_block(block << 8) as *const [u16; 256] as usize))
+                .collect::<std::collections::BTreeMap<u32, usize>>()
+        };
+        let seen: Vec<_> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..4).map(|t| scope.spawn(move || walk(t))).collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        assert!(seen.windows(2).all(|pair| pair[0] == pair[1]));
+        for cp in (0..=0xFFFFu32).step_by(7) {
+            let expected = char::from_u32(cp).map_or(CLASS_INVALID, compute_class);
+            assert_eq!(
+                class_block(cp)[(cp & 0xFF) as usize],
+                expected,
+                "U+{cp:04X}"
+            );
+        }
+        assert!(ptr::eq(class_block(0x4E00), class_block(0x6000)));
+        assert!(!ptr::eq(class_block(0x0000), class_block(0x4E00)));
+    }
+
     #[test]
     fn cached_bidi_groups_treat_classes_as_the_rules_do() {
         for c in (0..=0xFFFFu32).filter_map(char::from_u32) {

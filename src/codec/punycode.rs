@@ -304,8 +304,8 @@ impl State {
         }
     }
 
-    /// Reads one integer, adapts the bias, and inserts the code point it gives (`EMPTY`:
-    /// into an empty output).
+    /// Reads one integer, adapts the bias (unless it was the last: no integer would use
+    /// it), and inserts the code point it gives (`EMPTY`: into an empty output).
     #[inline(always)]
     fn step<S: Slot, const FIRST: bool, const EMPTY: bool>(
         &mut self,
@@ -315,7 +315,6 @@ impl State {
         debug_assert_eq!(EMPTY, self.len == 0);
         let start = self.pos;
         let i = read_integer(input, &mut self.pos, self.i, self.row)?;
-        // The bias after the last integer goes unused.
         let more = self.pos < input.len();
         let (wraps, at) = if EMPTY {
             // Dividing by one.
@@ -460,7 +459,7 @@ const DOOMED_DIGIT: usize = 10;
 /// t = clamp(base * (j + 1) - bias, tmin, tmax) and the weight w (the product of base - t
 /// over the digits before) of each digit j, up to [`DOOMED_DIGIT`]; from there, a
 /// threshold of 0xFF, above every digit, which ends the integer (its overflow is then
-/// reported). Sized to 128 bytes, so that a row's address is the bias shifted.
+/// reported). 128 bytes, a power of two: a row's address is its bias shifted.
 #[derive(Clone, Copy)]
 struct DigitRow {
     thresholds: [u8; 16],
@@ -568,8 +567,8 @@ static ROW_BY_SCALED_DELTA: [&DigitRow; ADAPT_TAIL.len()] = {
 /// The position of the last delimiter in `input`, sixteen bytes at a time from the end
 /// (see [`delimiter_flags`]); the last look takes the first eight bytes and the eight
 /// before where the previous one started (or the first eight again), overlapping when
-/// fewer remain. Inputs of four
-/// to seven bytes take their first four and last four bytes; shorter ones, bytes.
+/// fewer remain. Inputs of four to seven bytes take their first four and last four bytes;
+/// shorter ones, bytes.
 #[inline(always)]
 fn last_delimiter(input: &[u8]) -> Option<usize> {
     let len = input.len();
