@@ -1091,9 +1091,9 @@ fn class_block(cp: u32) -> &'static [u16; 256] {
 
 /// Computes the block of classes that holds `cp` and publishes it, unless another thread
 /// did first (then its block is the one kept). A block equal to one already published
-/// shares it: the ideographs, the Hangul syllables and many letters make blocks all
-/// alike, and a label in those scripts then looks up one block, not one per character,
-/// which stays in the processor's first cache. Blocks live as long as the process: at
+/// shares it: the CJK ideographs make blocks all alike, and so do the Hangul syllables,
+/// so that a label in those scripts looks up one block, not one per character, which
+/// stays in the processor's first cache. Blocks live as long as the process: at
 /// most 256 of 512 bytes.
 #[cold]
 #[inline(never)]

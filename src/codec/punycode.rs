@@ -184,7 +184,9 @@ impl Parameters for Punycode {
     /// tests check it against [`bootstring::adapt`].
     #[inline(always)]
     fn adapt(&self, delta: u32, numpoints: u32, first: bool) -> u32 {
-        adapt_by(delta, first, |delta| div_rem_small(delta, numpoints).0)
+        bias_of_scaled(scale_delta(delta, first, |delta| {
+            div_rem_small(delta, numpoints).0
+        }))
     }
     #[inline(always)]
     fn div_rem(&self, n: u32, d: u32) -> (u32, u32) {
@@ -470,7 +472,8 @@ const _: () = assert!(std::mem::size_of::<DigitRow>() == 128 && DOOMED_DIGIT < 1
 
 /// [`DigitRow`] by bias. Biases stay within it (so the mask that spares a bounds check
 /// changes nothing): a delta below 2^32 leaves at most five divisions by 35 in
-/// [`adapt_by`], which then adds at most `ADAPT_TAIL[455]` = 33, so bias is at most 213.
+/// [`bias_of_scaled`], which then adds at most `ADAPT_TAIL[455]` = 33, so bias is at most
+/// 213.
 static DIGIT_ROWS: [DigitRow; 256] = {
     let doomed = DigitRow {
         thresholds: [0xFF; 16],
@@ -511,12 +514,6 @@ fn digit_error(wide: u64, start: usize, error: Error) -> Error {
     } else {
         error
     }
-}
-
-/// Section 6.1's bias adaptation for [`Punycode`], given the division by `numpoints`.
-#[inline(always)]
-fn adapt_by(delta: u32, first: bool, by_numpoints: impl Fn(u32) -> u32) -> u32 {
-    bias_of_scaled(scale_delta(delta, first, by_numpoints))
 }
 
 /// The row of the bias that section 6.1 adapts to, for [`decode_short`], which gives the
@@ -1357,7 +1354,7 @@ mod tests {
                 row.weights[j + 1] <= u64::from(u32::MAX) || least > u64::from(u32::MAX)
             })
         };
-        // adapt_by's largest bias: five divisions by 35, then the table's largest value.
+        // bias_of_scaled's largest bias: five divisions by 35, then the table's largest value.
         let largest = 5 * BASE as usize + usize::from(ADAPT_TAIL[455]);
         assert!(largest < 250, "{largest}");
         assert!((0..=largest).all(holds));
@@ -1445,10 +1442,18 @@ mod tests {
                 .chain(edges.iter().copied());
             for delta in deltas {
                 for first in [false, true] {
+                    let bias = bootstring::adapt(&Punycode, delta, numpoints, first);
                     assert_eq!(
                         Punycode.adapt(delta, numpoints, first),
-                        bootstring::adapt(&Punycode, delta, numpoints, first),
+                        bias,
                         "adapt({delta}, {numpoints}, {first})"
+                    );
+                    // The decoder's way: the row of that bias, from the table of rows by
+                    // scaled delta or, past it, through the bias.
+                    let row = adapt_to_row(delta, first, |delta| delta / numpoints);
+                    assert!(
+                        std::ptr::eq(row, &DIGIT_ROWS[bias as usize]),
+                        "adapt_to_row({delta}, {numpoints}, {first})"
                     );
                 }
             }
