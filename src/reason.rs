@@ -1,11 +1,11 @@
-//! The one enum of reason codes that every finding carries (see CONTRACT.md).
+//! The one enum of reason codes that every finding carries (see docs/interface.md).
 //!
 //! Codec errors, label validation and RACE all map their failures onto these codes, so a
-//! report never holds a code outside the contract's list.
+//! report never holds a code outside the documented list.
 
 use std::fmt;
 
-/// Why an ACE label is invalid; `code()` is the contract's `reason` string.
+/// Why an ACE label is invalid; `code()` is the `reason` string of the reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Reason {
     /// Nothing after the ACE prefix.
@@ -31,7 +31,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    /// The contract's code for this reason, for example `bad-digit`.
+    /// The documented code for this reason, for example `bad-digit`.
     pub fn code(self) -> &'static str {
         match self {
             Reason::Empty => "empty",
