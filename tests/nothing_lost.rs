@@ -542,6 +542,29 @@ fn an_unreadable_path_is_reported_and_the_others_are_still_processed() {
         "{stderr}"
     );
 
+    // An -o file that would lack an input is left as it was; the report is written.
+    std::fs::write(d.join("out.txt"), "kept\n").unwrap();
+    let (code, _, stderr) = run_in(
+        d,
+        &[
+            "decode",
+            "-o",
+            "out.txt",
+            "--report",
+            "r.txt",
+            "a.txt",
+            "missing.txt",
+            "b.txt",
+        ],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(std::fs::read(d.join("out.txt")).unwrap(), b"kept\n");
+    let report = std::fs::read_to_string(d.join("r.txt")).unwrap();
+    assert_eq!(report.lines().count(), 2, "{report}");
+    assert!(report.starts_with("a.txt:2:1: ") && report.contains("\nb.txt:2:1: "));
+    std::fs::remove_file(d.join("out.txt")).unwrap();
+    std::fs::remove_file(d.join("r.txt")).unwrap();
+
     // In place: each readable file rewritten, the others named.
     let (code, _, stderr) = run_in(
         d,

@@ -160,6 +160,9 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     bar.finish_and_clear();
 
     match shared_output {
+        // An output that lacks an input that could not be read is not kept: the target
+        // stays as it was (the temporary file is removed).
+        Some(Output::File(file)) if unreadable > 0 => drop(file),
         Some(Output::File(file)) => file.commit()?,
         Some(Output::Stdout(mut stdout)) if ended == Ended::Done => match stdout.flush() {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
