@@ -4,7 +4,8 @@ use std::io::{self, BufWriter, Write};
 
 use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
 
-use super::job::{AtomicFile, Trouble};
+use super::job::Trouble;
+use super::output::AtomicFile;
 use super::{GenArgs, GenFormat, GenKind, EXIT_CLEAN, EXIT_TROUBLE};
 
 /// Parses a size such as `1000`, `10K`, `100M` or `1G` (powers of 1000).

@@ -20,6 +20,9 @@ use idnscope::uts46::Profile;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::mapped::MappedInput;
+use super::output::AtomicFile;
+use super::targets::check_distinct;
 use super::{
     InputFormat, JobArgs, Progress, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE,
 };
@@ -29,7 +32,7 @@ pub(super) struct Trouble(pub(super) String);
 
 impl Trouble {
     /// An I/O failure on `what`; a parse error reads `FILE:LINE:COLUMN: MESSAGE`.
-    fn io(what: &Path, e: io::Error) -> Self {
+    pub(super) fn io(what: &Path, e: io::Error) -> Self {
         Trouble(format!("{}:{}", what.display(), located(&e)))
     }
 }
@@ -46,10 +49,19 @@ fn located(e: &io::Error) -> String {
     }
 }
 
+/// What a job that ran to its end found.
+struct Done {
+    /// Findings reported.
+    findings: u64,
+    /// Inputs that could not be read (each reported, the others processed).
+    unreadable: usize,
+}
+
 /// Runs a decode, encode or audit job; returns the exit status.
 pub fn run(mode: Mode, args: &JobArgs) -> u8 {
     match run_job(mode, args) {
-        Ok(findings) if findings > 0 => EXIT_FINDINGS,
+        Ok(done) if done.unreadable > 0 => EXIT_TROUBLE,
+        Ok(done) if done.findings > 0 => EXIT_FINDINGS,
         Ok(_) => EXIT_CLEAN,
         Err(Trouble(message)) => {
             let _ = writeln!(io::stderr(), "idnscope: {message}");
@@ -58,7 +70,7 @@ pub fn run(mode: Mode, args: &JobArgs) -> u8 {
     }
 }
 
-fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
+fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     if mode == Mode::Audit && (args.output.is_some() || args.in_place) {
         return Err(Trouble(
             "audit does not rewrite: -o/--output and --in-place are for decode and encode".into(),
@@ -74,11 +86,19 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
             "--follow-includes is for audit (decode and encode keep $INCLUDE as text)".into(),
         ));
     }
-    if args.report.is_some() && args.report == args.output {
-        return Err(Trouble(
-            "--report and -o/--output name the same file; give them different paths".into(),
-        ));
-    }
+    let inputs: Vec<PathBuf> = if args.paths.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        args.paths.clone()
+    };
+    let outputs: Vec<(&str, &Path)> = [("-o/--output", &args.output), ("--report", &args.report)]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect();
+    check_distinct(
+        &outputs,
+        &inputs.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+    )?;
     let options = Options {
         mode,
         profile: Profile::default(),
@@ -111,11 +131,6 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
     let mut report_sink = report_blame.writer(&mut *report_inner);
     let mut report = ReportWriter::new(format, &mut report_sink as &mut dyn Write);
 
-    let inputs: Vec<PathBuf> = if args.paths.is_empty() {
-        vec![PathBuf::from("-")]
-    } else {
-        args.paths.clone()
-    };
     let mut total = Stats::default();
 
     // One output for all inputs (stdout or -o), unless rewriting in place.
@@ -130,6 +145,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
     };
 
     let bar = progress_bar(args.progress, &inputs);
+    let mut unreadable = 0;
     let ended = run_inputs(
         args,
         &inputs,
@@ -138,11 +154,15 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
         &mut report,
         &bar,
         &mut total,
+        &mut unreadable,
     );
     let ended = report_blame.blame(ended)?;
     bar.finish_and_clear();
 
     match shared_output {
+        // An output that lacks an input that could not be read is not kept: the target
+        // stays as it was (the temporary file is removed).
+        Some(Output::File(file)) if unreadable > 0 => drop(file),
         Some(Output::File(file)) => file.commit()?,
         Some(Output::Stdout(mut stdout)) if ended == Ended::Done => match stdout.flush() {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
@@ -168,7 +188,10 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<u64, Trouble> {
     if stats {
         let _ = writeln!(io::stderr(), "{}", total.summary_line());
     }
-    Ok(findings)
+    Ok(Done {
+        findings,
+        unreadable,
+    })
 }
 
 /// How the run over the inputs ended.
@@ -184,7 +207,10 @@ enum Ended {
 
 /// Runs each input through the pipeline (and, for `audit --follow-includes`, the files its
 /// `$INCLUDE` directives name), writing to `shared_output`, or to each input itself with
-/// `--in-place`, and adding the figures to `total`.
+/// `--in-place`, and adding the figures to `total`. An input that cannot be opened (or,
+/// with `--in-place`, is not a regular file) is reported on standard error and counted in
+/// `unreadable`, and the others are processed, as `sed -i` and ripgrep do.
+#[allow(clippy::too_many_arguments)]
 fn run_inputs(
     args: &JobArgs,
     inputs: &[PathBuf],
@@ -193,6 +219,7 @@ fn run_inputs(
     report: &mut ReportWriter<&mut dyn Write>,
     bar: &ProgressBar,
     total: &mut Stats,
+    unreadable: &mut usize,
 ) -> Result<Ended, Trouble> {
     let output_blame = match (&shared_output, &args.output) {
         (Some(Output::File(_)), Some(path)) => Some(Blame::output(path)),
@@ -200,17 +227,39 @@ fn run_inputs(
         (None, _) => None,
     };
     for path in inputs {
+        let source = match args.in_place {
+            // Looked at before it is opened: opening a FIFO would wait for a writer.
+            true => std::fs::metadata(path)
+                .map_err(|e| Trouble::io(path, e))
+                .and_then(|meta| match meta.is_file() || meta.is_dir() {
+                    true => open_input(path),
+                    false => Err(Trouble(format!(
+                        "{}: --in-place needs a regular file",
+                        path.display()
+                    ))),
+                }),
+            false => open_input(path),
+        };
+        let source = match source {
+            Ok(source) => source,
+            Err(Trouble(message)) => {
+                let _ = writeln!(io::stderr(), "idnscope: {message}");
+                *unreadable += 1;
+                continue;
+            }
+        };
         let done = total.bytes;
         let mut progress = |bytes: u64| bar.set_position(done + bytes);
         let mut directives = Vec::new();
         let follow = args.follow_includes && path.as_os_str() != "-";
         let stats = if args.in_place {
-            let mut file = AtomicFile::beside(path)?;
+            let mut file = AtomicFile::create(path)?;
             let blame = Blame::output(path);
             let mut out = blame.writer(file.writer());
             let stats = process(
                 args.format,
                 path,
+                source,
                 options,
                 Some(&mut out),
                 report,
@@ -229,6 +278,7 @@ fn run_inputs(
             let stats = process(
                 args.format,
                 path,
+                source,
                 options,
                 out.as_mut().map(|out| out as &mut dyn Write),
                 report,
@@ -544,6 +594,7 @@ fn follow_includes(
         let stats = process(
             InputFormat::Zone,
             &named,
+            open_input(&named)?,
             &Options {
                 origin: include.origin,
                 ..options.clone()
@@ -594,12 +645,38 @@ fn looks_like_zone(head: &[u8]) -> bool {
 /// Bytes of an input looked at by `--format auto`.
 const HEAD_BYTES: usize = 4096;
 
-/// Runs one input through the pipeline. With `includes`, the `$INCLUDE` directives of an
-/// input read as a zone file are added to it, found by the zone scanner in the bytes it
-/// reads: each input is read once (a FIFO or a pipe can be read only once).
+/// An input opened for reading.
+enum Source {
+    /// Standard input (`-`).
+    Stdin,
+    /// A file (regular or not, never a folder) and what `fstat` said of it when opened.
+    File { file: File, meta: std::fs::Metadata },
+}
+
+/// Opens the input `path` (`-` is standard input); a folder is refused.
+fn open_input(path: &Path) -> Result<Source, Trouble> {
+    if path.as_os_str() == "-" {
+        return Ok(Source::Stdin);
+    }
+    let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
+    if meta.is_dir() {
+        return Err(Trouble(format!("{}: is a directory", path.display())));
+    }
+    Ok(Source::File { file, meta })
+}
+
+/// Runs one input, opened as `source`, through the pipeline. With `includes`, the
+/// `$INCLUDE` directives of an input read as a zone file are added to it, found by the zone
+/// scanner in the bytes it reads: each input is read once (a FIFO or a pipe can be read only
+/// once). A regular file is mapped (see [`MappedInput`]), unless the kernel gives its size
+/// as 0 (an empty file, or one of /proc whose size is not known beforehand), which is
+/// streamed like a pipe or a device.
+#[allow(clippy::too_many_arguments)]
 fn process(
     format: InputFormat,
     path: &Path,
+    source: Source,
     options: &Options,
     out: Option<&mut dyn Write>,
     report: &mut ReportWriter<&mut dyn Write>,
@@ -611,46 +688,31 @@ fn process(
         includes: includes.is_some(),
         ..options.clone()
     };
-    let run = if path.as_os_str() == "-" {
-        let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, io::stdin().lock());
-        let head = stdin
-            .fill_buf()
-            .map_err(|e| Trouble(format!("standard input: {e}")))?;
-        let scanner = scanner_for(format, path, head);
-        let input = Input::Stream(Box::new(stdin));
-        pipeline::run(scanner, input, "-", options, out, report, progress)
-            .map_err(|e| Trouble(format!("-:{}", located(&e))))?
-    } else {
-        let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
-        let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
-        if meta.is_dir() {
-            return Err(Trouble(format!("{shown}: is a directory")));
+    let run = match source {
+        Source::Stdin => {
+            let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, io::stdin().lock());
+            let head = stdin
+                .fill_buf()
+                .map_err(|e| Trouble(format!("standard input: {e}")))?;
+            let scanner = scanner_for(format, path, head);
+            let input = Input::Stream(Box::new(stdin));
+            pipeline::run(scanner, input, "-", options, out, report, progress)
+                .map_err(|e| Trouble(format!("-:{}", located(&e))))?
         }
-        if !meta.is_file() {
-            // A pipe, FIFO or character device has no length to map: stream it.
+        Source::File { file, meta } if !meta.is_file() || meta.len() == 0 => {
             let mut file = io::BufReader::with_capacity(HEAD_BYTES, file);
             let head = file.fill_buf().map_err(|e| Trouble::io(path, e))?;
             let scanner = scanner_for(format, path, head);
             let input = Input::Stream(Box::new(file));
             pipeline::run(scanner, input, &shown, options, out, report, progress)
                 .map_err(|e| Trouble::io(path, e))?
-        } else {
-            let map;
-            let data: &[u8] = if meta.len() == 0 {
-                &[]
-            } else {
-                // SAFETY: the map is read-only and lives until the end of this block, past
-                // every use of `data`. Another process writing to or truncating the file
-                // while we read it would change bytes under the slice or make reads fault
-                // (SIGBUS); that is the accepted risk of every memory-mapped reader
-                // (ripgrep's included): the scanners take any bytes, and the output goes
-                // to a temporary file, so nothing the user wrote is lost either way.
-                map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Trouble::io(path, e))?;
-                &map
-            };
+        }
+        Source::File { file, meta } => {
+            let map = MappedInput::new(&file, &meta, path).map_err(|e| Trouble::io(path, e))?;
+            let data = map.bytes();
             let head = &data[..data.len().min(HEAD_BYTES)];
             let scanner = scanner_for(format, path, head);
-            pipeline::run(
+            let run = pipeline::run(
                 scanner,
                 Input::Bytes(data),
                 &shown,
@@ -659,288 +721,14 @@ fn process(
                 report,
                 progress,
             )
-            .map_err(|e| Trouble::io(path, e))?
+            .map_err(|e| Trouble::io(path, e))?;
+            map.check_unchanged(&file)
+                .map_err(|e| Trouble::io(path, e))?;
+            run
         }
     };
     if let Some(includes) = includes {
         includes.extend(run.includes);
     }
     Ok(run.stats)
-}
-
-/// The permissions a new file gets from `open(2)`: 0666 less the process umask, read from
-/// /proc/self/status (Linux; 0644 where that is not available). `None` off Unix, where the
-/// temporary file's own permissions are kept.
-fn new_file_permissions() -> Option<std::fs::Permissions> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let umask = std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|status| {
-                status
-                    .lines()
-                    .find_map(|l| l.strip_prefix("Umask:"))
-                    .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-            })
-            .unwrap_or(0o022);
-        Some(std::fs::Permissions::from_mode(0o666 & !umask))
-    }
-    #[cfg(not(unix))]
-    {
-        None
-    }
-}
-
-/// Where an output or report file is written.
-///
-/// A regular file (or a new one) is written through a temporary file in its folder, renamed
-/// over it only on success: on any error the target is untouched and the temporary file
-/// removed, and so on SIGINT, SIGTERM or SIGHUP (see [`ListedTemp`]). A symbolic link is
-/// followed, so the file it points to is replaced and the link kept. Anything else that
-/// exists (a device such as `/dev/null`, a FIFO, a terminal) is written directly: renaming
-/// over it would replace the device itself.
-pub(super) enum AtomicFile {
-    /// Through a temporary file, renamed over `target`.
-    Replace {
-        target: PathBuf,
-        temp: BufWriter<ListedTemp>,
-    },
-    /// Straight into a file that is not a regular one.
-    Direct {
-        target: PathBuf,
-        file: BufWriter<File>,
-    },
-}
-
-impl AtomicFile {
-    /// A file to become `path`: it keeps the permissions of the file it replaces, or gets
-    /// those of a new file (0666 less the umask), not the temporary file's 0600.
-    pub(super) fn create(path: &Path) -> Result<Self, Trouble> {
-        let (target, existing) = match std::fs::metadata(path) {
-            Ok(meta) => (
-                std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?,
-                Some(meta),
-            ),
-            Err(_) => (path.to_owned(), None),
-        };
-        if let Some(meta) = &existing {
-            if meta.is_dir() {
-                return Err(Trouble(format!("{}: is a directory", path.display())));
-            }
-            if !meta.is_file() {
-                let file = std::fs::OpenOptions::new()
-                    .write(true)
-                    .open(&target)
-                    .map_err(|e| Trouble::io(path, e))?;
-                return Ok(AtomicFile::Direct {
-                    target,
-                    file: BufWriter::with_capacity(1 << 16, file),
-                });
-            }
-        }
-        let dir = match target.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let temp = ListedTemp::create_in(dir).map_err(|e| Trouble::io(path, e))?;
-        let permissions = match existing {
-            Some(meta) => Some(meta.permissions()),
-            None => new_file_permissions(),
-        };
-        if let Some(permissions) = permissions {
-            temp.file()
-                .set_permissions(permissions)
-                .map_err(|e| Trouble::io(path, e))?;
-        }
-        Ok(AtomicFile::Replace {
-            target,
-            temp: BufWriter::with_capacity(1 << 16, temp),
-        })
-    }
-
-    /// A file to replace the existing regular file `path`, keeping its permissions.
-    fn beside(path: &Path) -> Result<Self, Trouble> {
-        let meta = std::fs::metadata(path).map_err(|e| Trouble::io(path, e))?;
-        if meta.is_dir() {
-            return Err(Trouble(format!("{}: is a directory", path.display())));
-        }
-        if !meta.is_file() {
-            return Err(Trouble(format!(
-                "{}: --in-place needs a regular file",
-                path.display()
-            )));
-        }
-        AtomicFile::create(path)
-    }
-
-    pub(super) fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            AtomicFile::Replace { temp, .. } => temp,
-            AtomicFile::Direct { file, .. } => file,
-        }
-    }
-
-    /// Flushes; for a replacement, syncs and renames the temporary file over the target.
-    pub(super) fn commit(self) -> Result<(), Trouble> {
-        match self {
-            AtomicFile::Replace { target, temp } => {
-                let temp = temp
-                    .into_inner()
-                    .map_err(|e| Trouble::io(&target, e.into_error()))?;
-                temp.file()
-                    .sync_all()
-                    .map_err(|e| Trouble::io(&target, e))?;
-                temp.persist(&target).map_err(|e| Trouble::io(&target, e))?;
-            }
-            AtomicFile::Direct { target, mut file } => {
-                file.flush().map_err(|e| Trouble::io(&target, e))?;
-            }
-        }
-        Ok(())
-    }
-}
-
-// Nothing lost on a signal.
-//
-// A temporary file (of --in-place, -o, --report or gen -o) becomes its target only by a
-// rename once it is complete, and on any error it is removed by the normal way out:
-// `ListedTemp`'s destructor. A signal that ends the process runs no destructor, so every
-// temporary file that exists is also listed in `TEMP_FILES`, and a thread, started with
-// the first of them, waits for SIGINT, SIGTERM and SIGHUP. It locks the list for good (no
-// temporary file is created or renamed after that), removes the files, and ends the
-// process by the same signal with its default action: the shell sees status 130 or 143,
-// and a script that runs idnscope stops as it would for any program killed by Ctrl-C. A
-// signal that was ignored when idnscope started (nohup, a script's background job) is left
-// ignored. The target itself is never written before the rename, so a signal at any point
-// leaves either the original or the complete new file, and no temporary file.
-
-/// The temporary files that exist, for the signal thread to remove.
-static TEMP_FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
-
-fn temp_files() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    TEMP_FILES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// A temporary file, listed in [`TEMP_FILES`] for as long as it exists. `None` only once
-/// it has been renamed or removed.
-pub(super) struct ListedTemp(Option<tempfile::NamedTempFile>);
-
-const EXISTS: &str = "a listed temporary file exists until it is renamed or dropped";
-
-impl ListedTemp {
-    /// A new temporary file in `dir`. The list is locked while the file is created, so the
-    /// signal thread cannot miss it.
-    fn create_in(dir: &Path) -> io::Result<Self> {
-        watch_signals();
-        let mut list = temp_files();
-        let temp = tempfile::Builder::new()
-            .prefix(".idnscope-")
-            .tempfile_in(dir)?;
-        list.push(temp.path().to_owned());
-        Ok(ListedTemp(Some(temp)))
-    }
-
-    fn inner(&mut self) -> &mut tempfile::NamedTempFile {
-        self.0.as_mut().expect(EXISTS)
-    }
-
-    fn file(&self) -> &File {
-        self.0.as_ref().expect(EXISTS).as_file()
-    }
-
-    /// Renames the file over `target` (on failure it is removed), then unlists it.
-    fn persist(mut self, target: &Path) -> io::Result<()> {
-        let temp = self.0.take().expect("not renamed yet");
-        let path = temp.path().to_owned();
-        let renamed = temp.persist(target).map(drop).map_err(|e| e.error);
-        unlist(&path);
-        renamed
-    }
-}
-
-impl Drop for ListedTemp {
-    /// Removes the file, then unlists it.
-    fn drop(&mut self) {
-        if let Some(temp) = self.0.take() {
-            let path = temp.path().to_owned();
-            drop(temp);
-            unlist(&path);
-        }
-    }
-}
-
-impl Write for ListedTemp {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.inner().write(buf)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner().flush()
-    }
-}
-
-/// Takes `path` out of [`TEMP_FILES`].
-fn unlist(path: &Path) {
-    let mut list = temp_files();
-    if let Some(at) = list.iter().position(|p| p == path) {
-        list.swap_remove(at);
-    }
-}
-
-/// Starts the signal thread (once).
-#[cfg(unix)]
-fn watch_signals() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    static STARTED: std::sync::Once = std::sync::Once::new();
-    STARTED.call_once(|| {
-        let wanted: Vec<libc::c_int> = [SIGINT, SIGTERM, SIGHUP]
-            .into_iter()
-            .filter(|&signal| !ignored(signal))
-            .collect();
-        if wanted.is_empty() {
-            return;
-        }
-        // The thread first: signals caught with no thread to act on them would be lost.
-        // Without it, a signal kills as it always did, and the temporary file stays.
-        let (send, receive) = std::sync::mpsc::channel::<signal_hook::iterator::Signals>();
-        let thread = std::thread::Builder::new()
-            .name("signals".into())
-            .spawn(move || {
-                let Ok(mut signals) = receive.recv() else {
-                    return;
-                };
-                if let Some(signal) = signals.forever().next() {
-                    let list = temp_files();
-                    for path in list.iter() {
-                        let _ = std::fs::remove_file(path);
-                    }
-                    let _ = signal_hook::low_level::emulate_default_handler(signal);
-                    std::process::exit(128 + signal);
-                }
-            });
-        if thread.is_ok() {
-            if let Ok(signals) = signal_hook::iterator::Signals::new(&wanted) {
-                let _ = send.send(signals);
-            }
-        }
-    });
-}
-
-#[cfg(not(unix))]
-fn watch_signals() {}
-
-/// Whether `signal` is ignored, as `nohup` leaves SIGHUP and a shell script SIGINT for
-/// its background jobs.
-#[cfg(unix)]
-fn ignored(signal: libc::c_int) -> bool {
-    // SAFETY: with a null new action, sigaction only reads the current one into `old`, a
-    // plain C struct for which all zeroes is a valid value.
-    unsafe {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
-            && old.sa_sigaction == libc::SIG_IGN
-    }
 }

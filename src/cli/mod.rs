@@ -4,6 +4,9 @@ mod batch;
 mod codec_cmd;
 mod gen_cmd;
 mod job;
+mod mapped;
+mod output;
+mod targets;
 
 use std::process::ExitCode;
 
@@ -287,7 +290,11 @@ struct RaceArgs {
 
 /// Parses the command line, runs the subcommand and returns its exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    output::ignore_file_size_signal();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return ExitCode::from(refused_or_answered(&e)),
+    };
     let status = match cli.command {
         Command::Decode(args) => job::run(Mode::Decode { race: args.race }, &args),
         Command::Encode(args) => job::run(Mode::Encode, &args),
@@ -297,4 +304,32 @@ pub fn main() -> ExitCode {
         Command::Race(args) => codec_cmd::race(&args),
     };
     ExitCode::from(status)
+}
+
+/// What clap had to say instead of running a command: usage errors on standard error (exit
+/// status 2); `--help` and `--version` on standard output, where a failed write (a full
+/// disk, `/dev/full`) is exit status 2 with a message, not a silent success.
+fn refused_or_answered(e: &clap::Error) -> u8 {
+    use std::io::{IsTerminal, Write};
+    if e.use_stderr() {
+        let _ = e.print();
+        return u8::try_from(e.exit_code()).unwrap_or(EXIT_TROUBLE);
+    }
+    let mut stdout = std::io::stdout().lock();
+    let text = match stdout.is_terminal() {
+        true => e.render().ansi().to_string(),
+        false => e.render().to_string(),
+    };
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => EXIT_CLEAN,
+        // The reader has what it wanted (`idnscope --help | head -1`).
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_CLEAN,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "idnscope: standard output: {e}");
+            EXIT_TROUBLE
+        }
+    }
 }

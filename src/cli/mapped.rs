@@ -1,0 +1,172 @@
+//! Input files read through a memory map, guarded against a change while they are read.
+//!
+//! A mapped file that another process truncates makes the next read of a page past its new
+//! end fault with SIGBUS, which would kill the run and leave its temporary files. While a
+//! file is mapped, a SIGBUS handler looks at the faulting address: inside the map, it writes
+//! `idnscope: FILE: changed while it was read: the file was truncated` on standard error,
+//! removes the temporary files ([`super::output::remove_temp_files`]) and exits with status
+//! 2; elsewhere (a fault of another cause), it removes them too and lets the signal's
+//! default action end the process, as it would have. A change that does not fault (the
+//! file grown, rewritten, or truncated after its last page was read) is found by
+//! [`MappedInput::check_unchanged`] once the file has been read, before any output is kept.
+//! Files that cannot be mapped usefully (pipes, devices, and files whose size the kernel
+//! gives as 0, such as those of /proc) are read as streams instead, by the caller.
+
+use std::fs::{File, Metadata};
+use std::io;
+use std::path::Path;
+
+/// An input file mapped into memory, registered with the SIGBUS handler until dropped.
+pub(super) struct MappedInput {
+    map: memmap2::Mmap,
+    /// The file's size and modification time when it was mapped.
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl MappedInput {
+    /// Maps `file` (a regular file, of size `meta.len()` > 0), named `shown` in messages.
+    /// Only one input is mapped at a time: a second map replaces the first in the handler's
+    /// view.
+    pub(super) fn new(file: &File, meta: &Metadata, shown: &Path) -> io::Result<Self> {
+        // SAFETY: the map is read-only and lives as long as this value, which only lends
+        // it out for shorter lifetimes. Another process may change the bytes under it (the
+        // scanners take any bytes, and `check_unchanged` then refuses the result) or
+        // truncate the file, which makes reads fault: the SIGBUS handler registered below
+        // turns that fault into a message and exit status 2.
+        let map = unsafe { memmap2::Mmap::map(file) }?;
+        guard::register(&map, shown);
+        Ok(MappedInput {
+            map,
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        })
+    }
+
+    /// The file's bytes.
+    pub(super) fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
+    /// An error when `file` no longer has the size and modification time it had when it was
+    /// mapped: what was read may mix old and new bytes, or miss some.
+    pub(super) fn check_unchanged(&self, file: &File) -> io::Result<()> {
+        let now = file.metadata()?;
+        if now.len() != self.len {
+            return Err(io::Error::other(format!(
+                "changed while it was read: its size went from {} to {} bytes",
+                self.len,
+                now.len()
+            )));
+        }
+        if now.modified().ok() != self.modified {
+            return Err(io::Error::other(
+                "changed while it was read: it was written to",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for MappedInput {
+    fn drop(&mut self) {
+        guard::unregister();
+    }
+}
+
+#[cfg(unix)]
+mod guard {
+    //! The SIGBUS handler and the one mapped region it knows.
+
+    use std::path::Path;
+    use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+
+    /// Bytes of the file name kept for the message.
+    const NAME_BYTES: usize = 4096;
+
+    /// The mapped region: its start and length (0: none).
+    static START: AtomicUsize = AtomicUsize::new(0);
+    static LEN: AtomicUsize = AtomicUsize::new(0);
+    /// The file's name as given, for the message, and how many bytes of it are kept.
+    static NAME: [AtomicU8; NAME_BYTES] = [const { AtomicU8::new(0) }; NAME_BYTES];
+    static NAME_LEN: AtomicUsize = AtomicUsize::new(0);
+
+    /// Makes `map` the region the handler knows (installing the handler the first time).
+    pub(super) fn register(map: &[u8], shown: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        install();
+        LEN.store(0, Ordering::Release);
+        let name = shown.as_os_str().as_bytes();
+        let name = &name[..name.len().min(NAME_BYTES)];
+        for (cell, &byte) in NAME.iter().zip(name) {
+            cell.store(byte, Ordering::Relaxed);
+        }
+        NAME_LEN.store(name.len(), Ordering::Relaxed);
+        START.store(map.as_ptr() as usize, Ordering::Relaxed);
+        LEN.store(map.len(), Ordering::Release);
+    }
+
+    /// Forgets the region.
+    pub(super) fn unregister() {
+        LEN.store(0, Ordering::Release);
+    }
+
+    /// Installs the handler (once).
+    fn install() {
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        INSTALLED.call_once(|| {
+            // SAFETY: `action` is a plain C struct for which all zeroes is a valid value;
+            // the handler has the three-argument form that SA_SIGINFO asks for, and does
+            // only async-signal-safe things (atomic loads, write, unlink, _exit, signal).
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_bus_error as *const () as libc::sighandler_t;
+                action.sa_flags = libc::SA_SIGINFO;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+            }
+        });
+    }
+
+    /// Writes `bytes` on standard error, as far as it goes.
+    fn say(bytes: *const u8, len: usize) {
+        // SAFETY: `bytes` points to `len` readable bytes (a static); write(2) is
+        // async-signal-safe and its result is not needed here.
+        unsafe { libc::write(2, bytes.cast(), len) };
+    }
+
+    extern "C" fn on_bus_error(
+        signal: libc::c_int,
+        info: *mut libc::siginfo_t,
+        _context: *mut libc::c_void,
+    ) {
+        // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t, whose si_addr is the
+        // faulting address for SIGBUS.
+        let address = unsafe { (*info).si_addr() } as usize;
+        let len = LEN.load(Ordering::Acquire);
+        let start = START.load(Ordering::Relaxed);
+        super::super::output::remove_temp_files();
+        if len > 0 && address >= start && address - start < len {
+            const BEFORE: &[u8] = b"idnscope: ";
+            const AFTER: &[u8] = b": changed while it was read: the file was truncated\n";
+            say(BEFORE.as_ptr(), BEFORE.len());
+            say(NAME.as_ptr().cast::<u8>(), NAME_LEN.load(Ordering::Relaxed));
+            say(AFTER.as_ptr(), AFTER.len());
+            // SAFETY: _exit is async-signal-safe and ends the process at once.
+            unsafe { libc::_exit(2) };
+        }
+        // Not the mapped input: the default action, when the faulting access is made again
+        // on return, ends the process as it would have.
+        // SAFETY: signal(2) is async-signal-safe.
+        unsafe { libc::signal(signal, libc::SIG_DFL) };
+    }
+}
+
+#[cfg(not(unix))]
+mod guard {
+    //! No SIGBUS off Unix: nothing to register.
+
+    pub(super) fn register(_map: &[u8], _shown: &std::path::Path) {}
+
+    pub(super) fn unregister() {}
+}

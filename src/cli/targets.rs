@@ -1,0 +1,128 @@
+//! The files a job writes, checked against the files it reads before anything is written.
+//!
+//! An output (`-o`) or report (`--report`) that is one of the inputs, by any path, symbolic
+//! link or hard link, would replace the input with something else (`audit --report in.txt
+//! in.txt`); an output and a report that are the same file would lose one of them. Files
+//! are compared by device and inode, a file that does not exist yet by its folder's device
+//! and inode and its name. Devices, FIFOs and terminals are written directly, never
+//! replaced, so `-o /dev/null --report /dev/null` is fine.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use super::job::Trouble;
+
+/// What a path names, for comparison.
+#[derive(Debug, PartialEq, Eq)]
+enum Identity {
+    /// An existing file (or the dangling symbolic link that would be replaced).
+    #[cfg(unix)]
+    File { device: u64, inode: u64 },
+    /// An existing file, by its canonical path (no inode numbers off Unix).
+    #[cfg(not(unix))]
+    Path(std::path::PathBuf),
+    /// A file that does not exist yet: its folder and its name there.
+    New {
+        folder: Box<Identity>,
+        name: OsString,
+    },
+}
+
+/// The identity of a regular file read as input (`-` is standard input); `None` for
+/// anything else (a device, a FIFO, a missing file: reading it cannot be spoiled by a
+/// rename).
+fn input_identity(path: &Path) -> Option<Identity> {
+    let meta = if path.as_os_str() == "-" {
+        stdin_metadata()?
+    } else {
+        std::fs::metadata(path).ok()?
+    };
+    meta.is_file().then(|| file_identity(path, &meta))
+}
+
+/// The identity of what writing to `path` would replace: an existing regular file (links
+/// followed), a dangling link, or a new file in an existing folder; `None` for what is
+/// written directly (devices, FIFOs) or cannot be written at all.
+fn output_identity(path: &Path) -> Option<Identity> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        return meta.is_file().then(|| file_identity(path, &meta));
+    }
+    if let Ok(link) = std::fs::symlink_metadata(path) {
+        return Some(file_identity(path, &link));
+    }
+    let name = path.file_name()?.to_owned();
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    let meta = std::fs::metadata(folder).ok()?;
+    Some(Identity::New {
+        folder: Box::new(file_identity(folder, &meta)),
+        name,
+    })
+}
+
+/// The identity of the existing file `path`, whose metadata (links followed or not) is
+/// `meta`.
+#[cfg(unix)]
+fn file_identity(_path: &Path, meta: &std::fs::Metadata) -> Identity {
+    use std::os::unix::fs::MetadataExt;
+    Identity::File {
+        device: meta.dev(),
+        inode: meta.ino(),
+    }
+}
+
+#[cfg(unix)]
+fn stdin_metadata() -> Option<std::fs::Metadata> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    std::fs::File::from(fd).metadata().ok()
+}
+
+#[cfg(not(unix))]
+fn file_identity(path: &Path, _meta: &std::fs::Metadata) -> Identity {
+    Identity::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()))
+}
+
+#[cfg(not(unix))]
+fn stdin_metadata() -> Option<std::fs::Metadata> {
+    None
+}
+
+/// Refuses outputs that are inputs or each other: `outputs` are the flag and path of each
+/// file written (`-o/--output`, `--report`), `inputs` the paths read (with `--in-place`,
+/// also rewritten, which is meant). Nothing has been written when this is called.
+pub(super) fn check_distinct(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Result<(), Trouble> {
+    let inputs: Vec<(&Path, Identity)> = inputs
+        .iter()
+        .filter_map(|&path| Some((path, input_identity(path)?)))
+        .collect();
+    let mut written: Vec<(&str, &Path, Identity)> = Vec::new();
+    for &(flag, path) in outputs {
+        let Some(identity) = output_identity(path) else {
+            continue;
+        };
+        if let Some((input, _)) = inputs.iter().find(|(_, i)| *i == identity) {
+            let input = match input.as_os_str() == "-" {
+                true => "standard input".to_owned(),
+                false => format!("the input {}", input.display()),
+            };
+            return Err(Trouble(format!(
+                "{flag} {} is the same file as {input}: refused, as writing it would replace \
+                 what is read; give another path",
+                path.display()
+            )));
+        }
+        if let Some((other, other_path, _)) = written.iter().find(|(_, _, i)| *i == identity) {
+            return Err(Trouble(format!(
+                "{flag} {} and {other} {} are the same file: refused, as one would replace the \
+                 other; give them different paths",
+                path.display(),
+                other_path.display()
+            )));
+        }
+        written.push((flag, path, identity));
+    }
+    Ok(())
+}
