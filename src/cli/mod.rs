@@ -162,7 +162,7 @@ struct JobArgs {
     /// Findings format
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     report_format: ReportFormat,
-    /// Worker threads (0 = all cores)
+    /// Worker threads (0 = all cores; more than four per core are capped at that)
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
     threads: usize,
     /// Progress bar on standard error
@@ -179,6 +179,10 @@ struct JobArgs {
     /// it, or else the origin in effect there
     #[arg(long)]
     follow_includes: bool,
+    /// audit --follow-includes: most bytes read through $INCLUDE in all, per zone given
+    /// (K, M or G suffix) [default: 16 times the zone's size, at least 16M]
+    #[arg(long, value_name = "BYTES", value_parser = gen_cmd::parse_size)]
+    include_budget: Option<u64>,
     /// Zone origin when the file has no $ORIGIN: relative names are read under it (an
     /// absolute name; a relative one is taken as if it ended with a dot)
     #[arg(long, value_name = "NAME")]
@@ -270,8 +274,9 @@ struct PunycodeArgs {
     /// Refuse strings longer than this many bytes (decode) or code points (encode)
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_LEN)]
     max_len: usize,
-    /// Strings to convert; none reads standard input, one per line
-    #[arg(value_name = "STRING")]
+    /// Strings to convert; none reads standard input, one per line. A string may start
+    /// with a hyphen (`-> $1.00 <--`): options go before the strings
+    #[arg(value_name = "STRING", allow_hyphen_values = true)]
     strings: Vec<std::ffi::OsString>,
 }
 
@@ -280,8 +285,9 @@ struct RaceArgs {
     /// encode (Unicode to bq-- label) or decode (bq-- label to Unicode)
     #[arg(value_enum)]
     direction: Direction,
-    /// Strings to convert; none reads standard input, one per line
-    #[arg(value_name = "STRING")]
+    /// Strings to convert; none reads standard input, one per line. A string may start
+    /// with a hyphen (`-> $1.00 <--`): options go before the strings
+    #[arg(value_name = "STRING", allow_hyphen_values = true)]
     strings: Vec<std::ffi::OsString>,
 }
 
