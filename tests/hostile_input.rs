@@ -443,6 +443,14 @@ fn punycode_strings_that_start_with_a_hyphen_are_strings_not_options() {
             assert_eq!(out.stdout, format!("{text}\n").into_bytes());
         }
     }
+    // A word written like a long option is still refused as one, unless after `--`.
+    let out = idnscope(&["punycode", "decode", "--mixed-csae", "tda"], vec![]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'--mixed-csae'"));
+    let out = idnscope(&["punycode", "decode", "--", "--mixed-csae", "tda"], vec![]);
+    assert_eq!(out.status.code(), Some(0));
+    let lines = idnscope(&["punycode", "decode"], b"--mixed-csae\ntda\n".to_vec());
+    assert_eq!(out.stdout, lines.stdout, "the same strings read one per line");
     // Options still work before the strings.
     let out = idnscope(
         &["punycode", "decode", "--codepoints", "-> $1.00 <--"],
