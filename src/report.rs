@@ -395,6 +395,30 @@ mod tests {
     }
 
     #[test]
+    fn csv_cells_that_a_spreadsheet_reads_as_formulas_get_a_quote() {
+        for cell in ["=1+2", "+1", "-x", "@sum", "\tx", "\rx"] {
+            assert_eq!(no_formula(cell), format!("'{cell}"));
+        }
+        for cell in ["x=1", "", "'=1", " =1", "xn--zz"] {
+            assert_eq!(no_formula(cell), cell);
+        }
+    }
+
+    #[test]
+    fn jsonl_escapes_del_and_c1_controls_and_parses_back() {
+        let mut finding = sample();
+        finding.name = "a\x1b\u{7f}\u{9b}b".into();
+        let mut buf = Vec::new();
+        let mut w = ReportWriter::new(Format::Jsonl, &mut buf);
+        w.write(&finding).unwrap();
+        w.finish(None).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(text.contains(r#""name":"a\u001b\u007f\u009bb""#), "{text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["name"], finding.name);
+    }
+
+    #[test]
     fn csv_header_is_written_even_without_findings() {
         let mut buf = Vec::new();
         ReportWriter::new(Format::Csv, &mut buf)
