@@ -222,13 +222,12 @@ fn run_inputs(
             let mut out = blame.writer(file.writer());
             let stats = process(
                 args.format,
-                path,
+                Source::Path(path),
                 options,
                 Some(&mut out),
                 report,
                 &mut progress,
                 follow.then_some(&mut directives),
-                None,
             );
             let stats = blame.blame(stats)?;
             file.commit()?;
@@ -241,13 +240,12 @@ fn run_inputs(
             };
             let stats = process(
                 args.format,
-                path,
+                Source::Path(path),
                 options,
                 out.as_mut().map(|out| out as &mut dyn Write),
                 report,
                 &mut progress,
                 follow.then_some(&mut directives),
-                None,
             );
             match &output_blame {
                 Some(blame)
@@ -539,7 +537,7 @@ fn follow_includes(
         let mut nested = Vec::new();
         let stats = process(
             InputFormat::Zone,
-            &named,
+            Source::Opened(&named, file),
             &Options {
                 origin: include.origin,
                 ..options.clone()
@@ -548,7 +546,6 @@ fn follow_includes(
             report,
             &mut |_| {},
             Some(&mut nested),
-            Some(file),
         )?;
         total.add(&stats);
         follow_includes(&named, nested, tree, options, report, total)?;
@@ -590,19 +587,29 @@ fn looks_like_zone(head: &[u8]) -> bool {
 /// Bytes of an input looked at by `--format auto`.
 const HEAD_BYTES: usize = 4096;
 
+/// An input of [`process`]: a path (or `-`) to open, or a file already opened and
+/// reported under `path`.
+enum Source<'a> {
+    Path(&'a Path),
+    Opened(&'a Path, File),
+}
+
 /// Runs one input through the pipeline. With `includes`, the `$INCLUDE` directives of an
 /// input read as a zone file are added to it, found by the zone scanner in the bytes it
 /// reads: each input is read once (a FIFO or a pipe can be read only once).
 fn process(
     format: InputFormat,
-    path: &Path,
+    source: Source<'_>,
     options: &Options,
     out: Option<&mut dyn Write>,
     report: &mut ReportWriter<&mut dyn Write>,
     progress: &mut dyn FnMut(u64),
     includes: Option<&mut Vec<Include>>,
-    opened: Option<File>,
 ) -> Result<Stats, Trouble> {
+    let (path, opened) = match source {
+        Source::Path(path) => (path, None),
+        Source::Opened(path, file) => (path, Some(file)),
+    };
     let shown = path.to_string_lossy();
     let options = &Options {
         includes: includes.is_some(),

@@ -68,6 +68,8 @@ impl FileId {
         }
     }
 
+    // The fields' widths differ between platforms (u64 on x86-64 Linux).
+    #[allow(clippy::useless_conversion)]
     fn of_stat(stat: &rustix::fs::Stat) -> Self {
         FileId {
             dev: u64::from(stat.st_dev),
