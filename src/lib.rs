@@ -12,6 +12,7 @@
 //! - [`input`]: scanners that find the names in names lists and zone files;
 //! - [`pipeline`]: chunks, rayon, ordered output;
 //! - [`report`]: findings and figures in text, JSON Lines and CSV;
+//! - [`display`]: text for a terminal, control characters escaped and long inputs cut;
 //! - [`gen`]: deterministic synthetic zones and query logs for throughput runs;
 //! - [`lines`]: line reading in bounded memory, for batch input;
 //! - [`reason`]: the contract's reason codes.
@@ -20,6 +21,7 @@
 
 pub mod audit;
 pub mod codec;
+pub mod display;
 pub mod gen;
 pub mod input;
 pub mod label;

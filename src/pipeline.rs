@@ -304,7 +304,7 @@ pub struct Options {
     pub mode: Mode,
     /// IDNA profile for Unicode labels.
     pub profile: Profile,
-    /// Worker threads; 0 = all cores.
+    /// Worker threads; 0 = all cores. More than [`max_threads`] are capped at that.
     pub threads: usize,
     /// The homograph checker; `None` leaves the look-alike checks out.
     pub homographs: Option<Arc<Homographs>>,
@@ -312,6 +312,12 @@ pub struct Options {
     pub origin: Option<Arc<[u8]>>,
     /// Collect the `$INCLUDE` directives that the scanner reads, into [`Run::includes`].
     pub includes: bool,
+}
+
+/// Most worker threads a run starts: four per core. More cannot make it faster, and
+/// tens of thousands exhaust the system's memory for stacks.
+pub fn max_threads() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// What [`run`] did.
@@ -348,7 +354,7 @@ pub fn run(
 ) -> io::Result<Run> {
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
+        .num_threads(options.threads.min(max_threads()))
         .build()
         .map_err(io::Error::other)?;
     let batch = pool.current_num_threads() * 4;

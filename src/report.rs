@@ -4,9 +4,19 @@
 //! The layers below produce [`Finding`] values and know nothing of formats; a
 //! [`ReportWriter`] writes them in the chosen format, and [`Stats`] are written at the end
 //! when asked for.
+//!
+//! Nothing from the input reaches a terminal or a spreadsheet as a command: the text format
+//! shows control characters as `\u{1b}` ([`crate::display::escape_controls`]); JSON Lines
+//! writes every control character as a `\u00XX` escape (JSON itself asks it only of those
+//! below U+0020; DEL and the C1 controls U+0080 to U+009F are escaped as well), which
+//! parses back to the same text; a CSV cell that starts with `=`, `+`, `-`, `@`, a tab or a
+//! CR, which a spreadsheet would take for a formula, is written with a `'` in front.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Write};
+
+use crate::display::escape_controls;
 
 use serde::Serialize;
 
@@ -184,36 +194,35 @@ impl<W: Write> ReportWriter<W> {
             Format::Text => writeln!(
                 self.out,
                 "{}:{}:{}: {}: {}: {}",
-                finding.file,
+                escape_controls(&finding.file),
                 finding.line,
                 finding.column,
                 finding.kind,
-                finding.label,
-                finding.message
+                escape_controls(&finding.label),
+                escape_controls(&finding.message)
             )?,
             Format::Jsonl => {
                 let record = JsonFinding {
                     kind_of_record: "finding",
                     finding,
                 };
-                serde_json::to_writer(&mut self.out, &record)?;
-                self.out.write_all(b"\n")?;
+                write_json(&mut self.out, &record)?;
             }
             Format::Csv => {
                 self.csv_header()?;
                 let line = finding.line.to_string();
                 let column = finding.column.to_string();
-                let row: [&str; 10] = [
-                    &finding.file,
-                    &line,
-                    &column,
-                    &finding.name,
-                    &finding.label,
-                    finding.kind.as_str(),
-                    finding.reason,
-                    &finding.message,
-                    finding.unicode.as_deref().unwrap_or(""),
-                    finding.target.as_deref().unwrap_or(""),
+                let row: [Cow<'_, str>; 10] = [
+                    no_formula(&finding.file),
+                    Cow::Borrowed(&line),
+                    Cow::Borrowed(&column),
+                    no_formula(&finding.name),
+                    no_formula(&finding.label),
+                    Cow::Borrowed(finding.kind.as_str()),
+                    Cow::Borrowed(finding.reason),
+                    no_formula(&finding.message),
+                    no_formula(finding.unicode.as_deref().unwrap_or("")),
+                    no_formula(finding.target.as_deref().unwrap_or("")),
                 ];
                 write_csv_row(&mut self.out, &row)?;
             }
@@ -242,8 +251,7 @@ impl<W: Write> ReportWriter<W> {
                         stats,
                         mb_per_s: stats.mb_per_s(),
                     };
-                    serde_json::to_writer(&mut self.out, &record)?;
-                    self.out.write_all(b"\n")?;
+                    write_json(&mut self.out, &record)?;
                 }
             }
             Format::Text => {}
@@ -252,12 +260,53 @@ impl<W: Write> ReportWriter<W> {
     }
 }
 
+/// A CSV cell that a spreadsheet cannot take for a formula: `'` put in front of one that
+/// starts with `=`, `+`, `-`, `@`, a tab or a CR (as OWASP's advice on CSV injection says).
+fn no_formula(cell: &str) -> Cow<'_, str> {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{cell}"))
+    } else {
+        Cow::Borrowed(cell)
+    }
+}
+
+/// Writes `value` as one JSON line, every control character escaped.
+fn write_json<W: Write, T: Serialize>(out: &mut W, value: &T) -> io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, EscapeControls);
+    value.serialize(&mut serializer)?;
+    out.write_all(b"\n")
+}
+
+/// serde_json's compact form, with DEL and the C1 controls escaped as well as the controls
+/// below U+0020 that JSON requires.
+struct EscapeControls;
+
+impl serde_json::ser::Formatter for EscapeControls {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (at, c) in fragment.char_indices() {
+            if c.is_control() {
+                writer.write_all(&fragment.as_bytes()[start..at])?;
+                write!(writer, "\\u{:04x}", u32::from(c))?;
+                start = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+}
+
 /// Writes one CSV record (RFC 4180 quoting) with the `csv` crate.
-fn write_csv_row<W: Write>(out: &mut W, fields: &[&str]) -> io::Result<()> {
+fn write_csv_row<W: Write, S: AsRef<str>>(out: &mut W, fields: &[S]) -> io::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::with_capacity(256));
-    writer.write_record(fields).map_err(io::Error::other)?;
+    writer
+        .write_record(fields.iter().map(|f| f.as_ref().as_bytes()))
+        .map_err(io::Error::other)?;
     let bytes = writer
         .into_inner()
         .map_err(|e| io::Error::other(e.to_string()))?;
@@ -343,6 +392,30 @@ mod tests {
             lines.next(),
             Some("zone.db,3,7,xn--a-ecp.example.,xn--a-ecp,invalid-ace,idna-invalid,\"U+2488 DIGIT ONE FULL STOP is disallowed, \"\"quoted\"\", with a comma\",a⒈,")
         );
+    }
+
+    #[test]
+    fn csv_cells_that_a_spreadsheet_reads_as_formulas_get_a_quote() {
+        for cell in ["=1+2", "+1", "-x", "@sum", "\tx", "\rx"] {
+            assert_eq!(no_formula(cell), format!("'{cell}"));
+        }
+        for cell in ["x=1", "", "'=1", " =1", "xn--zz"] {
+            assert_eq!(no_formula(cell), cell);
+        }
+    }
+
+    #[test]
+    fn jsonl_escapes_del_and_c1_controls_and_parses_back() {
+        let mut finding = sample();
+        finding.name = "a\x1b\u{7f}\u{9b}b".into();
+        let mut buf = Vec::new();
+        let mut w = ReportWriter::new(Format::Jsonl, &mut buf);
+        w.write(&finding).unwrap();
+        w.finish(None).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(text.contains(r#""name":"a\u001b\u007f\u009bb""#), "{text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["name"], finding.name);
     }
 
     #[test]

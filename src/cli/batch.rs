@@ -5,6 +5,7 @@ use std::cell::Cell;
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
 
+use idnscope::display::{escape_controls, quote_input};
 use idnscope::lines::BoundedLines;
 
 use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
@@ -51,10 +52,10 @@ pub fn run(
                 failed.set(true);
                 let _ = writeln!(
                     io::stderr(),
-                    "idnscope: {command}: {origin}\"{}\": {}: {}",
-                    String::from_utf8_lossy(input).escape_debug(),
+                    "idnscope: {command}: {origin}{}: {}: {}",
+                    quote_input(&String::from_utf8_lossy(input)),
                     failure.code,
-                    failure.message
+                    escape_controls(&failure.message)
                 );
                 Ok(())
             }

@@ -10,6 +10,7 @@ use std::{cell::RefCell, rc::Rc};
 use std::io::BufRead;
 
 use idnscope::audit::{Homographs, Protected};
+use idnscope::display::{escape_controls, quote_input};
 use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::zone::ZoneScanner;
@@ -64,7 +65,7 @@ pub fn run(mode: Mode, args: &JobArgs) -> u8 {
         Ok(done) if done.findings > 0 => EXIT_FINDINGS,
         Ok(_) => EXIT_CLEAN,
         Err(Trouble(message)) => {
-            let _ = writeln!(io::stderr(), "idnscope: {message}");
+            let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&message));
             EXIT_TROUBLE
         }
     }
@@ -99,10 +100,21 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         &outputs,
         &inputs.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
     )?;
+    let threads = if args.threads > pipeline::max_threads() {
+        let _ = writeln!(
+            io::stderr(),
+            "idnscope: -j {} is more than four threads per core; using {}",
+            args.threads,
+            pipeline::max_threads()
+        );
+        pipeline::max_threads()
+    } else {
+        args.threads
+    };
     let options = Options {
         mode,
         profile: Profile::default(),
-        threads: args.threads,
+        threads,
         homographs: Some(Arc::new(Homographs::new(protected_list(&args.protect)?))),
         origin: args.origin.as_deref().map(origin_option).transpose()?,
         includes: false,
@@ -243,7 +255,7 @@ fn run_inputs(
         let source = match source {
             Ok(source) => source,
             Err(Trouble(message)) => {
-                let _ = writeln!(io::stderr(), "idnscope: {message}");
+                let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&message));
                 *unreadable += 1;
                 continue;
             }
@@ -300,10 +312,14 @@ fn run_inputs(
         total.add(&stats);
         total.seconds += stats.seconds;
         if follow {
-            let top_file = std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?;
-            let top = top_file.parent().unwrap_or(Path::new("/")).to_owned();
-            let mut chain = vec![top_file];
-            follow_includes(path, directives, &top, &mut chain, options, report, total)?;
+            follow_zone(
+                path,
+                directives,
+                args.include_budget,
+                options,
+                report,
+                total,
+            )?;
         }
     }
     Ok(Ended::Done)
@@ -438,10 +454,10 @@ enum Output {
 /// absolute.
 fn origin_option(name: &str) -> Result<Arc<[u8]>, Trouble> {
     if let Err(e) = idnscope::name::Name::parse(name.as_bytes()) {
-        return Err(Trouble(format!("--origin {name}: {e}")));
+        return Err(Trouble(format!("--origin {}: {e}", quote_input(name))));
     }
     idnscope::input::zone::resolve_origin(name.as_bytes(), None)
-        .ok_or_else(|| Trouble(format!("--origin {name}: not a domain name")))
+        .ok_or_else(|| Trouble(format!("--origin {}: not a domain name", quote_input(name))))
 }
 
 /// The built-in protected domains plus those of the `--protect` files.
@@ -507,94 +523,75 @@ fn is_zone(format: InputFormat, path: &Path, head: &[u8]) -> bool {
     }
 }
 
-/// Whether `path`, made absolute and with its `.` and `..` resolved by name alone (no
-/// links followed), lies inside `top`.
-fn lexically_inside(path: &Path, top: &Path) -> bool {
-    use std::path::Component;
-    let Ok(cwd) = std::env::current_dir() else {
-        return false;
-    };
-    let mut resolved = PathBuf::new();
-    for part in cwd.join(path).components() {
-        match part {
-            Component::ParentDir => {
-                resolved.pop();
-            }
-            Component::CurDir => {}
-            other => resolved.push(other),
-        }
-    }
-    resolved.starts_with(top)
-}
-
-/// Most `$INCLUDE` levels `--follow-includes` goes down.
-const MAX_INCLUDE_DEPTH: usize = 16;
-
-/// `audit --follow-includes`: audits the files that `path` names with the `$INCLUDE`
-/// `directives` found when it was read, and theirs in turn, after it. A file name is read
-/// relative to the folder of the file that names it, and must resolve (links followed)
-/// inside `top`, the folder of the zone file given on the command line; a file already
-/// being read (a loop) or a path outside `top` stops the job with the directive's
-/// FILE:LINE:COLUMN. Each file is read once: its directives are found in the bytes its
-/// audit reads. An included file starts under the origin its directive gives it (see
-/// [`Include::origin`]), and so on down.
-fn follow_includes(
+/// `audit --follow-includes` of the zone `path`: audits the files that its `$INCLUDE`
+/// `directives` name, and theirs in turn, with the policy of
+/// [`idnscope::input::include`] and a budget of `budget` bytes (or the default for the
+/// zone's size).
+#[cfg(unix)]
+fn follow_zone(
     path: &Path,
     directives: Vec<Include>,
-    top: &Path,
-    chain: &mut Vec<PathBuf>,
+    budget: Option<u64>,
     options: &Options,
     report: &mut ReportWriter<&mut dyn Write>,
     total: &mut Stats,
 ) -> Result<(), Trouble> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    use idnscope::input::include::{default_budget, IncludeTree};
+    let meta = std::fs::metadata(path).map_err(|e| Trouble::io(path, e))?;
+    let budget = budget.unwrap_or_else(|| default_budget(meta.len()));
+    let mut tree = IncludeTree::new(path, &meta, budget).map_err(|e| Trouble::io(path, e))?;
+    follow_includes(path, directives, &mut tree, options, report, total)
+}
+
+/// Without descriptor-relative opening, `$INCLUDE` files cannot be opened safely.
+#[cfg(not(unix))]
+fn follow_zone(
+    _: &Path,
+    _: Vec<Include>,
+    _: Option<u64>,
+    _: &Options,
+    _: &mut ReportWriter<&mut dyn Write>,
+    _: &mut Stats,
+) -> Result<(), Trouble> {
+    Err(Trouble("--follow-includes needs a Unix system".into()))
+}
+
+/// Audits the files that `path` names with the `$INCLUDE` `directives` found when it was
+/// read, each opened by `tree` (which refuses a path outside the zone's folder, a loop, a
+/// FIFO and the like, too deep a nesting and a read over the budget, each with the
+/// directive's FILE:LINE:COLUMN), and theirs in turn, after it. Each file is read once,
+/// through the descriptor `tree` opened: its directives are found in the bytes its audit
+/// reads. An included file starts under the origin its directive gives it (see
+/// [`Include::origin`]), and so on down.
+#[cfg(unix)]
+fn follow_includes(
+    path: &Path,
+    directives: Vec<Include>,
+    tree: &mut idnscope::input::include::IncludeTree,
+    options: &Options,
+    report: &mut ReportWriter<&mut dyn Write>,
+    total: &mut Stats,
+) -> Result<(), Trouble> {
+    use idnscope::input::include::{IncludeError, Included};
     for include in directives {
         let at = format!("{}:{}:{}", path.display(), include.line, include.column);
-        let named = dir.join(String::from_utf8_lossy(&include.path).as_ref());
-        let outside = || {
-            Trouble(format!(
-                "{at}: $INCLUDE of {} refused: it is outside the zone's folder {}",
-                named.display(),
-                top.display()
-            ))
-        };
-        let target = match std::fs::canonicalize(&named) {
-            Ok(target) => target,
-            // Say "outside" before "missing", so nothing is told about other folders.
-            Err(_) if !lexically_inside(&named, top) => return Err(outside()),
-            Err(e) => return Err(Trouble(format!("{at}: $INCLUDE {}: {e}", named.display()))),
-        };
-        if !target.starts_with(top) {
-            return Err(outside());
-        }
-        if !target.is_file() {
-            // A folder, or a FIFO that would block the audit until someone writes to it.
-            let what = if target.is_dir() {
-                "is a directory"
-            } else {
-                "is not a regular file"
-            };
-            return Err(Trouble(format!(
-                "{at}: $INCLUDE {}: {what}",
-                named.display()
-            )));
-        }
-        if chain.contains(&target) {
-            return Err(Trouble(format!(
-                "{at}: $INCLUDE loop: {} is already being read",
-                named.display()
-            )));
-        }
-        if chain.len() >= MAX_INCLUDE_DEPTH {
-            return Err(Trouble(format!(
-                "{at}: $INCLUDE nested more than {MAX_INCLUDE_DEPTH} deep"
-            )));
-        }
+        let name = PathBuf::from(String::from_utf8_lossy(&include.path).as_ref());
+        let included = tree.open(path, &name).map_err(|e| match e {
+            IncludeError::OverBudget { .. } => {
+                Trouble(format!("{at}: {e} (raise it with --include-budget)"))
+            }
+            e => Trouble(format!("{at}: {e}")),
+        })?;
+        tree.enter(&included);
+        let Included { named, file, .. } = included;
         let mut nested = Vec::new();
         let stats = process(
             InputFormat::Zone,
             &named,
-            open_input(&named)?,
+            Source::File {
+                meta: file.metadata().map_err(|e| Trouble::io(&named, e))?,
+                file,
+            },
             &Options {
                 origin: include.origin,
                 ..options.clone()
@@ -605,9 +602,8 @@ fn follow_includes(
             Some(&mut nested),
         )?;
         total.add(&stats);
-        chain.push(target);
-        follow_includes(&named, nested, top, chain, options, report, total)?;
-        chain.pop();
+        follow_includes(&named, nested, tree, options, report, total)?;
+        tree.leave();
     }
     Ok(())
 }

@@ -165,7 +165,7 @@ struct JobArgs {
     /// Findings format
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     report_format: ReportFormat,
-    /// Worker threads (0 = all cores)
+    /// Worker threads (0 = all cores; more than four per core are capped at that)
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
     threads: usize,
     /// Progress bar on standard error
@@ -182,6 +182,10 @@ struct JobArgs {
     /// it, or else the origin in effect there
     #[arg(long)]
     follow_includes: bool,
+    /// audit --follow-includes: most bytes read through $INCLUDE in all, per zone given
+    /// (K, M or G suffix) [default: 16 times the zone's size, at least 16M]
+    #[arg(long, value_name = "BYTES", value_parser = gen_cmd::parse_size)]
+    include_budget: Option<u64>,
     /// Zone origin when the file has no $ORIGIN: relative names are read under it (an
     /// absolute name; a relative one is taken as if it ended with a dot)
     #[arg(long, value_name = "NAME")]
@@ -273,8 +277,10 @@ struct PunycodeArgs {
     /// Refuse strings longer than this many bytes (decode) or code points (encode)
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_LEN)]
     max_len: usize,
-    /// Strings to convert; none reads standard input, one per line
-    #[arg(value_name = "STRING")]
+    /// Strings to convert; none reads standard input, one per line. A string may start
+    /// with a hyphen (`-> $1.00 <--`); one written like a long option (`--word`) goes
+    /// after `--`
+    #[arg(value_name = "STRING", allow_hyphen_values = true)]
     strings: Vec<std::ffi::OsString>,
 }
 
@@ -283,9 +289,28 @@ struct RaceArgs {
     /// encode (Unicode to bq-- label) or decode (bq-- label to Unicode)
     #[arg(value_enum)]
     direction: Direction,
-    /// Strings to convert; none reads standard input, one per line
-    #[arg(value_name = "STRING")]
+    /// Strings to convert; none reads standard input, one per line. A string may start
+    /// with a hyphen (`-> $1.00 <--`); one written like a long option (`--word`) goes
+    /// after `--`
+    #[arg(value_name = "STRING", allow_hyphen_values = true)]
     strings: Vec<std::ffi::OsString>,
+}
+
+/// The first string argument of `punycode` or `race` that is written like a long option
+/// (`--word`, `--word=...`) when no `--` on the command line said that strings follow: an
+/// option misspelt, not a string. Other strings may start with a hyphen (RFC 3492 samples
+/// M and S, `-> $1.00 <--`), as clap leaves a hyphen word that names no option to them.
+fn misspelt_option(strings: &[std::ffi::OsString]) -> Option<String> {
+    if std::env::args_os().any(|a| a == "--") {
+        return None;
+    }
+    strings.iter().find_map(|s| {
+        let text = s.to_str()?;
+        let word = text.strip_prefix("--")?.split('=').next()?;
+        let option_like = word.starts_with(|c: char| c.is_ascii_alphabetic())
+            && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        option_like.then(|| text.to_owned())
+    })
 }
 
 /// Parses the command line, runs the subcommand and returns its exit status.
@@ -295,6 +320,29 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(refused_or_answered(&e)),
     };
+    let (name, strings) = match &cli.command {
+        Command::Punycode(args) => ("punycode", &args.strings[..]),
+        Command::Race(args) => ("race", &args.strings[..]),
+        _ => ("", &[][..]),
+    };
+    if let Some(option) = misspelt_option(strings) {
+        use clap::CommandFactory;
+        let mut command = Cli::command().bin_name("idnscope");
+        command.build();
+        let command = command
+            .find_subcommand_mut(name)
+            .expect("the command being run");
+        command
+            .error(
+                clap::error::ErrorKind::UnknownArgument,
+                format!(
+                    "unexpected argument '{option}' among the strings\n\n  tip: options go \
+                     before the strings; to convert '{option}' as a string, put '--' before \
+                     the strings"
+                ),
+            )
+            .exit();
+    }
     let status = match cli.command {
         Command::Decode(args) => job::run(Mode::Decode { race: args.race }, &args),
         Command::Encode(args) => job::run(Mode::Encode, &args),

@@ -188,9 +188,17 @@ impl ListedTemp {
         let _gate = GATE
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Opened here rather than by `tempfile_in`, whose errors name the temporary path:
+        // messages name the user's path.
         let temp = tempfile::Builder::new()
             .prefix(".idnscope-")
-            .tempfile_in(dir)?;
+            .make_in(dir, |path| {
+                let mut options = std::fs::OpenOptions::new();
+                options.read(true).write(true).create_new(true);
+                #[cfg(unix)]
+                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+                options.open(path)
+            })?;
         let slot = list(temp.path());
         Ok(ListedTemp {
             temp: Some(temp),
@@ -224,12 +232,14 @@ impl Drop for ListedTemp {
 }
 
 impl Write for ListedTemp {
+    // Through the file itself: `NamedTempFile`'s own writes name the temporary path in
+    // their errors.
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.inner().write(buf)
+        self.inner().as_file_mut().write(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner().flush()
+        self.inner().as_file_mut().flush()
     }
 }
 

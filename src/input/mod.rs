@@ -1,6 +1,8 @@
 //! Input formats: scanners that find the domain names in a chunk of input and hand them to
 //! the [`crate::rewrite::NameRewriter`].
 
+#[cfg(unix)]
+pub mod include;
 pub mod log;
 pub mod names;
 pub mod rdata;

@@ -1,0 +1,85 @@
+//! Text shown to a person on a terminal: control characters escaped, long inputs
+//! shortened.
+//!
+//! Input can hold bytes that a terminal obeys (ESC starts a sequence that clears the
+//! screen or sets the window title, BEL rings, CR moves back to overwrite a line), and so
+//! can a decoded label. Every control character (Unicode category Cc: U+0000 to U+001F,
+//! U+007F and U+0080 to U+009F) in text written for a person is shown as Rust writes a
+//! code point, `\u{1b}`, `\u{7}`, `\u{d}`, `\u{9b}`, with no other change: a backslash
+//! that is already there stays as it is, so such text is for reading, and the JSON Lines
+//! and CSV reports keep the exact text.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Most characters of an input echoed in a message; a longer one is cut (see [`shorten`]).
+pub const ECHO_CHARS: usize = 200;
+
+/// `text` with each control character written as `\u{XX}` (lower-case hex, no leading
+/// zeros); borrowed when there is none.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` escaped as [`escape_controls`] does, and cut after [`ECHO_CHARS`] characters:
+/// `"` around it, then `…" (N characters)` when it was longer.
+pub fn quote_input(text: &str) -> String {
+    let length = text.chars().count();
+    match text.char_indices().nth(ECHO_CHARS) {
+        Some((cut, _)) => format!(
+            "\"{}…\" ({length} characters)",
+            escape_controls(&text[..cut])
+        ),
+        None => format!("\"{}\"", escape_controls(text)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_control_character_and_only_those_is_escaped() {
+        for cp in 0..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(cp) else {
+                continue;
+            };
+            let text = c.to_string();
+            let shown = escape_controls(&text);
+            // Category Cc is exactly U+0000..=U+001F and U+007F..=U+009F.
+            if cp < 0x20 || (0x7F..=0x9F).contains(&cp) {
+                assert_eq!(shown, format!("\\u{{{cp:x}}}"));
+            } else {
+                assert!(matches!(shown, Cow::Borrowed(s) if s == text), "U+{cp:04X}");
+            }
+        }
+        assert_eq!(
+            escape_controls("a\x1b[2J\r\n\\x"),
+            "a\\u{1b}[2J\\u{d}\\u{a}\\x"
+        );
+    }
+
+    #[test]
+    fn long_inputs_are_cut_with_their_length() {
+        assert_eq!(quote_input("ab"), "\"ab\"");
+        let exact = "é".repeat(ECHO_CHARS);
+        assert_eq!(quote_input(&exact), format!("\"{exact}\""));
+        let long = format!("{exact}\x07z");
+        assert_eq!(
+            quote_input(&long),
+            format!("\"{exact}…\" ({} characters)", ECHO_CHARS + 2)
+        );
+        assert_eq!(quote_input("\x07"), "\"\\u{7}\"");
+    }
+}
