@@ -18,10 +18,35 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 /// Host names where idnscope's verdict is not Chromium's, and why.
-const DEVIATIONS: &[(&str, &str)] = &[];
+const DEVIATIONS: &[(&str, &str)] = &[
+    (
+        "xn--3bkxe.jp",
+        "Unicode data version: U+309A COMBINING KATAKANA-HIRAGANA SEMI-VOICED SOUND MARK is \
+         Identifier_Status=Restricted in the UTS #39 data idnscope uses, allowed in Chromium's \
+         ICU; so `ト゚` is reported as restricted, and, not being one script of allowed \
+         characters, gets the Kana pattern check too",
+    ),
+    (
+        "xn--5eb.il",
+        "IDNA2008 is stricter: U+05F4 HEBREW PUNCTUATION GERSHAYIM is CONTEXTO, and RFC 5892 \
+         appendix A.7 wants a Hebrew letter before it; alone it breaks the rule, so the label \
+         is invalid-ace, where Chromium's UTS #46 decoding has no CONTEXTO rules",
+    ),
+    (
+        "xn--rmdcmef.mm",
+        "Unicode data version: the Myanmar Shan digits U+1090 to U+1097 are \
+         Identifier_Status=Restricted in the UTS #39 data idnscope uses, allowed in Chromium's \
+         ICU",
+    ),
+    (
+        "xn--rmdcmef.xn--7idjb0f4ck",
+        "Unicode data version: the Myanmar Shan digits, as for xn--rmdcmef.mm",
+    ),
+];
 
-/// The cases of the table that hold only on some platforms (the table says so): they are
-/// left out of the count.
+/// The cases of the table that hold only on some platforms (the table says so: characters
+/// that a macOS font shows blank): they are left out. The Thai cases of both platforms are
+/// kept, as idnscope uses the larger (Linux) set of Thai look-alikes, which holds both.
 const PLATFORM_ONLY: &[&str] = &["apple"];
 
 fn data(file: &str) -> PathBuf {
@@ -100,13 +125,14 @@ fn run(file: &str) -> (Vec<String>, BTreeMap<String, (usize, usize)>) {
     for (case, findings) in cases.iter().zip(&found) {
         let (host, expected) = (&case[0], &case[1]);
         let platform = case.get(2).map(String::as_str).unwrap_or("");
+        if PLATFORM_ONLY.contains(&platform) {
+            continue;
+        }
         let got = verdict(findings);
         let ok = agrees(expected, got);
-        if !PLATFORM_ONLY.contains(&platform) {
-            let count = counts.entry(expected.clone()).or_default();
-            count.0 += 1;
-            count.1 += usize::from(ok);
-        }
+        let count = counts.entry(expected.clone()).or_default();
+        count.0 += 1;
+        count.1 += usize::from(ok);
         if !ok {
             deviations.push(format!("{host}: Chromium {expected}, idnscope {got} {findings:?}"));
         }
