@@ -134,7 +134,9 @@ fn run(file: &str) -> (Vec<String>, BTreeMap<String, (usize, usize)>) {
         count.0 += 1;
         count.1 += usize::from(ok);
         if !ok {
-            deviations.push(format!("{host}: Chromium {expected}, idnscope {got} {findings:?}"));
+            deviations.push(format!(
+                "{host}: Chromium {expected}, idnscope {got} {findings:?}"
+            ));
         }
     }
     (deviations, counts)
@@ -142,7 +144,11 @@ fn run(file: &str) -> (Vec<String>, BTreeMap<String, (usize, usize)>) {
 
 /// Fails on a deviation not in `DEVIATIONS` and on a listed one that no longer happens.
 fn check_deviations(deviations: &[String], hosts: &[String]) {
-    let listed = |d: &String| DEVIATIONS.iter().any(|(h, _)| d.starts_with(&format!("{h}:")));
+    let listed = |d: &String| {
+        DEVIATIONS
+            .iter()
+            .any(|(h, _)| d.starts_with(&format!("{h}:")))
+    };
     let unlisted: Vec<&String> = deviations.iter().filter(|d| !listed(d)).collect();
     let stale: Vec<&str> = DEVIATIONS
         .iter()
@@ -169,7 +175,10 @@ fn check_deviations(deviations: &[String], hosts: &[String]) {
 #[test]
 fn the_idn_cases_get_chromiums_verdicts() {
     let (deviations, counts) = run("idn_cases.tsv");
-    let hosts: Vec<String> = rows("idn_cases.tsv").into_iter().map(|r| r[0].clone()).collect();
+    let hosts: Vec<String> = rows("idn_cases.tsv")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
     assert_eq!(hosts.len(), 457);
     for d in &deviations {
         eprintln!("{d}");
@@ -213,7 +222,10 @@ fn similar_top_domains_are_named() {
             target => targets.contains(&target),
         };
         if !ok {
-            wrong.push(format!("{}: expected {}, got {findings:?}", case[0], case[1]));
+            wrong.push(format!(
+                "{}: expected {}, got {findings:?}",
+                case[0], case[1]
+            ));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

@@ -219,7 +219,11 @@ fn no_idn_tld_label_of_either_root_zone_is_flagged() {
                 .filter(|f| form != "{}.com" || f["reason"] != "whole-script-confusable")
                 .map(|f| format!("{} {} {}", f["unicode"], f["reason"], f["message"]))
                 .collect();
-            assert!(flagged.is_empty(), "{path}, {form}:\n{}", flagged.join("\n"));
+            assert!(
+                flagged.is_empty(),
+                "{path}, {form}:\n{}",
+                flagged.join("\n")
+            );
         }
     }
 }

@@ -18,9 +18,9 @@ use unicode_script::{Script, UnicodeScript};
 use unicode_security::mixed_script::AugmentedScriptSet;
 
 use super::labels::{
-    allowed, blocklisted, digit_lookalike, digit_zero, is_cjk, looks_latin, marks,
-    quote_lookalike, tld_letter, whole_script_letter, CJK_LATIN_LOOKALIKES, HIRAGANA_HE,
-    KATAKANA_HE, SLASH_LOOKALIKES,
+    allowed, blocklisted, digit_lookalike, digit_zero, is_cjk, looks_latin, marks, quote_lookalike,
+    tld_letter, whole_script_letter, CJK_LATIN_LOOKALIKES, HIRAGANA_HE, KATAKANA_HE,
+    SLASH_LOOKALIKES,
 };
 
 /// Bits 0 to 7: the character's `Script`, as its `u8` discriminant.

@@ -124,8 +124,8 @@ pub(super) const SLASH_LOOKALIKES: &[char] = &['ノ', 'ソ', 'ゾ', 'ン', '丶'
 /// Han and Bopomofo characters that look like `-`, punctuation or Latin letters (C21):
 /// Chromium's list.
 pub(super) const CJK_LATIN_LOOKALIKES: &[char] = &[
-    '一', 'ㄧ', '丨', '乛', '七', '丅', '十', '〇', 'ㄒ', 'ㄚ', 'ㄟ', 'ㄨ', 'ㄩ', 'ㄈ', 'ㆺ', 'ㆳ', '工',
-    'ㆲ', '讠', '丁',
+    '一', 'ㄧ', '丨', '乛', '七', '丅', '十', '〇', 'ㄒ', 'ㄚ', 'ㄟ', 'ㄨ', 'ㄩ', 'ㄈ', 'ㆺ', 'ㆳ',
+    '工', 'ㆲ', '讠', '丁',
 ];
 
 /// ASCII ccTLDs under which a whole-script confusable label of a script is normal (the
@@ -263,8 +263,7 @@ pub(super) fn check_label_full(
     // Hebrew points are refused as Chromium refuses them, but under a Hebrew TLD (in Hebrew
     // script, or .il), where pointed Hebrew and Yiddish are written.
     let points_allowed = hebrew_tld(tld);
-    let restricted =
-        |c: char| !chars::cached_allowed(c) && !(points_allowed && hebrew_point(c));
+    let restricted = |c: char| !chars::cached_allowed(c) && !(points_allowed && hebrew_point(c));
     let any_restricted = label.chars().any(restricted);
     if any_restricted {
         let mut m = message();
@@ -349,7 +348,10 @@ pub(super) fn check_label_full(
 
 /// Whether `c` is a Hebrew point (U+05B0 to U+05BD, U+05BF, U+05C1, U+05C2, U+05C7).
 fn hebrew_point(c: char) -> bool {
-    matches!(c, '\u{05B0}'..='\u{05BD}' | '\u{05BF}' | '\u{05C1}' | '\u{05C2}' | '\u{05C7}')
+    matches!(
+        c,
+        '\u{05B0}'..='\u{05BD}' | '\u{05BF}' | '\u{05C1}' | '\u{05C2}' | '\u{05C7}'
+    )
 }
 
 /// Whether `tld` is Israel's ccTLD or a TLD in Hebrew script.

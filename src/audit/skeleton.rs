@@ -411,8 +411,7 @@ impl Protected {
             }
             join_into(key, joined);
             for i in joined.char_indices().map(|(i, _)| i).chain([joined.len()]) {
-                if joined.len() - i <= ENDING_LIMIT && !self.joined_endings.contains(&joined[i..])
-                {
+                if joined.len() - i <= ENDING_LIMIT && !self.joined_endings.contains(&joined[i..]) {
                     self.joined_endings.insert(joined[i..].into());
                 }
             }
