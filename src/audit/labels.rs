@@ -263,7 +263,7 @@ pub(super) fn check_label_full(
     // Hebrew points are refused as Chromium refuses them, but under a Hebrew TLD (in Hebrew
     // script, or .il), where pointed Hebrew and Yiddish are written.
     let points_allowed = hebrew_tld(tld);
-    let restricted = |c: char| !chars::cached_allowed(c) && !(points_allowed && hebrew_point(c));
+    let restricted = |c: char| !(chars::cached_allowed(c) || points_allowed && hebrew_point(c));
     let any_restricted = label.chars().any(restricted);
     if any_restricted {
         let mut m = message();
