@@ -3,10 +3,11 @@
 //! Two names that look alike have the same UTS #39 skeleton. The name's last two to four
 //! labels are compared, by skeleton, with the protected domains: the built-in list (the
 //! `top-sites` package's top domains, MIT, in `data/`) and the user's `--protect` file.
-//! Each name gets two skeletons, as Chromium's skeleton generator makes them: the plain
-//! UTS #39 one, and a loose one, made after removing diacritics and mapping the letters
-//! that UTS #39 does not (`ł` to `l`, small capitals to their letters...), with combining
-//! marks stripped again at the end.
+//! Each name gets up to three skeletons, as Chromium's skeleton generator makes them: the
+//! plain UTS #39 one; a loose one, made after removing diacritics and mapping the letters
+//! that UTS #39 does not (`ł` to `l`, `ш` to `w`, small capitals to their letters...), with
+//! combining marks stripped again at the end; and, for a name holding a character that
+//! reads two ways (`þ ł œ ӏ`), the loose one with their other reading.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::char::{canonical_combining_class, is_combining_mark};
