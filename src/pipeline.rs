@@ -428,6 +428,7 @@ pub fn run(
                         message: f.finding.message.clone(),
                         unicode: f.finding.unicode.clone(),
                         target: f.finding.target.clone(),
+                        check: f.finding.check,
                     })
                     .map_err(|e| context(e, "writing the report"))?;
             }

@@ -75,6 +75,10 @@ pub struct Finding {
     pub unicode: Option<String>,
     /// For homographs: the protected domain imitated, where one was matched.
     pub target: Option<String>,
+    /// For homographs: the numbers of the check in the browsers' list (`C26`, `C08/C09`);
+    /// written in JSON Lines only, after the contract's keys.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<&'static str>,
 }
 
 /// Figures of a whole run, for `--stats`.
@@ -329,6 +333,7 @@ mod tests {
             message: "U+2488 DIGIT ONE FULL STOP is disallowed, \"quoted\", with a comma".into(),
             unicode: Some("a⒈".into()),
             target: None,
+            check: None,
         }
     }
 

@@ -47,6 +47,8 @@ pub struct LabelFinding {
     pub unicode: Option<String>,
     /// For homographs: the protected domain imitated, where one was matched.
     pub target: Option<String>,
+    /// For homographs: the numbers of the check in the browsers' list (`C26`, `C08/C09`).
+    pub check: Option<&'static str>,
 }
 
 /// Receives the findings of a name, in label order.
@@ -544,6 +546,7 @@ impl NameRewriter {
                                 ),
                                 unicode: Some(self.converted[start..end].to_owned()),
                                 target: None,
+                                check: None,
                             });
                             if self.mode == (Mode::Decode { race: true }) {
                                 Slot::Replace(start, end)
@@ -615,6 +618,7 @@ impl NameRewriter {
                                 message: e.to_string(),
                                 unicode: None,
                                 target: None,
+                                check: None,
                             });
                             Slot::Keep
                         }
@@ -765,6 +769,7 @@ impl NameRewriter {
                 message: spoof.message,
                 unicode: Some(name.text.to_owned()),
                 target: spoof.target,
+                check: Some(spoof.check.ids()),
             });
         });
     }
@@ -818,6 +823,7 @@ impl NameRewriter {
                     ),
                     unicode: None,
                     target: None,
+                    check: None,
                 });
             }
         }
@@ -865,6 +871,7 @@ impl NameRewriter {
             ),
             unicode: None,
             target: None,
+            check: None,
         });
         false
     }
@@ -1042,6 +1049,7 @@ fn invalid_ace(
         message: error.to_string(),
         unicode,
         target: None,
+        check: None,
     }
 }
 

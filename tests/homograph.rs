@@ -172,7 +172,78 @@ fn findings_name_the_check_the_characters_and_the_decoded_name() {
         "{message}"
     );
     assert!(message.contains("C28"), "{message}");
-    assert!(found
+    assert_eq!(skeleton["check"], "C28/C30");
+    let whole_script = found
         .iter()
-        .any(|f| f["reason"] == "whole-script-confusable"));
+        .find(|f| f["reason"] == "whole-script-confusable")
+        .expect("a whole-script confusable");
+    assert_eq!(whole_script["check"], "C26");
+    // Findings of other kinds have no check number.
+    let invalid = audit(&["xn--example-.com".to_owned()], &[]);
+    assert_eq!(invalid[0]["kind"], "invalid-ace");
+    assert!(invalid[0].get("check").is_none(), "{invalid:?}");
+}
+
+/// The `xn--` TLD labels of a file: the root zone's owner names of one label, or a list of
+/// one label a line (`#` comments).
+fn idn_tld_labels(path: &str) -> Vec<String> {
+    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let mut labels: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(|owner| owner.trim_end_matches('.').to_ascii_lowercase())
+        .filter(|owner| owner.starts_with("xn--") && !owner.contains('.'))
+        .collect();
+    labels.sort();
+    labels.dedup();
+    labels
+}
+
+#[test]
+fn no_idn_tld_label_of_either_root_zone_is_flagged() {
+    // The root zone of 2026-08-22 and the TLD labels of the one of 2020-02-01.
+    for (path, count) in [
+        ("tests/data/zone/root-2026082201-rrsig-stripped.zone", 151),
+        ("tests/data/homograph/root-2020020102-idn-tlds.txt", 154),
+    ] {
+        let labels = idn_tld_labels(path);
+        assert_eq!(labels.len(), count, "{path}");
+        // Each label alone (a relative name: the label checks run on it), as a label
+        // under its own TLD, and under .com (where only the label checks apply).
+        for form in ["{}", "{}.{}", "{}.com"] {
+            let names: Vec<String> = labels.iter().map(|l| form.replace("{}", l)).collect();
+            let found = audit(&names, &[]);
+            let flagged: Vec<String> = found
+                .iter()
+                .filter(|f| form != "{}.com" || f["reason"] != "whole-script-confusable")
+                .map(|f| format!("{} {} {}", f["unicode"], f["reason"], f["message"]))
+                .collect();
+            assert!(
+                flagged.is_empty(),
+                "{path}, {form}:\n{}",
+                flagged.join("\n")
+            );
+        }
+    }
+}
+
+#[test]
+fn no_name_of_the_sample_list_is_a_homograph() {
+    // tests/data/names/names.decoded.txt: the IDN TLDs of the root zone under `nic.`, with
+    // deliberately broken labels (invalid-ace findings, not homographs).
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/names/names.decoded.txt");
+    let names: Vec<String> = fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let found = audit(&names, &[]);
+    assert!(found.iter().any(|f| f["kind"] == "invalid-ace"));
+    let flagged: Vec<String> = found
+        .iter()
+        .filter(|f| f["kind"] == "homograph")
+        .map(|f| format!("{} {} {}", f["unicode"], f["reason"], f["message"]))
+        .collect();
+    assert!(flagged.is_empty(), "{}", flagged.join("\n"));
 }

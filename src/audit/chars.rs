@@ -18,8 +18,9 @@ use unicode_script::{Script, UnicodeScript};
 use unicode_security::mixed_script::AugmentedScriptSet;
 
 use super::labels::{
-    allowed, digit_lookalike, digit_zero, is_cjk, looks_latin, marks, quote_lookalike, tld_letter,
-    BLOCKLIST, CJK_LATIN_LOOKALIKES, HIRAGANA_HE, KATAKANA_HE, SLASH_LOOKALIKES,
+    allowed, blocklisted, digit_lookalike, digit_zero, is_cjk, looks_latin, marks, quote_lookalike,
+    tld_letter, whole_script_letter, CJK_LATIN_LOOKALIKES, HIRAGANA_HE, KATAKANA_HE,
+    SLASH_LOOKALIKES,
 };
 
 /// Bits 0 to 7: the character's `Script`, as its `u8` discriminant.
@@ -50,8 +51,8 @@ const NOT_DIGITISH: u32 = 1 << 14;
 const PROLONGED: u32 = 1 << 15;
 /// A Kana or Han look-alike of `/`, `-` or a Latin letter (C20, C21).
 const CJK_LOOKALIKE: u32 = 1 << 16;
-/// A letter or digit that is not CJK: a [`CJK_LOOKALIKE`] may not stand next to it.
-const NON_CJK_ALNUM: u32 = 1 << 17;
+/// Not CJK: a [`CJK_LOOKALIKE`] may not stand next to it.
+const NON_CJK: u32 = 1 << 17;
 /// Hiragana he, be or pe (C19).
 const HE_HIRAGANA: u32 = 1 << 18;
 /// Katakana he, be or pe (C19).
@@ -88,6 +89,9 @@ const CJK: u32 = 1 << 27;
 const MARKS_QUIET: u32 = 1 << 28;
 /// [`allowed`] in a label (C05).
 const ALLOWED: u32 = 1 << 29;
+/// A letter of a script (not Common or Inherited) that is not in Chromium's whole-script
+/// confusable set of its script (C26).
+const NOT_WHOLE_SCRIPT_LETTER: u32 = 1 << 30;
 
 /// The facts of no character, before the first: script Unknown, no bits.
 const NOTHING: u32 = Script::Unknown as u32;
@@ -124,8 +128,8 @@ pub(super) fn is_clean(label: &str, tld: &str) -> bool {
             }
         }
         // C20, C21: no look-alike next to a letter or digit that is not CJK.
-        if (w & CJK_LOOKALIKE != 0 && prev & NON_CJK_ALNUM != 0)
-            || (prev & CJK_LOOKALIKE != 0 && w & NON_CJK_ALNUM != 0)
+        if (w & CJK_LOOKALIKE != 0 && prev & NON_CJK != 0)
+            || (prev & CJK_LOOKALIKE != 0 && w & NON_CJK != 0)
         {
             return false;
         }
@@ -165,10 +169,11 @@ pub(super) fn is_clean(label: &str, tld: &str) -> bool {
     } else {
         any & SCX_ODD == 0 || in_sets
     };
-    // C26: one script, not Latin, every letter like a Latin one, and a TLD to judge by.
+    // C26: one script, not Latin, every letter like a Latin one (by skeleton, or in the
+    // script's set), and a TLD to judge by.
     let confusable = !mixed
         && script.is_some_and(|s| s != Script::Latin as u32)
-        && any & NOT_LOOKS_LATIN == 0
+        && (any & NOT_LOOKS_LATIN == 0 || any & NOT_WHOLE_SCRIPT_LETTER == 0)
         && !tld.is_empty();
     // C27.
     let digits = any & DIGIT_LIKE != 0 && any & NOT_DIGITISH == 0;
@@ -189,6 +194,15 @@ pub(super) fn cached_looks_latin(c: char) -> bool {
     match facts(c) {
         Some(w) if w & SPECIFIC != 0 => w & NOT_LOOKS_LATIN == 0,
         _ => looks_latin(c),
+    }
+}
+
+/// [`whole_script_letter`] of `c`, from its cached facts for a BMP character of a script
+/// (not Common, Inherited or Unknown).
+pub(super) fn cached_whole_script_letter(c: char) -> bool {
+    match facts(c) {
+        Some(w) if w & SPECIFIC != 0 => w & NOT_WHOLE_SCRIPT_LETTER == 0,
+        _ => whole_script_letter(c),
     }
 }
 
@@ -253,7 +267,7 @@ fn compute(c: char) -> u32 {
     };
     let (marks_bail, mark_bits) = mark_facts(c, specific && !scx_odd);
     let bail = !allowed(c)
-        || BLOCKLIST.binary_search(&c).is_ok()
+        || blocklisted(c)
         || script == Script::Unknown
         || (!c.is_ascii() && digit_zero(c).is_some())
         || marks_bail
@@ -285,6 +299,7 @@ fn compute(c: char) -> u32 {
         | bit(scx_odd, SCX_ODD)
         | bit(specific && !mixable, NOT_MIXABLE)
         | bit(specific && !looks_latin(c), NOT_LOOKS_LATIN)
+        | bit(specific && !whole_script_letter(c), NOT_WHOLE_SCRIPT_LETTER)
         | bit(digit_like, DIGIT_LIKE)
         | bit(!c.is_ascii_digit() && !digit_like, NOT_DIGITISH)
         | bit(c == '\u{30FC}', PROLONGED)
@@ -292,7 +307,7 @@ fn compute(c: char) -> u32 {
             SLASH_LOOKALIKES.contains(&c) || CJK_LATIN_LOOKALIKES.contains(&c),
             CJK_LOOKALIKE,
         )
-        | bit(c.is_alphanumeric() && !is_cjk(c), NON_CJK_ALNUM)
+        | bit(!is_cjk(c), NON_CJK)
         | bit(is_cjk(c), CJK)
         | bit(allowed(c), ALLOWED)
         | bit(HIRAGANA_HE.contains(&c), HE_HIRAGANA)
@@ -502,6 +517,7 @@ mod tests {
                 && !fires;
             cached_digit_lookalike(c) != digit_lookalike(c)
                 || cached_looks_latin(c) != looks_latin(c)
+                || cached_whole_script_letter(c) != whole_script_letter(c)
                 || cached_is_cjk(c) != is_cjk(c)
                 || cached_allowed(c) != allowed(c)
                 || cached_marks_quiet(c) != marks_quiet

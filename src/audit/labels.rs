@@ -42,10 +42,11 @@ fn about_all(label: &str, pick: impl Fn(char) -> bool, rest: &str) -> String {
 /// Characters that UTS #39 allows but browsers refuse in a hostname (Chromium's and
 /// Firefox's block lists, WebKit's look-alikes): dashes, slashes, dots, colons, fractions,
 /// modifier letters and fillers. Sorted.
-pub(super) const BLOCKLIST: &[char] = &[
+const BLOCKLIST: &[char] = &[
     '\u{0138}', // ĸ, a small capital K
     '\u{01C3}', // ǃ, like !
     '\u{02D0}', // ː, like :
+    '\u{02EC}', // modifier letter voicing
     '\u{0337}', // combining short solidus overlay
     '\u{0338}', // combining long solidus overlay
     '\u{0589}', // Armenian full stop
@@ -98,21 +99,43 @@ pub(super) const BLOCKLIST: &[char] = &[
     '\u{1F512}', // lock
 ];
 
+/// Blocks of rarely used Latin, Greek and Cyrillic letters that Chromium refuses in a
+/// hostname: Latin Extended-B's Pinyin letters, Cyrillic Extended-C, the start of Latin
+/// Extended Additional (up to U+1E9B; the Vietnamese letters after it stay), Greek
+/// Extended, Cyrillic Extended-B and Latin Extended-D.
+const RARE_LETTERS: &[(char, char)] = &[
+    ('\u{01CD}', '\u{01DC}'),
+    ('\u{1C80}', '\u{1C8F}'),
+    ('\u{1E00}', '\u{1E9B}'),
+    ('\u{1F00}', '\u{1FFF}'),
+    ('\u{A640}', '\u{A69F}'),
+    ('\u{A720}', '\u{A7FF}'),
+];
+
+/// Whether browsers refuse `c` in a hostname beyond UTS #39: [`BLOCKLIST`] and
+/// [`RARE_LETTERS`] (C06).
+pub(super) fn blocklisted(c: char) -> bool {
+    BLOCKLIST.binary_search(&c).is_ok() || RARE_LETTERS.iter().any(|&(a, b)| (a..=b).contains(&c))
+}
+
 /// Kana and Han characters that look like `/` (C20).
 pub(super) const SLASH_LOOKALIKES: &[char] = &['ノ', 'ソ', 'ゾ', 'ン', '丶', '乀', '乁', '丿'];
 
-/// Han and Bopomofo characters that look like `-` or Latin letters (C21).
+/// Han and Bopomofo characters that look like `-`, punctuation or Latin letters (C21):
+/// Chromium's list.
 pub(super) const CJK_LATIN_LOOKALIKES: &[char] = &[
-    '一', 'ㄧ', '丨', '乛', '七', '丅', '十', '〇', 'ㄒ', 'ㄖ', 'ㄚ', 'ㄈ', '工', '口', '二', '卜',
+    '一', 'ㄧ', '丨', '乛', '七', '丅', '十', '〇', 'ㄒ', 'ㄚ', 'ㄟ', 'ㄨ', 'ㄩ', 'ㄈ', 'ㆺ', 'ㆳ',
+    '工', 'ㆲ', '讠', '丁',
 ];
 
 /// ASCII ccTLDs under which a whole-script confusable label of a script is normal (the
-/// country writes in that script), as in Chromium's exemptions.
+/// country writes in that script): Chromium's exemptions (`pyc` is its ASCII look-alike of
+/// .рус), plus the other countries that write Cyrillic or Greek.
 const SCRIPT_TLDS: &[(Script, &[&str])] = &[
     (
         Script::Cyrillic,
         &[
-            "bg", "by", "kg", "kz", "mk", "mn", "rs", "ru", "su", "tj", "ua", "uz",
+            "bg", "by", "kg", "kz", "mk", "mn", "pyc", "rs", "ru", "su", "tj", "ua", "uz",
         ],
     ),
     (Script::Greek, &["gr", "cy"]),
@@ -120,6 +143,7 @@ const SCRIPT_TLDS: &[(Script, &[&str])] = &[
     (Script::Georgian, &["ge"]),
     (Script::Hebrew, &["il"]),
     (Script::Thai, &["th"]),
+    (Script::Myanmar, &["mm"]),
     (Script::Ethiopic, &["er", "et"]),
     (
         Script::Arabic,
@@ -127,17 +151,52 @@ const SCRIPT_TLDS: &[(Script, &[&str])] = &[
     ),
 ];
 
+/// Chromium's whole-script confusable letters: per script, the letters that look like
+/// Latin ones in the fonts browsers use (for Thai, the larger set of its Linux fonts). A
+/// label whose letters of the script are all in its set is a whole-script confusable (C26),
+/// even where UTS #39 does not map them to ASCII.
+const WHOLE_SCRIPT_LETTERS: &[(Script, &str)] = &[
+    (Script::Armenian, "ագզէլհյոսւօՙ"),
+    (Script::Cyrillic, "аысԁеԍһіюкјӏорԗԛѕԝхуъьҽпгѵѡ"),
+    (Script::Ethiopic, "ሀሠሰስበነተከዐዕዘጠፐꬅ"),
+    (Script::Georgian, "იოყძხჽჿ"),
+    (Script::Greek, "αικνρυωηοτ"),
+    (Script::Hebrew, "דוחיןסװײ׳ﬦ"),
+    (Script::Bengali, "০৭"),
+    (Script::Devanagari, "ऽ०ॱ"),
+    (Script::Gujarati, "ડટ૦૧"),
+    (Script::Gurmukhi, "੦੧"),
+    (Script::Kannada, "ಽ೦೧"),
+    (Script::Malayalam, "ടഠധനറ൦"),
+    (Script::Oriya, "ଠ୦୮"),
+    (Script::Tamil, "டப௦"),
+    (Script::Telugu, "౦౧"),
+    (
+        Script::Myanmar,
+        "ခဂငထပဝ၀၂ၔၜ\u{1090}\u{1091}\u{1095}\u{1096}\u{1097}",
+    ),
+    (Script::Thai, "ทนบพรหเแ๐ดลปฟม"),
+];
+
+/// Whether `c` is one of Chromium's whole-script confusable letters of its script.
+pub(super) fn whole_script_letter(c: char) -> bool {
+    let script = c.script();
+    WHOLE_SCRIPT_LETTERS
+        .iter()
+        .any(|&(s, letters)| s == script && letters.contains(c))
+}
+
 /// Whether a character may stand in a label: UTS #39's Identifier_Status=Allowed, plus
 /// what browsers allow beyond it because living orthographies need it: Bopomofo (written
-/// with Han in Taiwan), the Georgian letters added in Unicode 6.1, and the Hebrew points
-/// and Yiddish ligatures.
+/// with Han in Taiwan), the Georgian letters added in Unicode 6.1, and the Yiddish
+/// ligatures. Hebrew points are not allowed, as in Chromium (the label checks allow them under a
+/// Hebrew TLD).
 pub(super) fn allowed(c: char) -> bool {
     c.identifier_allowed()
         || matches!(c,
             '\u{3105}'..='\u{312F}' | '\u{31A0}'..='\u{31BF}' // Bopomofo
             | '\u{10F7}'..='\u{10FF}' // Georgian
-            | '\u{05B0}'..='\u{05BD}' | '\u{05BF}' | '\u{05C1}' | '\u{05C2}' | '\u{05C7}'
-            | '\u{05F0}'..='\u{05F2}' // Hebrew points, Yiddish ligatures
+            | '\u{05F0}'..='\u{05F2}' // Yiddish ligatures
         )
 }
 
@@ -201,7 +260,10 @@ pub(super) fn check_label_full(
     report: &mut impl FnMut(Check, String),
 ) {
     // C05
-    let restricted = |c: char| !chars::cached_allowed(c);
+    // Hebrew points are refused as Chromium refuses them, but under a Hebrew TLD (in Hebrew
+    // script, or .il), where pointed Hebrew and Yiddish are written.
+    let points_allowed = hebrew_tld(tld);
+    let restricted = |c: char| !(chars::cached_allowed(c) || points_allowed && hebrew_point(c));
     let any_restricted = label.chars().any(restricted);
     if any_restricted {
         let mut m = message();
@@ -222,7 +284,7 @@ pub(super) fn check_label_full(
         report(Check::IdentifierStatus, m);
     }
     // C06
-    let blocked = |c: char| BLOCKLIST.binary_search(&c).is_ok() && allowed(c);
+    let blocked = |c: char| blocklisted(c) && allowed(c);
     if label.chars().any(blocked) {
         let m = about_all(
             label,
@@ -234,7 +296,13 @@ pub(super) fn check_label_full(
     let mixed = mixed_scripts(label, report);
     // C07
     if !mixed && !any_restricted && !chars::proves_single_script(label) {
-        let level = restriction_level(label);
+        let unpointed: String;
+        let level = if points_allowed && label.contains(hebrew_point) {
+            unpointed = label.chars().filter(|&c| !hebrew_point(c)).collect();
+            restriction_level(&unpointed)
+        } else {
+            restriction_level(label)
+        };
         if level > RestrictionLevel::HighlyRestrictive {
             let mut m = message();
             let _ = write!(
@@ -251,7 +319,9 @@ pub(super) fn check_label_full(
     if !label.chars().all(chars::cached_marks_quiet) {
         marks(label, report);
     }
-    kana_and_han(label, report);
+    if dangerous_patterns_apply(label) {
+        kana_and_han(label, report);
+    }
     // C23
     if label.chars().any(|c| c == '\u{00B7}') && !(tld == "cat" && catalan_middle_dots(label)) {
         let m = about('\u{00B7}', " outside Catalan l·l under .cat (C23)");
@@ -274,6 +344,19 @@ pub(super) fn check_label_full(
     }
     whole_script_confusable(label, tld, protected, report);
     digit_lookalikes(label, report);
+}
+
+/// Whether `c` is a Hebrew point (U+05B0 to U+05BD, U+05BF, U+05C1, U+05C2, U+05C7).
+fn hebrew_point(c: char) -> bool {
+    matches!(
+        c,
+        '\u{05B0}'..='\u{05BD}' | '\u{05BF}' | '\u{05C1}' | '\u{05C2}' | '\u{05C7}'
+    )
+}
+
+/// Whether `tld` is Israel's ccTLD or a TLD in Hebrew script.
+fn hebrew_tld(tld: &str) -> bool {
+    tld == "il" || tld.chars().any(|c| c.script() == Script::Hebrew)
 }
 
 /// Whether `c` is a letter of another country's TLD than `tld` (C24): þ and ð outside .is
@@ -482,6 +565,19 @@ pub(super) const HIRAGANA_HE: [char; 3] = ['へ', 'べ', 'ぺ'];
 /// Katakana he, be and pe (C19).
 pub(super) const KATAKANA_HE: [char; 3] = ['ヘ', 'ベ', 'ペ'];
 
+/// Whether the Kana and Han patterns (C16 to C22) are looked for in `label`: as Chromium
+/// scopes its dangerous patterns, only in a label of more than one script (UTS #39
+/// restriction level above single script), or holding a Kana letter that the patterns
+/// are about (U+3078 to U+307A, U+30D8 to U+30DA, U+30FB to U+30FE) or a combining
+/// diacritic (U+0300 to U+0339). `一123` and `日本` are one script and pass.
+pub(super) fn dangerous_patterns_apply(label: &str) -> bool {
+    label.chars().any(|c| {
+        matches!(c,
+            '\u{3078}'..='\u{307A}' | '\u{30D8}'..='\u{30DA}' | '\u{30FB}'..='\u{30FE}'
+            | '\u{0300}'..='\u{0339}')
+    }) || restriction_level(label) > RestrictionLevel::SingleScript
+}
+
 /// C16 to C22.
 fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
     if !label
@@ -508,9 +604,9 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
             '\u{30FC}' if !before.is_some_and(kana) => {
                 Some("the prolonged sound mark not after Kana (C17)")
             }
-            // C18: the Katakana middle dot between CJK characters only.
-            '\u{30FB}' if !(before.is_some_and(is_cjk) && after.is_some_and(is_cjk)) => {
-                Some("the Katakana middle dot not between CJK characters (C18)")
+            // C18: the Katakana middle dot next to a letter or digit that is not CJK.
+            '\u{30FB}' if non_cjk_alnum(before) || non_cjk_alnum(after) => {
+                Some("the Katakana middle dot next to non-CJK text (C18)")
             }
             // C22: combining voiced sound marks.
             '\u{3099}' | '\u{309A}' => Some("a combining Kana voiced sound mark (C22)"),
@@ -523,10 +619,11 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
                 m
             });
         }
-        // C20: slash look-alikes; C21: Latin look-alikes; next to non-CJK letters or digits.
-        let non_cjk = |n: Option<char>| n.is_some_and(|n| n.is_alphanumeric() && !is_cjk(n));
+        // C20: slash look-alikes between non-CJK letters or digits; C21: Latin look-alikes
+        // next to any character that is not CJK.
+        let non_cjk = |n: Option<char>| n.is_some_and(|n| !is_cjk(n));
         let is_slash = SLASH_LOOKALIKES.contains(&c);
-        if (is_slash && non_cjk(before) && non_cjk(after))
+        if (is_slash && non_cjk_alnum(before) && non_cjk_alnum(after))
             || (CJK_LATIN_LOOKALIKES.contains(&c) && (non_cjk(before) || non_cjk(after)))
         {
             lookalike.get_or_insert_with(|| {
@@ -562,6 +659,11 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
     }
 }
 
+/// Whether `c` is a letter or digit that is not CJK.
+fn non_cjk_alnum(c: Option<char>) -> bool {
+    c.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c))
+}
+
 /// Whether every middle dot of `label` stands between two `l`s.
 fn catalan_middle_dots(label: &str) -> bool {
     let chars: Vec<char> = label.chars().collect();
@@ -586,14 +688,21 @@ fn whole_script_confusable(
     if tld.is_empty() {
         return;
     }
-    // The one script of the label's letters, none Latin, each like a Latin one.
+    // The one script of the label's letters, none Latin, each like a Latin one: by its
+    // UTS #39 skeleton or the extra mappings, or in Chromium's set for the script.
     let mut script = None;
+    let (mut skeletons_latin, mut in_set) = (true, true);
     for c in label.chars() {
         let s = c.script();
         if matches!(s, Script::Common | Script::Inherited) {
             continue;
         }
-        if s == Script::Latin || script.is_some_and(|t| t != s) || !chars::cached_looks_latin(c) {
+        if s == Script::Latin || script.is_some_and(|t| t != s) {
+            return;
+        }
+        skeletons_latin &= chars::cached_looks_latin(c);
+        in_set &= chars::cached_whole_script_letter(c);
+        if !skeletons_latin && !in_set {
             return;
         }
         script = Some(s);
@@ -614,7 +723,10 @@ fn whole_script_confusable(
     m.push_str(" letters, each like a Latin one: reads as \"");
     for c in label.chars() {
         if c.script() == script {
-            m.push_str(&ascii_lookalike(c).unwrap_or_default());
+            match ascii_lookalike(c) {
+                Some(looks) => m.push_str(&looks),
+                None => m.push(c),
+            }
         } else {
             m.push(c);
         }
@@ -628,8 +740,9 @@ fn whole_script_confusable(
 /// Letters and digits of other systems that look like ASCII digits, from Chromium's digit
 /// look-alike list (C27), beside those whose UTS #39 skeleton is a digit. Sorted.
 const DIGIT_LOOKALIKES: &[char] = &[
-    'θ', 'з', 'ҙ', 'ӡ', 'շ', 'उ', '२', 'ও', '২', 'ਤ', 'ੜ', '੧', '੨', '੩', '૨', '૩', 'ଏ', '୨', '୬',
-    '୮', '౩', 'ಠ', '೩', '೫', '೭', '೮', 'ဒ', '၂', '၈', '႗', 'ვ', 'პ', 'ძ', 'ჲ', '∂',
+    'θ', 'з', 'ҙ', 'ӡ', 'ճ', 'շ', 'उ', '२', 'ও', '২', '৪', 'ਤ', 'ੜ', '੧', '੨', '੩', '੪', '੫', '૨',
+    '૩', '૭', 'ଏ', '୨', '୫', '୬', '୮', '౨', '౩', 'ಠ', '೩', '೫', '೭', '೮', 'ဒ', '၂', '၈', '႗', 'ვ',
+    'კ', 'პ', 'ძ', 'ჲ', '∂', 'ㄐ', '丩',
 ];
 
 /// Whether `c` is not ASCII and looks like an ASCII digit (C27).
