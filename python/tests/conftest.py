@@ -43,7 +43,9 @@ def run_cli(mode: str, lines: List[bytes], tmp: Path) -> Tuple[List[bytes], Dict
         written = written[:-1]
         assert len(written) == len(lines)
     findings: Dict[int, list] = {}
-    for text in report.read_text().splitlines():
+    for text in report.read_text(encoding="utf-8").split("\n"):
+        if not text:
+            continue
         record = json.loads(text)
         if record.get("type") != "finding":
             continue
