@@ -13,6 +13,7 @@ pandas and idna installed; build the package with `maturin develop --release`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -32,6 +33,9 @@ def main() -> None:
     args = parser.parse_args()
 
     from pyspark.sql import SparkSession
+
+    # The Python workers run the interpreter that has idnscope installed.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql.functions import col, udf
     from pyspark.sql.types import StringType
 

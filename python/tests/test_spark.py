@@ -5,6 +5,7 @@ equal to the command line's result on the same names."""
 from __future__ import annotations
 
 import os
+import sys
 import shlex
 
 import pyarrow as pa
@@ -21,6 +22,9 @@ COUNT = 1_000_000
 @pytest.fixture(scope="module")
 def spark():
     from pyspark.sql import SparkSession
+
+    # The Python workers run the interpreter that has idnscope installed.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
     session = (
         SparkSession.builder.master("local[2]")
