@@ -9,6 +9,8 @@
 //!   decoding and U-label encoding, every failure a [`Reason`];
 //! - [`rewrite`]: the per-name step every format shares, reporting into a
 //!   [`rewrite::FindingSink`];
+//! - [`convert`]: one value at a time, exactly as the names format gives it (the entry
+//!   point of the Python package);
 //! - [`input`]: scanners that find the names in names lists and zone files;
 //! - [`pipeline`]: chunks, rayon, ordered output;
 //! - [`report`]: findings and figures in text, JSON Lines and CSV;
@@ -21,6 +23,7 @@
 
 pub mod audit;
 pub mod codec;
+pub mod convert;
 pub mod display;
 pub mod gen;
 pub mod input;

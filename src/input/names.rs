@@ -1,6 +1,8 @@
 //! The `names` format: one domain name per line. Empty lines and lines starting with `#`
 //! pass through; spaces and tabs around a name are kept as they are.
 
+use std::ops::Range;
+
 use crate::pipeline::{Chunk, ChunkOutput, Scanner};
 use crate::rewrite::NameRewriter;
 use crate::swar::{bytes_equal, LOW7};
@@ -46,6 +48,32 @@ fn line_end_and_marks(data: &[u8], start: usize) -> (usize, bool) {
     (data.len(), marked)
 }
 
+/// Where the name of one line of a names list is (`line` without its `\n`): past a byte
+/// order mark and blanks, before blanks and a final `\r`. `None` for an empty line, a line
+/// of blanks, or a comment (`#`), which hold no name.
+pub fn line_name(line: &[u8]) -> Option<Range<usize>> {
+    let content = line.strip_suffix(b"\r").unwrap_or(line);
+    // A byte order mark (some editors write one) belongs to no name.
+    let lead = if content.starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    let start = lead
+        + content[lead..]
+            .iter()
+            .position(|b| !matches!(b, b' ' | b'\t'))
+            .unwrap_or(content.len() - lead);
+    // Searched after start only: on a line of a BOM and blanks, the last non-blank byte is
+    // inside the BOM, before start.
+    let end = start
+        + content[start..]
+            .iter()
+            .rposition(|b| !matches!(b, b' ' | b'\t'))
+            .map_or(0, |at| at + 1);
+    (start < end && content[start] != b'#').then_some(start..end)
+}
+
 /// Scans name lists.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NamesScanner;
@@ -61,52 +89,33 @@ impl Scanner for NamesScanner {
             // A piece of a line cut for length is never a name: it passes through.
             let cut = (line_start == 0 && chunk.starts_mid_line)
                 || (line_end == data.len() && chunk.ends_mid_line);
-            let mut content = &data[line_start..line_end];
-            if content.last() == Some(&b'\r') {
-                content = &content[..content.len() - 1];
-            }
-            // A byte order mark (some editors write one) belongs to no name.
-            let lead = if content.starts_with(BOM) {
-                BOM.len()
-            } else {
-                0
-            };
-            let body_start = lead
-                + content[lead..]
-                    .iter()
-                    .position(|b| !matches!(b, b' ' | b'\t'))
-                    .unwrap_or(content.len() - lead);
-            // Searched after body_start only: on a line of a BOM and blanks, the last
-            // non-blank byte is inside the BOM, before body_start.
-            let body_end = body_start
-                + content[body_start..]
-                    .iter()
-                    .rposition(|b| !matches!(b, b' ' | b'\t'))
-                    .map_or(0, |at| at + 1);
-            let name = &content[body_start..body_end];
+            let line = &data[line_start..line_end];
+            let body = line_name(line);
             if !(line_start == 0 && chunk.starts_mid_line) {
                 out.stats.records += 1;
             }
-            // Empty lines and comments pass through too.
-            if cut || name.is_empty() || name[0] == b'#' {
-                out.keep(line_start..next);
-            } else {
-                out.stats.names += 1;
-                if marked && rewriter.needs_work(name) {
-                    let name_at = line_start + body_start;
-                    let name_end = name_at + name.len();
-                    out.keep(line_start..name_at);
-                    out.rewrite_name_needing_work(
-                        rewriter,
-                        data,
-                        name_at..name_end,
-                        line_no,
-                        body_start as u64 + 1,
-                    );
-                    out.keep(name_end..next);
-                } else {
-                    out.keep(line_start..next);
+            match body {
+                // Empty lines and comments pass through too.
+                Some(body) if !cut => {
+                    let name = &line[body.clone()];
+                    out.stats.names += 1;
+                    if marked && rewriter.needs_work(name) {
+                        let name_at = line_start + body.start;
+                        let name_end = name_at + name.len();
+                        out.keep(line_start..name_at);
+                        out.rewrite_name_needing_work(
+                            rewriter,
+                            data,
+                            name_at..name_end,
+                            line_no,
+                            body.start as u64 + 1,
+                        );
+                        out.keep(name_end..next);
+                    } else {
+                        out.keep(line_start..next);
+                    }
                 }
+                _ => out.keep(line_start..next),
             }
             if next > line_end {
                 line_no += 1;

@@ -1,0 +1,147 @@
+"""Internationalized domain names in bulk, with the verdicts of the idnscope command line.
+
+Every function gives for a value exactly what ``idnscope decode|encode|audit --format names``
+gives for a line holding it: the same conversion, the same findings (kinds, reason codes,
+messages, columns) and the same reason codes. A value is one line of a names list: blanks
+around the name are kept, and an empty value or a ``#`` comment passes unchanged.
+
+Per value: :func:`decode`, :func:`encode`, :func:`check`, :func:`audit`.
+Per batch, over Arrow string arrays with no Python object per value and the GIL released:
+:func:`decode_batch`, :func:`encode_batch`, :func:`audit_batch`.
+Spark: :mod:`idnscope.spark`.
+
+A finding is a dict with the command line's JSON keys but ``file`` and ``line`` (a value's
+place is its position): ``column`` (1-based byte column of the label in the value),
+``name``, ``label``, ``kind``, ``reason``, ``message``, ``unicode``, ``target``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+
+from . import _arrow
+from ._idnscope import Engine
+
+__all__ = [
+    "ConversionError",
+    "audit",
+    "audit_batch",
+    "check",
+    "decode",
+    "decode_batch",
+    "encode",
+    "encode_batch",
+]
+
+Value = Union[str, bytes]
+Finding = Dict[str, Any]
+
+
+class ConversionError(ValueError):
+    """A value that cannot be converted: an invalid ACE label, or a label that cannot be
+    encoded. ``reason`` is the contract's reason code of the first such label, ``finding``
+    its finding, ``findings`` all the value's findings."""
+
+    def __init__(self, finding: Finding, findings: List[Finding]) -> None:
+        super().__init__(
+            f"{finding['label']}: {finding['kind']}: {finding['reason']}: {finding['message']}"
+        )
+        self.reason: str = finding["reason"]
+        self.finding: Finding = finding
+        self.findings: List[Finding] = findings
+
+
+@functools.lru_cache(maxsize=8)
+def _engine_for(protect: Optional[Tuple[str, ...]]) -> Engine:
+    return Engine(list(protect) if protect is not None else None)
+
+
+def _engine(protect: Optional[Iterable[str]]) -> Engine:
+    """The engine for the built-in protected list plus ``protect`` (cached)."""
+    return _engine_for(None if protect is None else tuple(protect))
+
+
+def _to_bytes(value: Value) -> bytes:
+    if isinstance(value, str):
+        # Lone surrogates become the bytes a UTF-8 encoder that lets them pass would
+        # write, which idnscope reads as the bytes that are not text they are.
+        return value.encode("utf-8", "surrogatepass")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(f"expected str or bytes, not {type(value).__name__}")
+
+
+def _like(written: bytes, value: Value) -> Value:
+    if isinstance(value, str):
+        return written.decode("utf-8", "surrogatepass")
+    return written
+
+
+def _convert(mode: str, race: bool, value: Value, protect: Optional[Iterable[str]]):
+    written, findings, _reason = _engine(protect).convert(mode, race, _to_bytes(value))
+    return written, findings
+
+
+def _raise_on_error(findings: List[Finding]) -> None:
+    for finding in findings:
+        if finding["kind"] in ("invalid-ace", "encode-error"):
+            raise ConversionError(finding, findings)
+
+
+def decode(
+    name: Value, *, race: bool = False, protect: Optional[Iterable[str]] = None
+) -> Value:
+    """The name with its valid ACE labels in Unicode (``str`` in, ``str`` out; ``bytes`` in,
+    ``bytes`` out). ``race`` also converts valid RACE (``bq--``) labels. Raises
+    :class:`ConversionError` when a label is an invalid A-label (``idnscope decode`` would
+    keep it and report it)."""
+    written, findings = _convert("decode", race, name, protect)
+    _raise_on_error(findings)
+    return _like(written, name)
+
+
+def encode(name: Value, *, protect: Optional[Iterable[str]] = None) -> Value:
+    """The name with its Unicode labels as A-labels (UTS #46 non-transitional). Raises
+    :class:`ConversionError` when a label cannot be encoded, or an ACE label in it is
+    invalid."""
+    written, findings = _convert("encode", False, name, protect)
+    _raise_on_error(findings)
+    return _like(written, name)
+
+
+def check(label_or_name: Value) -> Optional[str]:
+    """The reason code why a label or name is not valid, or ``None``: the first
+    ``invalid-ace`` or ``encode-error`` that ``idnscope encode`` reports for it (A-labels
+    are checked strictly; Unicode labels must be encodable)."""
+    _written, _findings, reason = _engine(None).convert(
+        "encode", False, _to_bytes(label_or_name)
+    )
+    return reason
+
+
+def audit(name: Value, *, protect: Optional[Iterable[str]] = None) -> List[Finding]:
+    """The findings of ``idnscope audit`` for the name: invalid ACE labels, legacy RACE
+    labels, homographs. ``protect`` adds domains to the built-in protected list."""
+    _written, findings = _convert("audit", False, name, protect)
+    return findings
+
+
+def decode_batch(values: Any, *, race: bool = False, protect: Optional[Iterable[str]] = None):
+    """:func:`decode` over an Arrow string array (``pyarrow.Array``, ``ChunkedArray``, a
+    record batch column, or anything ``pyarrow.array`` takes). Returns a struct array (or a
+    chunked one, for a chunked input) of ``value`` (the line as ``idnscope decode`` writes
+    it: invalid labels kept), ``reason`` (the first conversion error, or null) and
+    ``findings`` (a list of finding structs). Nulls stay null."""
+    return _arrow.run(_engine(protect), "decode", race, values)
+
+
+def encode_batch(values: Any, *, protect: Optional[Iterable[str]] = None):
+    """:func:`encode` over an Arrow string array; results as for :func:`decode_batch`."""
+    return _arrow.run(_engine(protect), "encode", False, values)
+
+
+def audit_batch(values: Any, *, protect: Optional[Iterable[str]] = None):
+    """:func:`audit` over an Arrow string array: a list array of finding structs (chunked
+    for a chunked input), null where the input is null."""
+    return _arrow.run(_engine(protect), "audit", False, values)

@@ -1,0 +1,113 @@
+"""Arrow string arrays handed to the extension by their buffers, and its results wrapped
+as Arrow arrays with ``pyarrow.Array.from_buffers``: no Python object per value."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple
+
+import pyarrow as pa
+
+#: The type of one finding: the command line's JSON keys but ``file`` and ``line``.
+FINDING = pa.struct(
+    [
+        pa.field("column", pa.int32(), nullable=False),
+        pa.field("name", pa.string(), nullable=False),
+        pa.field("label", pa.string(), nullable=False),
+        pa.field("kind", pa.string(), nullable=False),
+        pa.field("reason", pa.string(), nullable=False),
+        pa.field("message", pa.string(), nullable=False),
+        pa.field("unicode", pa.string()),
+        pa.field("target", pa.string()),
+    ]
+)
+FINDINGS = pa.list_(FINDING)
+RESULT = pa.struct(
+    [pa.field("value", pa.string()), pa.field("reason", pa.string()), pa.field("findings", FINDINGS)]
+)
+
+
+def _address(buffer: Optional[pa.Buffer]) -> Tuple[int, int]:
+    return (0, 0) if buffer is None else (buffer.address, buffer.size)
+
+
+def _strings(array: Any) -> pa.Array:
+    """A ``string`` or ``large_string`` array for ``array``."""
+    if not isinstance(array, pa.Array):
+        array = pa.array(array, type=pa.string()) if isinstance(array, (list, tuple)) else pa.array(array)
+    kind = array.type
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        return array
+    if pa.types.is_null(kind) or getattr(pa.types, "is_string_view", lambda _: False)(kind):
+        return array.cast(pa.string())
+    raise TypeError(f"expected an Arrow string array, not {kind}")
+
+
+def _buffer(data: Optional[bytes]) -> Optional[pa.Buffer]:
+    return None if data is None else pa.py_buffer(data)
+
+
+def _string_array(parts: tuple) -> pa.Array:
+    length, nulls, validity, offsets, data, large = parts
+    return pa.Array.from_buffers(
+        pa.large_string() if large else pa.string(),
+        length,
+        [_buffer(validity), pa.py_buffer(offsets), pa.py_buffer(data)],
+        null_count=nulls,
+    )
+
+
+def _findings_array(parts: tuple) -> pa.Array:
+    length, nulls, validity, list_offsets, column, *strings = parts
+    count = len(column) // 4
+    children = [pa.Array.from_buffers(pa.int32(), count, [None, pa.py_buffer(column)])]
+    children += [_string_array(s) for s in strings]
+    fields = [FINDING.field(i).with_type(child.type) for i, child in enumerate(children)]
+    struct = pa.StructArray.from_arrays(children, fields=fields)
+    return pa.Array.from_buffers(
+        pa.list_(struct.type),
+        length,
+        [_buffer(validity), pa.py_buffer(list_offsets)],
+        null_count=nulls,
+        children=[struct],
+    )
+
+
+def _run_array(engine: Any, mode: str, race: bool, array: pa.Array) -> pa.Array:
+    array = _strings(array)
+    validity, offsets, data = array.buffers()
+    values, reasons, findings = engine.convert_batch(
+        mode,
+        race,
+        len(array),
+        array.offset,
+        _address(validity) if array.null_count else (0, 0),
+        _address(offsets),
+        _address(data),
+        pa.types.is_large_string(array.type),
+    )
+    # The input's buffers were read during the call, which `array` outlived.
+    findings_array = _findings_array(findings)
+    if values is None:
+        return findings_array
+    value_array = _string_array(values)
+    reason_array = _string_array(reasons)
+    validity = value_array.buffers()[0]
+    return pa.StructArray.from_arrays(
+        [value_array, reason_array, findings_array],
+        names=["value", "reason", "findings"],
+        mask=None if validity is None else value_array.is_null(),
+    )
+
+
+def run(engine: Any, mode: str, race: bool, values: Any):
+    """The batch results of ``values`` in ``mode``: one array, or a chunked array for a
+    chunked input (or a stream)."""
+    if isinstance(values, pa.ChunkedArray):
+        chunks = [_run_array(engine, mode, race, chunk) for chunk in values.chunks]
+        if not chunks:
+            empty = _run_array(engine, mode, race, pa.array([], type=pa.string()))
+            return pa.chunked_array([], type=empty.type)
+        return pa.chunked_array(chunks)
+    if not isinstance(values, pa.Array) and hasattr(values, "__arrow_c_stream__"):
+        return run(engine, mode, race, pa.chunked_array(values))
+    return _run_array(engine, mode, race, values)

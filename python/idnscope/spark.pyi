@@ -1,0 +1,34 @@
+from typing import Iterable, Optional
+
+from pyspark.sql import DataFrame
+from pyspark.sql.types import StructType
+
+FINDING_TYPE: StructType
+
+def decode(
+    df: DataFrame,
+    column: str,
+    *,
+    race: bool = ...,
+    protect: Optional[Iterable[str]] = ...,
+    prefix: Optional[str] = ...,
+) -> DataFrame:
+    """df with <prefix>_unicode, <prefix>_reason and <prefix>_findings."""
+
+def encode(
+    df: DataFrame,
+    column: str,
+    *,
+    protect: Optional[Iterable[str]] = ...,
+    prefix: Optional[str] = ...,
+) -> DataFrame:
+    """df with <prefix>_ace, <prefix>_reason and <prefix>_findings."""
+
+def audit(
+    df: DataFrame,
+    column: str,
+    *,
+    protect: Optional[Iterable[str]] = ...,
+    prefix: Optional[str] = ...,
+) -> DataFrame:
+    """df with <prefix>_findings."""

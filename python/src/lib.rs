@@ -1,0 +1,202 @@
+//! The Python extension module `idnscope._idnscope`: a thin layer over
+//! [`idnscope::convert`]. The Python package (`python/idnscope/`) wraps it: it hands the
+//! Arrow buffers of string arrays in, and wraps the buffers it returns as Arrow arrays.
+
+mod arrow;
+
+use std::sync::{Arc, Mutex};
+
+use idnscope::audit::{Homographs, Protected};
+use idnscope::convert::{Converted, Converter};
+use idnscope::rewrite::Mode;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+
+use crate::arrow::{Findings, InputStrings, StringColumn};
+
+/// The mode that a mode name and the `race` flag give.
+fn mode(name: &str, race: bool) -> PyResult<Mode> {
+    match name {
+        "decode" => Ok(Mode::Decode { race }),
+        "encode" => Ok(Mode::Encode),
+        "audit" => Ok(Mode::Audit),
+        other => Err(PyValueError::new_err(format!("unknown mode {other:?}"))),
+    }
+}
+
+/// A protected list and the converters made for it (kept for reuse, one per call at a
+/// time; threads that call at once get one each).
+#[pyclass(frozen, module = "idnscope._idnscope")]
+struct Engine {
+    homographs: Arc<Homographs>,
+    idle: Mutex<Vec<Converter>>,
+}
+
+impl Engine {
+    /// An idle converter in `mode`, or a new one.
+    fn take(&self, mode: Mode) -> Converter {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        match idle.iter().position(|c| c.mode() == mode) {
+            Some(at) => idle.swap_remove(at),
+            None => Converter::new(mode, Arc::clone(&self.homographs)),
+        }
+    }
+
+    /// Gives `converter` back for reuse.
+    fn give_back(&self, converter: Converter) {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        idle.push(converter);
+    }
+}
+
+/// The findings of one value as a list of dicts with the contract's keys (but `file` and
+/// `line`).
+fn findings_list<'py>(
+    py: Python<'py>,
+    value: &[u8],
+    converted: &Converted<'_>,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    let name = converted
+        .name
+        .clone()
+        .map(|r| String::from_utf8_lossy(&value[r]).into_owned());
+    for f in converted.findings {
+        let dict = PyDict::new(py);
+        dict.set_item("column", f.column)?;
+        dict.set_item("name", name.as_deref())?;
+        dict.set_item("label", String::from_utf8_lossy(&value[f.label.clone()]))?;
+        dict.set_item("kind", f.kind.as_str())?;
+        dict.set_item("reason", f.reason)?;
+        dict.set_item("message", &f.message)?;
+        dict.set_item("unicode", f.unicode.as_deref())?;
+        dict.set_item("target", f.target.as_deref())?;
+        list.append(dict)?;
+    }
+    Ok(list)
+}
+
+#[pymethods]
+impl Engine {
+    /// An engine that protects the built-in domains plus `protect` (Unicode or ACE).
+    #[new]
+    #[pyo3(signature = (protect=None))]
+    fn new(protect: Option<Vec<String>>) -> PyResult<Self> {
+        let mut protected = Protected::builtin();
+        for domain in protect.unwrap_or_default() {
+            protected
+                .add(&domain)
+                .map_err(|message| PyValueError::new_err(format!("protect: {message}")))?;
+        }
+        Ok(Engine {
+            homographs: Arc::new(Homographs::new(protected)),
+            idle: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// One value (bytes) in `mode`: (the line written back, or None in audit mode; the
+    /// findings as dicts; the reason of the first conversion error, or None).
+    #[pyo3(signature = (mode_name, race, value))]
+    fn convert<'py>(
+        &self,
+        py: Python<'py>,
+        mode_name: &str,
+        race: bool,
+        value: &[u8],
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let mode = mode(mode_name, race)?;
+        let mut converter = self.take(mode);
+        let mut out = Vec::new();
+        let converted = converter.convert(value, &mut out);
+        let findings = findings_list(py, value, &converted);
+        let reason = converted.error_reason();
+        self.give_back(converter);
+        let written = (mode != Mode::Audit).then(|| PyBytes::new(py, &out));
+        PyTuple::new(
+            py,
+            [
+                written.into_pyobject(py)?.into_any(),
+                findings?.into_any(),
+                reason.into_pyobject(py)?.into_any(),
+            ],
+        )
+    }
+
+    /// A batch: the buffers of an Arrow `string` (`large=False`) or `large_string` array,
+    /// each an `(address, size)` pair the caller keeps alive during the call (`validity`
+    /// may be `(0, 0)`: no nulls). Returns the buffers of the results, as `arrow.rs` gives
+    /// them: (the lines written back, or None in audit mode; the reason of each value's
+    /// first conversion error; the findings).
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (mode_name, race, length, offset, validity, offsets, data, large))]
+    fn convert_batch<'py>(
+        &self,
+        py: Python<'py>,
+        mode_name: &str,
+        race: bool,
+        length: usize,
+        offset: usize,
+        validity: (usize, usize),
+        offsets: (usize, usize),
+        data: (usize, usize),
+        large: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let mode = mode(mode_name, race)?;
+        // SAFETY: the Python caller (`idnscope._arrow`) passes the addresses and sizes of
+        // the buffers of a pyarrow array that it holds until this call returns; pyarrow
+        // buffers are immutable and are not freed while referenced.
+        let input =
+            unsafe { InputStrings::from_raw(length, offset, validity, offsets, data, large) }
+                .map_err(PyValueError::new_err)?;
+        let mut converter = self.take(mode);
+        let (values, reasons, findings) = py.allow_threads(|| {
+            let mut values = (mode != Mode::Audit)
+                .then(|| StringColumn::with_capacity(length, input.data_len()));
+            let mut reasons = StringColumn::with_capacity(length, 0);
+            let mut findings = Findings::default();
+            let mut scratch = Vec::new();
+            for i in 0..length {
+                let Some(value) = input.get(i) else {
+                    if let Some(values) = values.as_mut() {
+                        values.push_null();
+                    }
+                    reasons.push_null();
+                    findings.push_null();
+                    continue;
+                };
+                scratch.clear();
+                let converted = converter.convert(value, &mut scratch);
+                if let Some(values) = values.as_mut() {
+                    values.push(&scratch);
+                }
+                match converted.error_reason() {
+                    Some(reason) => reasons.push(reason.as_bytes()),
+                    None => reasons.push_null(),
+                }
+                findings.push(value, &converted);
+            }
+            (values, reasons, findings)
+        });
+        self.give_back(converter);
+        let values = match values {
+            Some(values) => values.into_py(py)?.into_any(),
+            None => py.None().into_bound(py),
+        };
+        PyTuple::new(
+            py,
+            [
+                values,
+                reasons.into_py(py)?.into_any(),
+                findings.into_py(py)?.into_any(),
+            ],
+        )
+    }
+}
+
+/// The extension module.
+#[pymodule]
+fn _idnscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Engine>()?;
+    Ok(())
+}

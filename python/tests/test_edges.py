@@ -1,0 +1,151 @@
+"""Nulls, empty strings, lone surrogates, very long strings, a batch of a million values in
+bounded memory, and the GIL released while Rust runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+import time
+
+import pyarrow as pa
+import pytest
+
+import idnscope
+from conftest import run_cli
+
+
+def test_nulls_stay_null_and_empty_strings_pass():
+    array = pa.array([None, "", "xn--mnchen-3ya.de", None, "xn--abc-"], type=pa.string())
+    result = idnscope.decode_batch(array)
+    assert result.field("value").to_pylist() == [None, "", "münchen.de", None, "xn--abc-"]
+    assert result.field("reason").to_pylist() == [None, None, None, None, "ascii-only"]
+    findings = result.field("findings").to_pylist()
+    assert findings[0] is None and findings[3] is None
+    assert findings[1] == [] and findings[2] == []
+    assert result.is_null().to_pylist() == [True, False, False, True, False]
+    audited = idnscope.audit_batch(array)
+    assert audited.null_count == 2
+    assert idnscope.decode("") == "" and idnscope.audit("") == [] and idnscope.check("") is None
+    # An array of nulls only (type null) is read as strings.
+    assert idnscope.encode_batch(pa.array([None, None])).field("value").to_pylist() == [None, None]
+    assert len(idnscope.decode_batch(pa.array([], type=pa.string()))) == 0
+
+
+def test_conversion_errors_are_value_errors_with_the_reason():
+    with pytest.raises(ValueError) as raised:
+        idnscope.decode("www.xn--a-ecp.example")
+    assert isinstance(raised.value, idnscope.ConversionError)
+    assert raised.value.reason == "idna-invalid"
+    assert raised.value.finding["label"] == "xn--a-ecp"
+    with pytest.raises(idnscope.ConversionError) as raised:
+        idnscope.encode("\u0301x.example")
+    assert raised.value.reason == "idna-invalid"
+    assert raised.value.finding["kind"] == "encode-error"
+    with pytest.raises(TypeError):
+        idnscope.decode(42)
+    with pytest.raises(TypeError):
+        idnscope.decode_batch(pa.array([1, 2]))
+
+
+def test_lone_surrogates_are_read_as_the_bytes_they_stand_for(tmp_path):
+    # A str with a lone surrogate has no UTF-8 form; the functions read it as the bytes a
+    # lenient encoder writes (ED A0 80 for U+D800), which the command line reads as bytes
+    # that are not text: kept as they are, never judged as characters.
+    values = ["\ud800.xn--mnchen-3ya.de", "xn--mnchen-3ya.\udfff", "pa\udc80ypal.com", "\ud83d"]
+    raw = [v.encode("utf-8", "surrogatepass") for v in values]
+    for mode, function in (("decode", idnscope.decode), ("encode", idnscope.encode)):
+        written, findings = run_cli(mode, raw, tmp_path)
+        for i, value in enumerate(values):
+            if any(f["kind"] in ("invalid-ace", "encode-error") for f in findings.get(i, [])):
+                with pytest.raises(idnscope.ConversionError):
+                    function(value)
+                continue
+            assert function(value) == written[i].decode("utf-8", "surrogatepass")
+            assert function(raw[i]) == written[i]
+    _written, findings = run_cli("audit", raw, tmp_path)
+    for i, value in enumerate(values):
+        assert idnscope.audit(value) == findings.get(i, [])
+    assert idnscope.decode("\ud800.xn--mnchen-3ya.de") == "\ud800.münchen.de"
+    # Arrow strings cannot hold them: pyarrow refuses, clearly, before idnscope runs.
+    with pytest.raises((UnicodeEncodeError, pa.ArrowInvalid)):
+        idnscope.decode_batch(values)
+    # The same bytes in a binary array viewed as strings go through as bytes.
+    binary = pa.array(raw, type=pa.binary())
+    strings = pa.Array.from_buffers(pa.string(), len(raw), binary.buffers())
+    written, _findings = run_cli("decode", raw, tmp_path)
+    out = idnscope.decode_batch(strings).field("value")
+    assert out.view(pa.binary()).to_pylist() == written
+
+
+def test_very_long_strings(tmp_path):
+    values = [
+        "xn--" + "a" * 200_000,
+        "a" * 63 + "." + "b" * 64 + ".xn--mnchen-3ya.de",
+        ("xn--mnchen-3ya." * 20) + "de",
+        "ü" * 100_000 + ".com",
+        "x" * 10_000_000,
+    ]
+    raw = [v.encode() for v in values]
+    array = pa.array(values)
+    for mode, function in (("decode", idnscope.decode_batch), ("encode", idnscope.encode_batch)):
+        written, findings = run_cli(mode, raw, tmp_path)
+        result = function(array)
+        assert [v.encode() for v in result.field("value").to_pylist()] == written
+        assert result.field("findings").to_pylist() == [findings.get(i, []) for i in range(len(values))]
+    _written, findings = run_cli("audit", raw, tmp_path)
+    assert [idnscope.audit(v) for v in values] == [findings.get(i, []) for i in range(len(values))]
+
+
+MILLION = """
+import resource, sys
+import pyarrow as pa
+import idnscope
+from conftest import generated_names
+names = pa.array(generated_names(100_000) * 10, type=pa.string())
+assert len(names) == 1_000_000
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = idnscope.decode_batch(names)
+assert len(result) == 1_000_000
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(names.nbytes, result.nbytes, (after - before) * 1024)
+"""
+
+
+def test_a_million_values_in_bounded_memory():
+    # Run apart, so that the peak resident size is this batch's alone.
+    done = subprocess.run(
+        [sys.executable, "-c", MILLION],
+        capture_output=True,
+        text=True,
+        cwd=str(Path(__file__).parent),
+    )
+    assert done.returncode == 0, done.stderr
+    input_bytes, output_bytes, growth = map(int, done.stdout.split())
+    print(f"1M values: input {input_bytes} B, result {output_bytes} B, peak RSS growth {growth} B")
+    # The result's own buffers, their copy into Python bytes while they are handed over,
+    # and the allocator's slack: no Python object per value (a million str objects alone
+    # would be over 50 MB beyond that).
+    assert growth < 2 * output_bytes + 64 * 2**20
+
+
+def test_the_gil_is_released_while_rust_runs():
+    names = pa.array(["xn--mnchen-3ya.xn--80ak6aa92e.com"] * 400_000)
+    ticks = []
+    running = threading.Event()
+
+    def work():
+        running.set()
+        idnscope.audit_batch(names)
+        running.clear()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    running.wait()
+    while running.is_set():
+        ticks.append(time.perf_counter())
+        time.sleep(0.001)
+    thread.join()
+    # Python code ran in this thread while the batch was being audited.
+    assert len(ticks) > 5

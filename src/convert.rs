@@ -1,0 +1,186 @@
+//! Per-value conversions: the stable entry point for bindings (the Python package).
+//!
+//! A value is one line of a names list. [`Converter::convert`] gives for it exactly what
+//! `idnscope decode|encode|audit --format names` gives for that line: the same line written
+//! back (blanks, a byte order mark and a final `\r` kept; empty lines and `#` comments
+//! unchanged) and the same findings, with the same kinds, reason codes, messages and
+//! columns. Only the file and line are left out: a value's place is its position.
+//!
+//! ```
+//! use idnscope::convert::Converter;
+//! use idnscope::rewrite::Mode;
+//!
+//! let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false });
+//! let mut out = Vec::new();
+//! let converted = decoder.convert(b"www.xn--mnchen-3ya.de", &mut out);
+//! assert_eq!(out, "www.münchen.de".as_bytes());
+//! assert!(converted.findings.is_empty());
+//! ```
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::audit::{Homographs, Protected};
+use crate::input::names::line_name;
+use crate::report::Kind;
+use crate::rewrite::{LabelFinding, Mode, NameRewriter};
+use crate::uts46::Profile;
+
+/// A finding about one value, located in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueFinding {
+    /// 1-based byte column where the label starts in the value.
+    pub column: u64,
+    /// Where the flagged label is in the value (bytes).
+    pub label: Range<usize>,
+    /// What the finding is about.
+    pub kind: Kind,
+    /// The contract's reason code.
+    pub reason: &'static str,
+    /// A sentence for a person.
+    pub message: String,
+    /// The decoded label or name, where one exists.
+    pub unicode: Option<String>,
+    /// For homographs: the protected domain imitated, where one was matched.
+    pub target: Option<String>,
+}
+
+/// What [`Converter::convert`] made of one value.
+#[derive(Debug, Clone)]
+pub struct Converted<'a> {
+    /// Where the name is in the value (bytes); `None` for a value that holds none (empty,
+    /// blanks only, or a `#` comment).
+    pub name: Option<Range<usize>>,
+    /// The findings, in the order the command line reports them.
+    pub findings: &'a [ValueFinding],
+}
+
+impl Converted<'_> {
+    /// The reason of the first finding that says the value cannot be converted
+    /// (`invalid-ace` or `encode-error`), if any: the verdict of a validity check.
+    pub fn error_reason(&self) -> Option<&'static str> {
+        self.findings
+            .iter()
+            .find(|f| matches!(f.kind, Kind::InvalidAce | Kind::EncodeError))
+            .map(|f| f.reason)
+    }
+}
+
+/// Converts values one at a time in one mode, with reusable scratch space.
+#[derive(Debug)]
+pub struct Converter {
+    mode: Mode,
+    rewriter: NameRewriter,
+    found: Vec<LabelFinding>,
+    findings: Vec<ValueFinding>,
+}
+
+impl Converter {
+    /// A converter in `mode` that runs the homograph checks against `homographs`'s
+    /// protected list, as the command line does in every mode.
+    pub fn new(mode: Mode, homographs: Arc<Homographs>) -> Self {
+        Converter {
+            mode,
+            rewriter: NameRewriter::new(mode, Profile::default()).with_homographs(homographs),
+            found: Vec::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    /// A converter in `mode` against the built-in protected list (the command line
+    /// without `--protect`).
+    pub fn with_builtin_list(mode: Mode) -> Self {
+        Converter::new(mode, Arc::new(Homographs::new(Protected::builtin())))
+    }
+
+    /// The mode in use.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Converts one value (one line, without its `\n`): appends the line as the command
+    /// line writes it to `out` (nothing in audit mode) and returns its findings.
+    pub fn convert(&mut self, value: &[u8], out: &mut Vec<u8>) -> Converted<'_> {
+        self.findings.clear();
+        let write = self.mode != Mode::Audit;
+        let Some(name) = line_name(value) else {
+            if write {
+                out.extend_from_slice(value);
+            }
+            return Converted {
+                name: None,
+                findings: &self.findings,
+            };
+        };
+        if write {
+            out.extend_from_slice(&value[..name.start]);
+        }
+        self.found.clear();
+        self.rewriter
+            .rewrite(&value[name.clone()], out, &mut self.found);
+        if write {
+            out.extend_from_slice(&value[name.end..]);
+        }
+        self.findings.extend(self.found.drain(..).map(|f| {
+            let start = name.start + f.offset;
+            ValueFinding {
+                column: start as u64 + 1,
+                label: start..start + f.len,
+                kind: f.kind,
+                reason: f.reason,
+                message: f.message,
+                unicode: f.unicode,
+                target: f.target,
+            }
+        }));
+        Converted {
+            name: Some(name),
+            findings: &self.findings,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blanks_and_comments_are_kept_and_columns_count_them() {
+        let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false });
+        let mut out = Vec::new();
+        let converted = decoder.convert(b" \txn--abc-\r", &mut out);
+        assert_eq!(out, b" \txn--abc-\r");
+        assert_eq!(converted.name, Some(2..10));
+        assert_eq!(converted.findings.len(), 1);
+        assert_eq!(converted.findings[0].column, 3);
+        assert_eq!(converted.findings[0].label, 2..10);
+        assert_eq!(converted.error_reason(), Some("ascii-only"));
+
+        out.clear();
+        let converted = decoder.convert(b"# xn--abc-", &mut out);
+        assert_eq!(converted.name, None);
+        assert!(converted.findings.is_empty());
+        assert_eq!(out, b"# xn--abc-");
+    }
+
+    #[test]
+    fn audit_writes_nothing_and_encode_reports_what_it_cannot_encode() {
+        let mut auditor = Converter::with_builtin_list(Mode::Audit);
+        let mut out = Vec::new();
+        let converted = auditor.convert("xn--80ak6aa92e.com".as_bytes(), &mut out);
+        assert!(out.is_empty());
+        assert!(converted.findings.iter().all(|f| f.kind == Kind::Homograph));
+        assert!(converted
+            .findings
+            .iter()
+            .any(|f| f.target.as_deref() == Some("apple.com")));
+
+        let mut encoder = Converter::with_builtin_list(Mode::Encode);
+        let converted = encoder.convert("a\u{0300}b.example".as_bytes(), &mut out);
+        assert_eq!(converted.error_reason(), None);
+        out.clear();
+        let converted = encoder.convert("\u{0300}b.example".as_bytes(), &mut out);
+        assert_eq!(converted.error_reason(), Some("idna-invalid"));
+        assert_eq!(out, "\u{0300}b.example".as_bytes());
+    }
+}
