@@ -16,8 +16,11 @@
 //!   decoded label alone is one word of text, no longer a name) (converted names are written
 //!   in presentation format, escaped where needed, so the structure stays);
 //! - cutting the input where `record_end` says a record ends, and scanning the two pieces
-//!   as separate chunks, gives the same output as one chunk (the pipeline relies on it:
+//!   as separate chunks (the second under the zone origin that the first ended with, as the
+//!   pipeline hands it on), gives the same output as one chunk (the pipeline relies on it:
 //!   output must not depend on where chunks are cut).
+
+use std::sync::Arc;
 
 use idnscope::pipeline::{Chunk, ChunkOutput, Scanner, Segment};
 use idnscope::rewrite::{Mode, NameRewriter};
@@ -30,21 +33,28 @@ pub const MODES: [Mode; 4] = [
     Mode::Audit,
 ];
 
-/// One chunk scanned: the output bytes and the scan result.
+/// One chunk scanned under the zone origin `origin` (`None`: unknown): the output bytes and
+/// the scan result.
 pub fn scan(
     scanner: &dyn Scanner,
     data: &[u8],
     mode: Mode,
     starts_mid_line: bool,
     ends_mid_line: bool,
+    origin: Option<Arc<[u8]>>,
 ) -> (Vec<u8>, ChunkOutput) {
     let mut rewriter = NameRewriter::new(mode, Profile::default());
-    let mut out = ChunkOutput::default();
+    // As the pipeline does: the chunk's output starts with the origin it starts under.
+    let mut out = ChunkOutput {
+        origin: origin.clone(),
+        ..ChunkOutput::default()
+    };
     let chunk = Chunk {
         data,
         starts_mid_line,
         ends_mid_line,
-        origin: None,
+        origin,
+        ..Chunk::default()
     };
     scanner.scan(chunk, &mut rewriter, &mut out);
     let mut bytes = Vec::new();
@@ -116,7 +126,7 @@ fn has_ace_prefix(data: &[u8]) -> bool {
 pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
     let plain = !data.contains(&b'\\') && !has_ace_prefix(data);
     for mode in MODES {
-        let (bytes, out) = scan(scanner, data, mode, false, false);
+        let (bytes, out) = scan(scanner, data, mode, false, false, None);
         let owned_segments = out
             .segments
             .iter()
@@ -153,7 +163,7 @@ pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
         }
         if same_structure && matches!(mode, Mode::Decode { .. }) && owned_segments > 0 {
             // The structure survives the conversion.
-            let (_, again) = scan(scanner, &bytes, Mode::Audit, false, false);
+            let (_, again) = scan(scanner, &bytes, Mode::Audit, false, false, None);
             assert!(
                 again.fatal.is_none(),
                 "{mode:?} output does not scan: {:?}\noutput: {:?}",
@@ -178,8 +188,10 @@ pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
                     "record_end out of range"
                 );
                 assert!(end >= target, "record_end before its target");
-                let (first, a) = scan(scanner, &data[..end], mode, false, false);
-                let (second, b) = scan(scanner, &data[end..], mode, false, false);
+                let (first, a) = scan(scanner, &data[..end], mode, false, false, None);
+                // The second piece starts under the origin the first ended with, as the
+                // pipeline hands it on.
+                let (second, b) = scan(scanner, &data[end..], mode, false, false, a.origin.clone());
                 assert!(
                     a.fatal.is_none() && b.fatal.is_none(),
                     "a piece fails where the whole does not: cut at {end}: {:?} {:?}",
@@ -196,5 +208,5 @@ pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
         }
     }
     // A chunk the pipeline had to cut inside a record, and one that starts inside one.
-    let _ = scan(scanner, data, Mode::Decode { race: true }, true, true);
+    let _ = scan(scanner, data, Mode::Decode { race: true }, true, true, None);
 }

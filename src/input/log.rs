@@ -24,8 +24,10 @@
 
 use memchr::memmem;
 
-use crate::pipeline::{Chunk, ChunkOutput, Locate, Scanner};
-use crate::rewrite::{FindingSink, LabelFinding, NameRewriter};
+use crate::pipeline::{Carry, Chunk, ChunkOutput, Locate, Scanner};
+use crate::reason::Reason;
+use crate::report::Kind;
+use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
 
 /// Scans arbitrary text (DNS server logs, passive-DNS exports, JSON, CSV).
 #[derive(Debug, Clone, Copy, Default)]
@@ -50,40 +52,88 @@ enum Syntax {
 enum Found {
     /// A name at this range.
     Name(std::ops::Range<usize>, Syntax),
-    /// No name here; scanning goes on from this offset.
-    Skip(usize),
+    /// No name in the run that starts at the first offset; scanning goes on from the
+    /// second.
+    Skip(usize, usize),
+    /// A run of name characters longer than [`MAX_NAME_RUN`], here.
+    Long(std::ops::Range<usize>),
 }
 
 impl Scanner for LogScanner {
     fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput) {
-        let data = chunk.data;
-        let mut lines = LineCursor::default();
-        let mut anchors = Anchors::new();
+        // Names that start in the chunk are its own, and may be read into the bytes after
+        // a cut; the chunk after the cut starts where they end.
+        let data = chunk.extended();
+        let len = chunk.data.len();
+        let carry = if chunk.starts_mid_line {
+            chunk.carry
+        } else {
+            Carry::default()
+        };
+        let state = CutState::from_bits(carry.state);
+        let mut lines = LineCursor {
+            first_kind: state.line,
+            ..LineCursor::default()
+        };
         let mut scratch = Scratch::default();
-        // Where scanning goes on, and how far left a name may grow (the end of the last
-        // name, so that no byte is looked at twice).
-        let mut pos = 0;
-        let mut floor = 0;
-        // Output is written up to here.
-        let mut kept = 0;
+        let mut anchors = Anchors::new();
+        // Where scanning goes on, how far left a name may grow (the end of the last name,
+        // so that no byte is looked at twice), and up to where the output is written.
+        let mut pos = carry.skip.min(len);
+        let mut floor = pos;
+        let mut kept = pos;
+        // The input that this chunk's output covers: past `len` when a name or a run
+        // crosses the cut.
+        let mut covered = pos;
+        let mut long = None;
+        if state.long_run {
+            // A run longer than any name goes on from the chunk before.
+            if carry.skip < len {
+                let end = run_end(data, pos, lines.is_json(data));
+                long = self.long_run(data, pos..end, state.reported, rewriter, out, &mut lines);
+                (pos, floor, covered) = (end, end, end);
+            } else {
+                long = Some(state.reported);
+            }
+        }
         while let Some(anchor) = anchors.next(data, pos) {
-            lines.advance(data, anchor.start);
+            if anchor.start >= len && memchr::memchr(b'\n', &data[len..anchor.start]).is_some() {
+                break;
+            }
+            lines.advance(data, anchor.start.min(len));
             let json = lines.is_json(data);
             let (range, syntax) = match grow(data, anchor, floor, json) {
-                Found::Skip(next) => {
+                Found::Skip(run, next) => {
+                    if run >= len {
+                        break;
+                    }
                     pos = next;
+                    covered = covered.max(next);
+                    continue;
+                }
+                Found::Long(run) => {
+                    if run.start >= len {
+                        break;
+                    }
+                    long = self.long_run(
+                        data,
+                        anchor.start..run.end,
+                        false,
+                        rewriter,
+                        out,
+                        &mut lines,
+                    );
+                    (pos, floor, covered) = (run.end, run.end, run.end);
                     continue;
                 }
                 Found::Name(range, syntax) => (range, syntax),
             };
+            if range.start >= len {
+                break;
+            }
             pos = range.end;
             floor = range.end;
-            // A name that touches a cut made inside an over-long line may be a piece of one.
-            if (range.start == 0 && chunk.starts_mid_line)
-                || (range.end == data.len() && chunk.ends_mid_line)
-            {
-                continue;
-            }
+            covered = covered.max(range.end);
             lines.advance(data, range.start);
             out.stats.names += 1;
             let column = (range.start - lines.line_start) as u64 + 1;
@@ -101,12 +151,185 @@ impl Scanner for LogScanner {
             }
             kept = range.end;
         }
-        out.keep(kept..data.len());
-        lines.advance(data, data.len());
+        if chunk.ends_mid_line && covered <= len {
+            // A run of name characters across the cut that holds no anchor this side of
+            // the end of the look-ahead is no name here; the chunk after starts past it.
+            covered = crossing_run_end(data, len, floor);
+            if covered == data.len() && data.len() > len {
+                long = Some(false);
+            }
+        }
+        let covered = covered.max(len);
+        out.keep(kept..covered);
+        lines.advance(data, len);
         out.newlines = lines.line;
-        let unterminated = data.last().is_some_and(|&b| b != b'\n') && !chunk.ends_mid_line;
+        let unterminated = len > 0 && data[len - 1] != b'\n' && !chunk.ends_mid_line;
         out.stats.records = lines.line + u64::from(unterminated);
+        if chunk.ends_mid_line {
+            let at_cut = CutState {
+                line: lines.kind_at(data, len),
+                long_run: long.is_some() && covered == data.len(),
+                reported: long == Some(true),
+            };
+            out.carry = Carry {
+                skip: covered.max(carry.skip) - len,
+                state: at_cut.bits(),
+            };
+        }
     }
+}
+
+impl LogScanner {
+    /// A run of name characters at `run` longer than [`MAX_NAME_RUN`] (or the part of one
+    /// in this chunk): no name, written as it is, and reported once, on its first ACE
+    /// label (or, when encoding, its first label that would be encoded), unless that was
+    /// done before the cut (`reported`). Returns whether the run is reported now.
+    fn long_run(
+        &self,
+        data: &[u8],
+        run: std::ops::Range<usize>,
+        reported: bool,
+        rewriter: &NameRewriter,
+        out: &mut ChunkOutput,
+        lines: &mut LineCursor,
+    ) -> Option<bool> {
+        if reported {
+            return Some(true);
+        }
+        let mut anchors = Anchors::new();
+        let mut pos = run.start;
+        while let Some(anchor) = anchors.next(data, pos) {
+            if anchor.start >= run.end {
+                break;
+            }
+            pos = anchor.start + anchor.len;
+            let ace = anchor.len == 4;
+            if !ace && rewriter.mode() != Mode::Encode {
+                continue;
+            }
+            let label_end = data[anchor.start..run.end]
+                .iter()
+                .position(|&b| b == b'.')
+                .map_or(run.end, |at| anchor.start + at)
+                .min(anchor.start + MAX_LABEL_SHOWN);
+            let label = &data[anchor.start..label_end];
+            lines.advance(data, anchor.start);
+            let mut sink = Locate {
+                found: &mut out.findings,
+                line: lines.line,
+                column: (anchor.start - lines.line_start) as u64 + 1,
+                name: label,
+            };
+            sink.finding(LabelFinding {
+                offset: 0,
+                len: label.len(),
+                kind: if ace {
+                    Kind::InvalidAce
+                } else {
+                    Kind::EncodeError
+                },
+                reason: Reason::TooLong.code(),
+                message: format!(
+                    "in a run of more than {MAX_NAME_RUN} name characters, longer than any \
+                     domain name; left as it is"
+                ),
+                unicode: None,
+                target: None,
+            });
+            return Some(true);
+        }
+        Some(false)
+    }
+}
+
+/// The most bytes a name takes in any syntax the scanner reads (255 octets on the wire,
+/// at most five bytes each as a doubled `\\DDD` escape, and room to spare); a longer run
+/// of name characters is no name. Less than [`crate::pipeline::LOOKAHEAD`], so that a
+/// name across a cut is always seen whole by the chunk before it.
+pub const MAX_NAME_RUN: usize = 4096;
+
+/// The most bytes of a label shown in the finding of a run over [`MAX_NAME_RUN`].
+const MAX_LABEL_SHOWN: usize = 255;
+
+/// What kind of line the scanner is in, as far as its first bytes tell.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum LineKind {
+    /// Only spaces and tabs so far.
+    #[default]
+    Blank,
+    /// The first other byte is `{` or `[`.
+    Json,
+    /// The first other byte is something else.
+    Other,
+}
+
+impl LineKind {
+    /// The kind after `bytes` more of the line.
+    fn after(self, bytes: &[u8]) -> LineKind {
+        if self != LineKind::Blank {
+            return self;
+        }
+        match bytes.iter().find(|&&b| b != b' ' && b != b'\t') {
+            Some(b'{' | b'[') => LineKind::Json,
+            Some(_) => LineKind::Other,
+            None => LineKind::Blank,
+        }
+    }
+}
+
+/// The log scanner's state at a cut inside a line, handed on in [`Carry::state`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct CutState {
+    /// What the line is, as far as its bytes before the cut tell.
+    line: LineKind,
+    /// A run of name characters over [`MAX_NAME_RUN`] goes on past the bytes written.
+    long_run: bool,
+    /// That run has been reported.
+    reported: bool,
+}
+
+impl CutState {
+    fn bits(self) -> u32 {
+        let line = match self.line {
+            LineKind::Blank => 0,
+            LineKind::Json => 1,
+            LineKind::Other => 2,
+        };
+        line | u32::from(self.long_run) << 2 | u32::from(self.reported) << 3
+    }
+
+    fn from_bits(bits: u32) -> Self {
+        CutState {
+            line: match bits & 3 {
+                1 => LineKind::Json,
+                2 => LineKind::Other,
+                _ => LineKind::Blank,
+            },
+            long_run: bits & 4 != 0,
+            reported: bits & 8 != 0,
+        }
+    }
+}
+
+/// Where the run of name characters that goes on at `at` ends (the end of `data` when it
+/// goes on past it).
+fn run_end(data: &[u8], at: usize, json: bool) -> usize {
+    name_run(data, at, json, &mut RunFlags::default())
+}
+
+/// Where a run of bytes that may be part of a name, across the cut at `len` and starting
+/// no further left than `floor`, ends; `len` when none crosses the cut.
+fn crossing_run_end(data: &[u8], len: usize, floor: usize) -> usize {
+    let crosses = len > floor
+        && maybe_name_byte(data[len - 1])
+        && data.get(len).copied().is_some_and(maybe_name_byte);
+    if !crosses {
+        return len;
+    }
+    data[len..]
+        .iter()
+        .position(|&b| !maybe_name_byte(b))
+        .map_or(data.len(), |at| len + at)
 }
 
 /// Follows line numbers as scanning moves forward, counting each line end once.
@@ -121,6 +344,8 @@ struct LineCursor {
     /// The line start for which `json` was worked out.
     json_for: Option<usize>,
     json: bool,
+    /// What the chunk's first line is before the chunk (a chunk that starts inside a line).
+    first_kind: LineKind,
 }
 
 impl LineCursor {
@@ -135,15 +360,27 @@ impl LineCursor {
         self.at = to;
     }
 
+    /// What the line starting at `line_start` was before it.
+    fn kind_before(&self) -> LineKind {
+        if self.line == 0 {
+            self.first_kind
+        } else {
+            LineKind::Blank
+        }
+    }
+
+    /// What the current line is, from its start up to `to`.
+    fn kind_at(&self, data: &[u8], to: usize) -> LineKind {
+        self.kind_before()
+            .after(&data[self.line_start..to.max(self.line_start)])
+    }
+
     /// Whether the current line is JSON: its first byte other than a space or a tab is `{`
     /// or `[`. Worked out once per line.
     fn is_json(&mut self, data: &[u8]) -> bool {
         if self.json_for != Some(self.line_start) {
             self.json_for = Some(self.line_start);
-            self.json = data[self.line_start..self.at.max(self.line_start)]
-                .iter()
-                .find(|&&b| b != b' ' && b != b'\t')
-                .is_some_and(|&b| b == b'{' || b == b'[');
+            self.json = self.kind_at(data, self.at) == LineKind::Json;
         }
         self.json
     }
@@ -456,9 +693,12 @@ fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool) -> Found {
             end
         };
         if start > anchor {
-            return Found::Skip(anchor + anchor_len.max(step(data, anchor)));
+            return Found::Skip(anchor, anchor + anchor_len.max(step(data, anchor)));
         }
     };
+    if end - start > MAX_NAME_RUN {
+        return Found::Long(start..end);
+    }
     if let Some(found) = windows_name(data, start, end, floor) {
         return found;
     }
@@ -480,7 +720,7 @@ fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool) -> Found {
             .split_last()
             .is_some_and(|(_, head)| head.contains(&b'.'));
     if text.is_empty() || local_part || url_path || empty_label || one_label {
-        return Found::Skip(end);
+        return Found::Skip(start, end);
     }
     let syntax = if flags.hex || flags.doubled {
         Syntax::Escaped {
@@ -512,7 +752,9 @@ fn windows_name(data: &[u8], start: usize, end: usize, floor: usize) -> Option<F
         })
 }
 
-/// Where a Windows debug name that starts at `begin` ends (after its `(0)`).
+/// Where a Windows debug name that starts at `begin` ends (after its `(0)`). Its labels
+/// hold no blank or line end (a length that counts a line end would make the name depend
+/// on where the input is cut into lines), and it is at most [`MAX_NAME_RUN`] bytes long.
 fn windows_end(data: &[u8], begin: usize) -> Option<usize> {
     let mut at = begin;
     loop {
@@ -521,8 +763,15 @@ fn windows_end(data: &[u8], begin: usize) -> Option<usize> {
         if length == 0 {
             return Some(at);
         }
+        let text = data.get(at..at + length)?;
+        if text
+            .iter()
+            .any(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            return None;
+        }
         at += length;
-        if at > data.len() {
+        if at - begin > MAX_NAME_RUN {
             return None;
         }
     }
