@@ -84,7 +84,7 @@ fn names(count: usize) -> Vec<String> {
 fn a_long_log_line_gives_the_output_and_findings_of_the_same_names_on_short_lines() {
     // 10 MB of names on one line: the pipeline cuts it after 2 MiB, and again and again;
     // some names straddle each cut.
-    let names = names(330_000);
+    let names = names(400_000);
     let short = names.join("\n") + "\n";
     let long = names.join(" ") + "\n";
     assert!(long.len() > 10_000_000);

@@ -201,8 +201,10 @@ fn over_long(
         if start >= piece.end {
             break;
         }
-        let end = memchr::memchr(b'.', &data[start..])
-            .map_or(data.len(), |dot| start + dot)
+        let end = data[start..]
+            .iter()
+            .position(|b| matches!(b, b'.' | b'\n' | b'\r' | b' ' | b'\t'))
+            .map_or(data.len(), |at| start + at)
             .min(start + MAX_LABEL_SHOWN);
         let label = &data[start..end];
         let ace = label.len() >= 4
