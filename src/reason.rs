@@ -1,4 +1,5 @@
-//! The one enum of reason codes that every finding carries (see CONTRACT.md).
+//! The one enum of reason codes that every finding carries (the codes of the outside
+//! interface).
 //!
 //! Codec errors, label validation and RACE all map their failures onto these codes, so a
 //! report never holds a code outside the contract's list.

@@ -270,3 +270,43 @@ fn verdicts(report: &[u8]) -> Vec<(String, String, String, String)> {
         })
         .collect()
 }
+
+#[test]
+fn a_run_longer_than_any_name_is_reported_once_wherever_it_is_cut() {
+    // Runs of 40 KB of name characters with an ACE label inside, then a real name.
+    let h = homographs();
+    let run_text = ["a.".repeat(10_000), "xn--zca.".into(), "b.".repeat(10_000)].concat();
+    let line = format!("x {run_text} www.xn--bcher-kva.de\n");
+    let input = line.repeat(3);
+    let tiny = ChunkLimits {
+        bytes: 64,
+        max_record: 1,
+    };
+    for (limits, stream) in [(ChunkLimits::default(), false), (tiny, false), (tiny, true)] {
+        let (out, found, ok) = run(
+            &LogScanner,
+            input.as_bytes(),
+            Mode::Decode { race: false },
+            limits,
+            stream,
+            &h,
+        );
+        assert_eq!(ok, Ok(()));
+        let expected = format!("x {run_text} www.bücher.de\n").repeat(3);
+        assert!(out == expected.as_bytes(), "{limits:?} stream {stream}");
+        let found: Vec<_> = verdicts(&found)
+            .into_iter()
+            .map(|(label, kind, reason, _)| (label, kind, reason))
+            .collect();
+        let one = (
+            "xn--zca".to_owned(),
+            "invalid-ace".to_owned(),
+            "too-long".to_owned(),
+        );
+        assert_eq!(
+            found,
+            vec![one.clone(), one.clone(), one],
+            "{limits:?} {stream}"
+        );
+    }
+}

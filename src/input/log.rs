@@ -86,6 +86,8 @@ impl Scanner for LogScanner {
         // crosses the cut.
         let mut covered = pos;
         let mut long = None;
+        // The whole chunk is inside what the chunk before wrote.
+        let passed_over = carry.skip >= len;
         if state.long_run {
             // A run longer than any name goes on from the chunk before.
             if carry.skip < len {
@@ -168,7 +170,7 @@ impl Scanner for LogScanner {
         if chunk.ends_mid_line {
             let at_cut = CutState {
                 line: lines.kind_at(data, len),
-                long_run: long.is_some() && covered == data.len(),
+                long_run: long.is_some() && (covered == data.len() || passed_over),
                 reported: long == Some(true),
             };
             out.carry = Carry {
