@@ -85,18 +85,25 @@ impl Scanner for LogScanner {
         // The input that this chunk's output covers: past `len` when a name or a run
         // crosses the cut.
         let mut covered = pos;
-        let mut long = None;
-        // The whole chunk is inside what the chunk before wrote.
-        let passed_over = carry.skip >= len;
-        if state.long_run {
-            // A run longer than any name goes on from the chunk before.
-            if carry.skip < len {
-                let end = run_end(data, pos, lines.is_json(data));
-                long = self.long_run(data, pos..end, state.reported, rewriter, out, &mut lines);
-                (pos, floor, covered) = (end, end, end);
-            } else {
-                long = Some(state.reported);
+        // A run too long for a name that goes on past the bytes this chunk reads: whether
+        // it has been reported, and where the chunk after goes on reading it.
+        let mut long: Option<(bool, usize)> = None;
+        // Where a long run that ends at `end` may go on: at `end`, when that is so near the
+        // end of the bytes read that a character or an escape may have been cut there.
+        let goes_on = |end: usize| {
+            (end >= len && end + MAX_TOKEN > data.len() && data.len() > len).then_some(end)
+        };
+        if carry.skip >= len {
+            // The whole chunk is inside what the chunk before wrote.
+            if state.long_run {
+                long = Some((state.reported, carry.skip));
             }
+        } else if state.long_run {
+            // A run longer than any name goes on from the chunk before.
+            let end = run_end(data, pos, lines.is_json(data));
+            let reported = state.reported || long_run(data, pos..end, rewriter, out, &mut lines);
+            long = goes_on(end).map(|at| (reported, at));
+            (pos, floor, covered) = (end, end, end);
         }
         while let Some(anchor) = anchors.next(data, pos) {
             if anchor.start >= len && memchr::memchr(b'\n', &data[len..anchor.start]).is_some() {
@@ -117,14 +124,8 @@ impl Scanner for LogScanner {
                     if run.start >= len {
                         break;
                     }
-                    long = self.long_run(
-                        data,
-                        anchor.start..run.end,
-                        false,
-                        rewriter,
-                        out,
-                        &mut lines,
-                    );
+                    let reported = long_run(data, anchor.start..run.end, rewriter, out, &mut lines);
+                    long = goes_on(run.end).map(|at| (reported, at));
                     (pos, floor, covered) = (run.end, run.end, run.end);
                     continue;
                 }
@@ -158,7 +159,7 @@ impl Scanner for LogScanner {
             // the end of the look-ahead is no name here; the chunk after starts past it.
             covered = crossing_run_end(data, len, floor);
             if covered == data.len() && data.len() > len {
-                long = Some(false);
+                long = Some((false, covered));
             }
         }
         let covered = covered.max(len);
@@ -170,79 +171,75 @@ impl Scanner for LogScanner {
         if chunk.ends_mid_line {
             let at_cut = CutState {
                 line: lines.kind_at(data, len),
-                long_run: long.is_some() && (covered == data.len() || passed_over),
-                reported: long == Some(true),
+                long_run: long.is_some(),
+                reported: long.is_some_and(|(reported, _)| reported),
             };
+            let resume = long.map_or(covered.max(carry.skip), |(_, at)| at);
             out.carry = Carry {
-                skip: covered.max(carry.skip) - len,
+                skip: resume - len,
                 state: at_cut.bits(),
             };
         }
     }
 }
 
-impl LogScanner {
-    /// A run of name characters at `run` longer than [`MAX_NAME_RUN`] (or the part of one
-    /// in this chunk): no name, written as it is, and reported once, on its first ACE
-    /// label (or, when encoding, its first label that would be encoded), unless that was
-    /// done before the cut (`reported`). Returns whether the run is reported now.
-    fn long_run(
-        &self,
-        data: &[u8],
-        run: std::ops::Range<usize>,
-        reported: bool,
-        rewriter: &NameRewriter,
-        out: &mut ChunkOutput,
-        lines: &mut LineCursor,
-    ) -> Option<bool> {
-        if reported {
-            return Some(true);
+/// A run of name characters at `run` longer than [`MAX_NAME_RUN`] (or the part of one in
+/// this chunk): no name, written as it is, and reported on its first ACE label (or, when
+/// encoding, its first anchor). Returns whether it is reported.
+fn long_run(
+    data: &[u8],
+    run: std::ops::Range<usize>,
+    rewriter: &NameRewriter,
+    out: &mut ChunkOutput,
+    lines: &mut LineCursor,
+) -> bool {
+    let mut anchors = Anchors::new();
+    let mut pos = run.start;
+    while let Some(anchor) = anchors.next(data, pos) {
+        if anchor.start >= run.end {
+            break;
         }
-        let mut anchors = Anchors::new();
-        let mut pos = run.start;
-        while let Some(anchor) = anchors.next(data, pos) {
-            if anchor.start >= run.end {
-                break;
-            }
-            pos = anchor.start + anchor.len;
-            let ace = anchor.len == 4;
-            if !ace && rewriter.mode() != Mode::Encode {
-                continue;
-            }
-            let label_end = data[anchor.start..run.end]
-                .iter()
-                .position(|&b| b == b'.')
-                .map_or(run.end, |at| anchor.start + at)
-                .min(anchor.start + MAX_LABEL_SHOWN);
-            let label = &data[anchor.start..label_end];
-            lines.advance(data, anchor.start);
-            let mut sink = Locate {
-                found: &mut out.findings,
-                line: lines.line,
-                column: (anchor.start - lines.line_start) as u64 + 1,
-                name: label,
-            };
-            sink.finding(LabelFinding {
-                offset: 0,
-                len: label.len(),
-                kind: if ace {
-                    Kind::InvalidAce
-                } else {
-                    Kind::EncodeError
-                },
-                reason: Reason::TooLong.code(),
-                message: format!(
-                    "in a run of more than {MAX_NAME_RUN} name characters, longer than any \
-                     domain name; left as it is"
-                ),
-                unicode: None,
-                target: None,
-            });
-            return Some(true);
+        pos = anchor.start + anchor.len;
+        let ace = anchor.len == 4;
+        if !ace && rewriter.mode() != Mode::Encode {
+            continue;
         }
-        Some(false)
+        let label_end = data[anchor.start..run.end]
+            .iter()
+            .position(|&b| b == b'.')
+            .map_or(run.end, |at| anchor.start + at)
+            .min(anchor.start + MAX_LABEL_SHOWN);
+        let label = &data[anchor.start..label_end];
+        lines.advance(data, anchor.start);
+        let mut sink = Locate {
+            found: &mut out.findings,
+            line: lines.line,
+            column: (anchor.start - lines.line_start) as u64 + 1,
+            name: label,
+        };
+        sink.finding(LabelFinding {
+            offset: 0,
+            len: label.len(),
+            kind: if ace {
+                Kind::InvalidAce
+            } else {
+                Kind::EncodeError
+            },
+            reason: Reason::TooLong.code(),
+            message: format!(
+                "in a run of more than {MAX_NAME_RUN} name characters, longer than any \
+                 domain name; left as it is"
+            ),
+            unicode: None,
+            target: None,
+        });
+        return true;
     }
+    false
 }
+
+/// The most bytes a character or an escape takes in a name (`\\uXXXX\\uXXXX`).
+const MAX_TOKEN: usize = 16;
 
 /// The most bytes a name takes in any syntax the scanner reads (255 octets on the wire,
 /// at most five bytes each as a doubled `\\DDD` escape, and room to spare); a longer run

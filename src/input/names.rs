@@ -169,7 +169,7 @@ fn over_long(
     let data = chunk.extended();
     let mut at = piece.start;
     if state & BEGUN == 0 {
-        if piece.start == 0 || !chunk.starts_mid_line {
+        if piece.start > 0 || !chunk.starts_mid_line {
             at += if data[at..piece.end].starts_with(BOM) {
                 BOM.len()
             } else {
