@@ -70,7 +70,11 @@ impl Scanner for LogScanner {
         } else {
             Carry::default()
         };
-        let state = CutState::from_bits(carry.state);
+        let state = if chunk.starts_mid_line {
+            CutState::from_bits(carry.state)
+        } else {
+            CutState::from_bits(0)
+        };
         let mut lines = LineCursor {
             first_kind: state.line,
             ..LineCursor::default()
@@ -111,7 +115,7 @@ impl Scanner for LogScanner {
             }
             lines.advance(data, anchor.start.min(len));
             let json = lines.is_json(data);
-            let (range, syntax) = match grow(data, anchor, floor, json) {
+            let (range, syntax) = match grow(data, anchor, floor, json, state.before) {
                 Found::Skip(run, next) => {
                     if run >= len {
                         break;
@@ -154,12 +158,17 @@ impl Scanner for LogScanner {
             }
             kept = range.end;
         }
-        if chunk.ends_mid_line && covered <= len {
+        if chunk.ends_mid_line && covered <= len && len < data.len() {
             // A run of name characters across the cut that holds no anchor this side of
-            // the end of the look-ahead is no name here; the chunk after starts past it.
-            covered = crossing_run_end(data, len, floor);
-            if covered == data.len() && data.len() > len {
-                long = Some((false, covered));
+            // the end of the look-ahead is no name; the chunk after starts past it, or, for
+            // a run that goes on past the look-ahead (too long for a name), reads on in it.
+            lines.advance(data, len);
+            let json = lines.is_json(data);
+            if let Some((run, _)) = run_holding(data, len, floor, json) {
+                if run.start < len {
+                    covered = run.end;
+                    long = goes_on(run.end).map(|at| (false, at));
+                }
             }
         }
         let covered = covered.max(len);
@@ -169,7 +178,13 @@ impl Scanner for LogScanner {
         let unterminated = len > 0 && data[len - 1] != b'\n' && !chunk.ends_mid_line;
         out.stats.records = lines.line + u64::from(unterminated);
         if chunk.ends_mid_line {
+            // The two bytes before the cut, those before the chunk where it is shorter.
+            let mut before = state.before;
+            for &b in &data[len.saturating_sub(2)..len] {
+                before = [before[1], b];
+            }
             let at_cut = CutState {
+                before,
                 line: lines.kind_at(data, len),
                 long_run: long.is_some(),
                 reported: long.is_some_and(|(reported, _)| reported),
@@ -277,7 +292,7 @@ impl LineKind {
 }
 
 /// The log scanner's state at a cut inside a line, handed on in [`Carry::state`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct CutState {
     /// What the line is, as far as its bytes before the cut tell.
     line: LineKind,
@@ -285,6 +300,9 @@ struct CutState {
     long_run: bool,
     /// That run has been reported.
     reported: bool,
+    /// The two bytes before the cut (line ends when the line started less than two bytes
+    /// before it): a name may depend on them (a URL path starts after one `/`).
+    before: [u8; 2],
 }
 
 impl CutState {
@@ -294,10 +312,19 @@ impl CutState {
             LineKind::Json => 1,
             LineKind::Other => 2,
         };
-        line | u32::from(self.long_run) << 2 | u32::from(self.reported) << 3
+        line | u32::from(self.long_run) << 2
+            | u32::from(self.reported) << 3
+            | u32::from(self.before[0]) << 8
+            | u32::from(self.before[1]) << 16
     }
 
+    /// The state that [`CutState::bits`] gave; 0 is the start of a line.
     fn from_bits(bits: u32) -> Self {
+        let bits = if bits == 0 {
+            u32::from(b'\n') << 8 | u32::from(b'\n') << 16
+        } else {
+            bits
+        };
         CutState {
             line: match bits & 3 {
                 1 => LineKind::Json,
@@ -306,6 +333,7 @@ impl CutState {
             },
             long_run: bits & 4 != 0,
             reported: bits & 8 != 0,
+            before: [(bits >> 8) as u8, (bits >> 16) as u8],
         }
     }
 }
@@ -314,21 +342,6 @@ impl CutState {
 /// goes on past it).
 fn run_end(data: &[u8], at: usize, json: bool) -> usize {
     name_run(data, at, json, &mut RunFlags::default())
-}
-
-/// Where a run of bytes that may be part of a name, across the cut at `len` and starting
-/// no further left than `floor`, ends; `len` when none crosses the cut.
-fn crossing_run_end(data: &[u8], len: usize, floor: usize) -> usize {
-    let crosses = len > floor
-        && maybe_name_byte(data[len - 1])
-        && data.get(len).copied().is_some_and(maybe_name_byte);
-    if !crosses {
-        return len;
-    }
-    data[len..]
-        .iter()
-        .position(|&b| !maybe_name_byte(b))
-        .map_or(data.len(), |at| len + at)
 }
 
 /// Follows line numbers as scanning moves forward, counting each line end once.
@@ -667,34 +680,49 @@ fn step(data: &[u8], at: usize) -> usize {
     decode_char(&data[at..]).map_or(1, |(_, used)| used)
 }
 
-/// The name around `anchor`, not reaching left of `floor`.
-fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool) -> Found {
-    let Anchor {
-        start: anchor,
-        len: anchor_len,
-        raw,
-    } = anchor;
-    let mut start = anchor;
+/// The run of name characters that holds the byte at `at`, starting no further left than
+/// `floor`, with what it met; `None` when that byte is in none. Runs are read forward from
+/// where the bytes that may be part of a name before `at` start, so that a run is read the
+/// same way whichever of its bytes is looked at.
+fn run_holding(
+    data: &[u8],
+    at: usize,
+    floor: usize,
+    json: bool,
+) -> Option<(std::ops::Range<usize>, RunFlags)> {
+    let mut start = at;
     while start > floor && maybe_name_byte(data[start - 1]) {
         start -= 1;
     }
-    // Read runs forward until one holds the anchor.
-    let mut flags;
-    let end = loop {
-        flags = RunFlags::default();
+    loop {
+        let mut flags = RunFlags::default();
         let end = name_run(data, start, json, &mut flags);
-        if end > anchor {
-            break end;
+        if end > at {
+            return Some((start..end, flags));
         }
         start = if end == start {
             start + step(data, start)
         } else {
             end
         };
-        if start > anchor {
-            return Found::Skip(anchor, anchor + anchor_len.max(step(data, anchor)));
+        if start > at {
+            return None;
         }
+    }
+}
+
+/// The name around `anchor`, not reaching left of `floor`.
+/// `before`: the two bytes before `data` on its line (line ends when it starts a line).
+fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool, before: [u8; 2]) -> Found {
+    let Anchor {
+        start: anchor,
+        len: anchor_len,
+        raw,
+    } = anchor;
+    let Some((run, flags)) = run_holding(data, anchor, floor, json) else {
+        return Found::Skip(anchor, anchor + anchor_len.max(step(data, anchor)));
     };
+    let std::ops::Range { mut start, end } = run;
     if end - start > MAX_NAME_RUN {
         return Found::Long(start..end);
     }
@@ -711,7 +739,12 @@ fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool) -> Found {
     }
     let text = &data[start..name_end];
     let local_part = data.get(end) == Some(&b'@');
-    let url_path = start >= 1 && data[start - 1] == b'/' && (start < 2 || data[start - 2] != b'/');
+    // The byte `back` bytes before the name (1 or 2).
+    let byte_before = |back: usize| match start.checked_sub(back) {
+        Some(at) => data[at],
+        None => before[2 + start - back],
+    };
+    let url_path = byte_before(1) == b'/' && byte_before(2) != b'/';
     let empty_label = memmem::find(text, b"..").is_some();
     // One word of non-ASCII text is not taken for a name.
     let one_label = raw
@@ -1251,6 +1284,90 @@ mod tests {
             String::from_utf8_lossy(&written),
             "x (1\u{FFFD}4)аррӏе(3)c2E(3)com(10)аррӏе(3)com(0)1\n"
         );
+    }
+
+    /// `text` cut inside its line at `cut` as the pipeline cuts a line too long to wait for,
+    /// both pieces scanned: the joined output and the findings' labels and reasons.
+    fn scan_cut(mode: Mode, text: &[u8], cut: usize) -> (Vec<u8>, Vec<(String, &'static str)>) {
+        let mut rewriter = NameRewriter::new(mode, Profile::default());
+        let first_chunk = Chunk {
+            data: &text[..cut],
+            ahead: text,
+            ends_mid_line: true,
+            ..Chunk::default()
+        };
+        let mut first = ChunkOutput::default();
+        LogScanner.scan(first_chunk.clone(), &mut rewriter, &mut first);
+        let second_chunk = Chunk {
+            data: &text[cut..],
+            starts_mid_line: true,
+            carry: first.carry,
+            ..Chunk::default()
+        };
+        let mut second = ChunkOutput::default();
+        LogScanner.scan(second_chunk.clone(), &mut rewriter, &mut second);
+        let mut written: Vec<u8> = first
+            .pieces(first_chunk.extended())
+            .flatten()
+            .copied()
+            .collect();
+        written.extend(second.pieces(second_chunk.extended()).flatten());
+        let findings = first
+            .findings
+            .iter()
+            .chain(&second.findings)
+            .map(|f| (f.label.clone(), f.finding.reason))
+            .collect();
+        (written, findings)
+    }
+
+    #[test]
+    fn a_cut_in_bytes_that_belong_to_no_name_loses_no_name_after_it() {
+        // Found by fuzz/log_scanner: cut inside a run of invalid UTF-8 (bytes that may be
+        // part of a name, but are not), the piece before took everything up to the end of
+        // those bytes as one run and skipped the name after them.
+        let mut text = b"a ".to_vec();
+        text.extend_from_slice(&[0xFF; 30]);
+        text.extend_from_slice(b"xn--8t");
+        text.extend_from_slice(&[0xFF; 5]);
+        text.extend_from_slice(b" xn--bcher-kva.example\n");
+        let (whole, out) = scan(Mode::Decode { race: false }, &text);
+        let whole_findings: Vec<_> = out
+            .findings
+            .iter()
+            .map(|f| (f.label.clone(), f.finding.reason))
+            .collect();
+        assert_eq!(whole_findings, vec![("xn--8t".to_owned(), "truncated")]);
+        for cut in 1..text.len() - 1 {
+            let (written, findings) = scan_cut(Mode::Decode { race: false }, &text, cut);
+            assert_eq!(written, whole, "cut at {cut}");
+            assert_eq!(findings, whole_findings, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn names_across_a_cut_read_as_without_it() {
+        let text =
+            "q (3)www(13)xn--bcher-kva(7)example(0) {\"a\":\"b\\\\195\\\\188cher.example\"} \
+                    xn--bcher-kva.example. https://x.example/xn--bcher-kva mail xn--bcher-kva@x.de \
+                    xn--zzzzzzzzz.example b\\xc3\\xbccher.example\n";
+        for mode in [Mode::Decode { race: false }, Mode::Encode, Mode::Audit] {
+            let (whole, out) = scan(mode, text.as_bytes());
+            let whole_findings: Vec<_> = out
+                .findings
+                .iter()
+                .map(|f| (f.label.clone(), f.finding.reason))
+                .collect();
+            for cut in 1..text.len() - 1 {
+                let (written, findings) = scan_cut(mode, text.as_bytes(), cut);
+                assert_eq!(
+                    String::from_utf8_lossy(&written),
+                    String::from_utf8_lossy(&whole),
+                    "{mode:?} cut at {cut}"
+                );
+                assert_eq!(findings, whole_findings, "{mode:?} cut at {cut}");
+            }
+        }
     }
 
     #[test]
