@@ -21,6 +21,12 @@
 //! A name written in plain presentation format goes to the rewriter as it is. A name in
 //! another syntax is first translated into presentation format, rewritten, and the labels
 //! that changed are translated back, so the unchanged ones keep their bytes.
+//!
+//! Where the pipeline cuts a line too long to wait for, a name (or a run of name characters
+//! that is no name) that starts before the cut belongs to the chunk before it, which reads
+//! it whole from the bytes after the cut ([`Chunk::extended`]); the chunk after starts where
+//! it ended, knowing what the line is (JSON or not), the two bytes before the cut, and
+//! whether it is inside a run of more than [`MAX_NAME_RUN`] name characters ([`Carry`]).
 
 use memchr::memmem;
 
