@@ -30,9 +30,9 @@
 //! A `)` without its `(`, a `(` still open at the end of the input, a quoted string still
 //! open there, or a backslash as the last byte stop the job with a [`ChunkError`]; so does a
 //! chunk that the pipeline had to cut inside a record (a record longer than
-//! [`crate::pipeline::ChunkLimits::max_record`] allows, with no end). The output of such a chunk holds
-//! the input up to where the scanner stopped; a field that runs into the cut is not read
-//! (it is not whole). A malformed name (say `\256`) is no error
+//! [`crate::pipeline::ChunkLimits::max_record`] allows, with no end). The output of such a
+//! chunk holds the input up to where the scanner stopped; a field that runs into the cut is
+//! not read (it is not whole). A malformed name (say `\256`) is no error
 //! here: the rewriter reports it and leaves it as it is.
 
 use std::ops::Range;
