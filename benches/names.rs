@@ -14,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use idnscope::codec::punycode::Decoder;
 use idnscope::input::names::NamesScanner;
 use idnscope::label::Labeler;
-use idnscope::pipeline::{self, Input, Options};
+use idnscope::pipeline::{self, ChunkLimits, Input, Options};
 use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
@@ -105,6 +105,7 @@ fn names_1m(c: &mut Criterion) {
                 homographs: None,
                 origin: None,
                 includes: false,
+                chunks: ChunkLimits::default(),
             };
             let mut out = Vec::with_capacity(text.len() * 2);
             b.iter(|| {

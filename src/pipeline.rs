@@ -1,9 +1,13 @@
 //! The pipeline: input split into chunks at record boundaries, chunks processed in parallel
 //! with rayon, results written back in input order.
 //!
-//! A file is memory-mapped and cut into chunks of about [`CHUNK_BYTES`] where the
-//! [`Scanner`] says a record ends (a line, or a zone record that parentheses spread over
-//! lines); standard input is read block by block in bounded memory. Chunks are processed a
+//! A file is memory-mapped and cut into chunks of about [`ChunkLimits::bytes`] (default
+//! [`CHUNK_BYTES`]) where the [`Scanner`] says a record ends (a line, or a zone record that
+//! parentheses spread over lines); standard input is read block by block in bounded memory.
+//! A record longer than [`ChunkLimits::max_record`] is cut inside: the chunk before the cut
+//! sees [`LOOKAHEAD`] bytes past it ([`Chunk::extended`]) and tells the chunk after it, in
+//! a [`Carry`], how far it went and in what state it left the record, so that a name across
+//! the cut is read whole, once. Chunks are processed a
 //! batch at a time (a few per worker thread), so memory stays bounded whatever the input
 //! size. While the pool processes one batch, the calling thread writes the results of the
 //! batch before and reads the next one from a stream; the pool itself cuts the next batch of
@@ -26,19 +30,73 @@ use crate::report::{Finding, ReportWriter, Stats};
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter, Outcome};
 use crate::uts46::Profile;
 
-/// Target size of one chunk.
+/// Default target size of one chunk ([`ChunkLimits::bytes`]).
 pub const CHUNK_BYTES: usize = 1 << 20;
 
-/// How far past the target size a chunk may grow looking for a line end; a line longer
-/// than this is cut, and scanners treat the pieces as parts of an over-long line.
+/// Default of how far past the target size a chunk may grow looking for a record end
+/// ([`ChunkLimits::max_record`]).
 pub const MAX_LINE_SCAN: usize = 1 << 20;
 
+/// Bytes past a cut inside a record that the chunk before the cut sees
+/// ([`Chunk::extended`]): more than the longest name a scanner reads in any syntax.
+pub const LOOKAHEAD: usize = 8192;
+
+/// Where chunks are cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkLimits {
+    /// Target size of one chunk (at least 1): a chunk ends at the first record end at or
+    /// past it.
+    pub bytes: usize,
+    /// How far past [`ChunkLimits::bytes`] a chunk may grow looking for a record end; a
+    /// record longer than this is cut inside. At least [`LOOKAHEAD`]: a line cut there is
+    /// longer than any name in any syntax, so a `names` line that is cut is no name.
+    pub max_record: usize,
+}
+
+impl Default for ChunkLimits {
+    fn default() -> Self {
+        ChunkLimits {
+            bytes: CHUNK_BYTES,
+            max_record: MAX_LINE_SCAN,
+        }
+    }
+}
+
+impl ChunkLimits {
+    /// The limits raised to their least values.
+    fn checked(self) -> Self {
+        ChunkLimits {
+            bytes: self.bytes.max(1),
+            max_record: self.max_record.max(LOOKAHEAD),
+        }
+    }
+}
+
+/// What the chunk before a cut inside a record hands on to the chunk after it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Carry {
+    /// Bytes at the start of the chunk that the chunk before has written already (a name,
+    /// or a run of text it read as a whole, that crossed the cut); they may be more than
+    /// the chunk holds, and the rest is handed on.
+    pub skip: usize,
+    /// The scanner's own state at the cut (for example: the line is JSON), 0 at a record
+    /// start.
+    pub state: u32,
+}
+
 /// One chunk of input: whole records (lines, or zone records), except where a record
-/// longer than [`MAX_LINE_SCAN`] had to be cut (the fields keep the word "line").
+/// longer than [`ChunkLimits::max_record`] had to be cut (the fields keep the word "line").
 #[derive(Debug, Clone, Default)]
 pub struct Chunk<'a> {
     /// The bytes.
     pub data: &'a [u8],
+    /// When the chunk ends inside a record: `data` and up to [`LOOKAHEAD`] bytes after it
+    /// (empty otherwise; see [`Chunk::extended`]). A name that starts in `data` may be read
+    /// into them; output segments may point into them, and [`ChunkOutput::carry`] then says
+    /// how far.
+    pub ahead: &'a [u8],
+    /// What the chunk before handed on, when this one starts inside a record.
+    pub carry: Carry,
     /// The chunk starts inside a record that began in an earlier chunk.
     pub starts_mid_line: bool,
     /// The chunk ends inside a record that goes on in the next chunk.
@@ -47,6 +105,18 @@ pub struct Chunk<'a> {
     /// `None`: unknown), as [`Scanner::origin_after`] found it; the pipeline scans the chunk
     /// again if that was wrong.
     pub origin: Option<Arc<[u8]>>,
+}
+
+impl<'a> Chunk<'a> {
+    /// `data` followed by the bytes after the cut that the chunk may read ([`Chunk::ahead`]),
+    /// or `data` alone.
+    pub fn extended(&self) -> &'a [u8] {
+        if self.ahead.len() > self.data.len() {
+            self.ahead
+        } else {
+            self.data
+        }
+    }
 }
 
 /// Where output bytes come from.
@@ -120,6 +190,10 @@ pub struct ChunkOutput {
     /// The `$INCLUDE` directives met, in order, with lines 0-based inside the chunk, when
     /// the pipeline collects them ([`Options::includes`]); `None`: it does not.
     pub includes: Option<Vec<Include>>,
+    /// What the next chunk must start with, when this one ends inside a record (the
+    /// pipeline ignores it otherwise). Segments cover the input up to `carry.skip` bytes
+    /// past the chunk's end.
+    pub carry: Carry,
 }
 
 /// A `$INCLUDE` directive of a zone file, as the zone scanner reads it.
@@ -175,7 +249,8 @@ impl std::fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 impl ChunkOutput {
-    /// The output's bytes in order: slices of `data` (the chunk's input) and of `owned`.
+    /// The output's bytes in order: slices of `data` (the chunk's input, with the bytes
+    /// after it that [`Chunk::extended`] gives) and of `owned`.
     pub fn pieces<'a>(&'a self, data: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
         self.segments.iter().map(move |segment| match segment {
             Segment::Input(r) => &data[r.clone()],
@@ -312,6 +387,8 @@ pub struct Options {
     pub origin: Option<Arc<[u8]>>,
     /// Collect the `$INCLUDE` directives that the scanner reads, into [`Run::includes`].
     pub includes: bool,
+    /// Where chunks are cut (the output and the findings do not depend on it).
+    pub chunks: ChunkLimits,
 }
 
 /// Most worker threads a run starts: four per core. More cannot make it faster, and
@@ -353,6 +430,7 @@ pub fn run(
     progress: &mut dyn FnMut(u64),
 ) -> io::Result<Run> {
     let started = Instant::now();
+    let limits = options.chunks.checked();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.min(max_threads()))
         .build()
@@ -391,6 +469,10 @@ pub fn run(
     };
     // The origin in effect where the next chunk to write starts, as the scans found it.
     let mut origin = options.origin.clone();
+    // What the chunk before the next one to write hands on to it, and the bytes of the
+    // line that the next one starts in before it (for the columns of its first line).
+    let mut carry = Carry::default();
+    let mut column_base = 0u64;
     // The output of one chunk, put together for writing.
     let mut joined = Vec::new();
     // Writes a batch's results in order.
@@ -399,17 +481,32 @@ pub fn run(
                     out: &mut Option<&mut dyn Write>|
      -> io::Result<()> {
         for (chunk, result) in chunks.iter_mut().zip(results) {
-            if chunk.origin != origin {
+            if chunk.origin != origin || chunk.carry != carry {
                 // The cutter's quick look went wrong (a `$ORIGIN` line inside a quoted
-                // string, say): this chunk was read under the wrong origin.
+                // string, say), or the chunk before ended inside a record in a state the
+                // chunk did not start with: this chunk is read again as it must be.
                 chunk.origin = origin.clone();
+                chunk.carry = carry;
                 *result = scan(chunk, &mut new_rewriter());
             }
             origin = result.origin.clone();
+            carry = if chunk.ends_mid_line {
+                result.carry
+            } else {
+                Carry::default()
+            };
+            // Columns on the chunk's first line count from the start of that line.
+            let column = |line: u64, column: u64| {
+                if line == 0 {
+                    column + column_base
+                } else {
+                    column
+                }
+            };
             if let Some(out) = out.as_deref_mut() {
                 // One write per chunk: a write per piece costs more than copying it.
                 joined.clear();
-                for piece in result.pieces(chunk.data) {
+                for piece in result.pieces(chunk.extended()) {
                     joined.extend_from_slice(piece);
                 }
                 out.write_all(&joined)
@@ -420,7 +517,7 @@ pub fn run(
                     .write(&Finding {
                         file: file.to_owned(),
                         line: line_base + f.line + 1,
-                        column: f.column,
+                        column: column(f.line, f.column),
                         name: f.name.clone(),
                         label: f.label.clone(),
                         kind: f.finding.kind,
@@ -437,16 +534,21 @@ pub fn run(
                     io::ErrorKind::InvalidData,
                     ParseError {
                         line: line_base + fatal.line + 1,
-                        column: fatal.column,
+                        column: column(fatal.line, fatal.column),
                         message: fatal.message.clone(),
                     },
                 ));
             }
             for mut include in result.includes.take().unwrap_or_default() {
+                include.column = column(include.line, include.column);
                 include.line += line_base + 1;
                 includes.push(include);
             }
             line_base += result.newlines;
+            column_base = match memchr::memrchr(b'\n', chunk.data) {
+                Some(at) => (chunk.data.len() - at - 1) as u64,
+                None => column_base + chunk.data.len() as u64,
+            };
             let mut part = result.stats;
             part.bytes = chunk.data.len() as u64;
             part.findings = result.findings.len() as u64;
@@ -466,7 +568,7 @@ pub fn run(
                 mid_line: false,
                 origin: options.origin.clone(),
             };
-            let mut batch_now = cut_batch(scanner, data, &start, batch);
+            let mut batch_now = cut_batch(scanner, data, &start, batch, limits);
             let mut done: Option<(Batch<'_>, Vec<ChunkOutput>)> = None;
             while !batch_now.chunks.is_empty() {
                 let mut results = Vec::new();
@@ -474,7 +576,9 @@ pub fn run(
                 let mut written = Ok(());
                 pool.in_place_scope(|s| {
                     s.spawn(|_| results = process(&batch_now.chunks));
-                    s.spawn(|_| batch_next = Some(cut_batch(scanner, data, &batch_now, batch)));
+                    s.spawn(|_| {
+                        batch_next = Some(cut_batch(scanner, data, &batch_now, batch, limits))
+                    });
                     if let Some((mut before, mut before_results)) = done.take() {
                         written = emit(&mut before.chunks, &mut before_results, &mut out);
                     }
@@ -490,7 +594,7 @@ pub fn run(
         Input::Stream(mut reader) => {
             // While the pool processes one batch, this thread writes the results of the
             // batch before and reads the next one.
-            let mut blocks = BlockReader::new(&mut *reader, scanner);
+            let mut blocks = BlockReader::new(&mut *reader, scanner, limits);
             let mut guess = options.origin.clone();
             let mut owned_now = blocks.next_batch(batch)?;
             let mut origins_now = guess_origins(scanner, &owned_now, &mut guess);
@@ -554,16 +658,24 @@ fn cut_batch<'a>(
     data: &'a [u8],
     previous: &Batch<'_>,
     count: usize,
+    limits: ChunkLimits,
 ) -> Batch<'a> {
     let mut chunks = Vec::with_capacity(count);
     let (mut start, mut mid_line) = (previous.end, previous.mid_line);
     let mut origin = previous.origin.clone();
     while start < data.len() && chunks.len() < count {
-        let end = chunk_end(scanner, data, start);
+        let end = chunk_end(scanner, data, start, limits);
         let ends_mid_line = end < data.len() && data[end - 1] != b'\n';
         let next = scanner.origin_after(&data[start..end], origin.clone());
+        let ahead = if ends_mid_line {
+            &data[start..(end + LOOKAHEAD).min(data.len())]
+        } else {
+            &[]
+        };
         chunks.push(Chunk {
             data: &data[start..end],
+            ahead,
+            carry: Carry::default(),
             starts_mid_line: mid_line,
             ends_mid_line,
             origin: std::mem::replace(&mut origin, next),
@@ -579,15 +691,15 @@ fn cut_batch<'a>(
     }
 }
 
-/// The end of the chunk that starts at `start` (a record start): just after the first
-/// record that ends at or past `start + CHUNK_BYTES`, or at the cut limit for a record too
-/// long to wait for.
-fn chunk_end(scanner: &dyn Scanner, data: &[u8], start: usize) -> usize {
-    if start + CHUNK_BYTES >= data.len() {
+/// The end of the chunk that starts at `start` (a record start, or a cut inside one):
+/// just after the first record that ends at or past `start + limits.bytes`, or at the cut
+/// limit for a record too long to wait for.
+fn chunk_end(scanner: &dyn Scanner, data: &[u8], start: usize, limits: ChunkLimits) -> usize {
+    if start + limits.bytes >= data.len() {
         return data.len();
     }
-    let limit = (start + CHUNK_BYTES + MAX_LINE_SCAN).min(data.len());
-    match scanner.record_end(&data[start..limit], CHUNK_BYTES) {
+    let limit = (start + limits.bytes + limits.max_record).min(data.len());
+    match scanner.record_end(&data[start..limit], limits.bytes) {
         Some(end) => start + end,
         None => limit,
     }
@@ -615,7 +727,13 @@ fn chunks_of<'a>(blocks: &'a [Block], origins: &[Origin]) -> Vec<Chunk<'a>> {
         .iter()
         .zip(origins)
         .map(|(block, origin)| Chunk {
-            data: &block.data,
+            data: &block.data[..block.len],
+            ahead: if block.ends_mid_line {
+                &block.data
+            } else {
+                &[]
+            },
+            carry: Carry::default(),
             starts_mid_line: block.starts_mid_line,
             ends_mid_line: block.ends_mid_line,
             origin: origin.clone(),
@@ -625,7 +743,11 @@ fn chunks_of<'a>(blocks: &'a [Block], origins: &[Origin]) -> Vec<Chunk<'a>> {
 
 /// An owned chunk read from a stream.
 struct Block {
+    /// The chunk's bytes, then (when it ends inside a record) up to [`LOOKAHEAD`] bytes
+    /// after it.
     data: Vec<u8>,
+    /// The chunk's own bytes.
+    len: usize,
     starts_mid_line: bool,
     ends_mid_line: bool,
 }
@@ -634,6 +756,7 @@ struct Block {
 struct BlockReader<'r> {
     reader: &'r mut dyn Read,
     scanner: &'r dyn Scanner,
+    limits: ChunkLimits,
     /// Bytes read past the last line end of the previous chunk.
     carry: Vec<u8>,
     /// The previous chunk ended inside a line.
@@ -642,10 +765,11 @@ struct BlockReader<'r> {
 }
 
 impl<'r> BlockReader<'r> {
-    fn new(reader: &'r mut dyn Read, scanner: &'r dyn Scanner) -> Self {
+    fn new(reader: &'r mut dyn Read, scanner: &'r dyn Scanner, limits: ChunkLimits) -> Self {
         BlockReader {
             reader,
             scanner,
+            limits,
             carry: Vec::new(),
             mid_line: false,
             done: false,
@@ -655,10 +779,12 @@ impl<'r> BlockReader<'r> {
     /// Up to `count` chunks.
     fn next_batch(&mut self, count: usize) -> io::Result<Vec<Block>> {
         let mut chunks = Vec::with_capacity(count);
-        while chunks.len() < count && !self.done {
+        while chunks.len() < count && !(self.done && self.carry.is_empty()) {
             let mut buf = std::mem::take(&mut self.carry);
-            let target = CHUNK_BYTES;
-            fill(&mut *self.reader, &mut buf, target, &mut self.done)?;
+            let target = self.limits.bytes;
+            if !self.done {
+                fill(&mut *self.reader, &mut buf, target, &mut self.done)?;
+            }
             if buf.is_empty() {
                 break;
             }
@@ -670,7 +796,7 @@ impl<'r> BlockReader<'r> {
                 fill(
                     &mut *self.reader,
                     &mut buf,
-                    target + MAX_LINE_SCAN,
+                    target + self.limits.max_record,
                     &mut self.done,
                 )?;
                 cut = self.scanner.record_end(&buf, half);
@@ -681,10 +807,24 @@ impl<'r> BlockReader<'r> {
             };
             self.carry = buf.split_off(cut);
             let starts_mid_line = self.mid_line;
-            let ends_mid_line = buf.last() != Some(&b'\n') && !self.done;
+            let ends_mid_line = buf.last() != Some(&b'\n') && !(self.done && self.carry.is_empty());
             self.mid_line = ends_mid_line;
+            let len = buf.len();
+            if ends_mid_line {
+                // The bytes after the cut that a name across it needs.
+                if !self.done {
+                    fill(
+                        &mut *self.reader,
+                        &mut self.carry,
+                        LOOKAHEAD,
+                        &mut self.done,
+                    )?;
+                }
+                buf.extend_from_slice(&self.carry[..self.carry.len().min(LOOKAHEAD)]);
+            }
             chunks.push(Block {
                 data: buf,
+                len,
                 starts_mid_line,
                 ends_mid_line,
             });
@@ -732,7 +872,11 @@ mod tests {
         }
         text.extend_from_slice(b"last-without-newline");
         let mut reader: &[u8] = &text;
-        let mut blocks = BlockReader::new(&mut reader, &crate::input::names::NamesScanner);
+        let mut blocks = BlockReader::new(
+            &mut reader,
+            &crate::input::names::NamesScanner,
+            ChunkLimits::default(),
+        );
         let mut joined = Vec::new();
         let mut count = 0;
         loop {
@@ -743,7 +887,7 @@ mod tests {
             for block in batch {
                 assert!(!block.starts_mid_line && !block.ends_mid_line);
                 count += 1;
-                joined.extend_from_slice(&block.data);
+                joined.extend_from_slice(&block.data[..block.len]);
                 if joined.len() < text.len() {
                     assert_eq!(block.data.last(), Some(&b'\n'), "chunks end at line ends");
                 }
@@ -758,7 +902,11 @@ mod tests {
         let mut text = vec![b'a'; CHUNK_BYTES + MAX_LINE_SCAN + 10];
         text.extend_from_slice(b"\nnext\n");
         let mut reader: &[u8] = &text;
-        let mut blocks = BlockReader::new(&mut reader, &crate::input::names::NamesScanner);
+        let mut blocks = BlockReader::new(
+            &mut reader,
+            &crate::input::names::NamesScanner,
+            ChunkLimits::default(),
+        );
         let batch = blocks.next_batch(10).unwrap();
         assert_eq!(batch.len(), 2);
         assert!(!batch[0].starts_mid_line && batch[0].ends_mid_line);
@@ -767,8 +915,16 @@ mod tests {
             "the second chunk starts inside the long line"
         );
         assert!(!batch[1].ends_mid_line);
-        assert_eq!(batch[0].data.len(), CHUNK_BYTES + MAX_LINE_SCAN);
-        let joined: Vec<u8> = batch.into_iter().flat_map(|b| b.data).collect();
+        assert_eq!(batch[0].len, CHUNK_BYTES + MAX_LINE_SCAN);
+        assert_eq!(
+            batch[0].data[batch[0].len..],
+            text[batch[0].len..(batch[0].len + LOOKAHEAD).min(text.len())],
+            "the bytes after the cut come with the chunk before it"
+        );
+        let joined: Vec<u8> = batch
+            .into_iter()
+            .flat_map(|b| b.data[..b.len].to_vec())
+            .collect();
         assert_eq!(joined, text);
     }
 
@@ -778,7 +934,11 @@ mod tests {
         data.push(b'\n');
         data.extend_from_slice(&[b'y'; 10]);
         let names = crate::input::names::NamesScanner;
-        assert_eq!(chunk_end(&names, &data, 0), CHUNK_BYTES + 6);
-        assert_eq!(chunk_end(&names, &data, CHUNK_BYTES + 6), data.len());
+        let limits = ChunkLimits::default();
+        assert_eq!(chunk_end(&names, &data, 0, limits), CHUNK_BYTES + 6);
+        assert_eq!(
+            chunk_end(&names, &data, CHUNK_BYTES + 6, limits),
+            data.len()
+        );
     }
 }

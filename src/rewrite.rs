@@ -877,16 +877,19 @@ impl NameRewriter {
     }
 
     /// Reports what can be said of a name that does not parse: an ACE label over 63
-    /// octets is `too-long`; other syntax problems are not ACE findings. Returns the number
-    /// of ACE labels seen.
+    /// octets is `too-long`; a name with an empty label (`x..xn--zca`) is reported `empty`
+    /// on its first ACE label (`invalid-ace`) or, when encoding a name without one, on its
+    /// first label that would be encoded (`encode-error`); other syntax problems are not
+    /// findings. Returns the number of ACE labels seen.
     fn report_unparsed(&self, name: &[u8], error: NameError, sink: &mut impl FindingSink) -> u32 {
         let mut ace_labels = 0;
         let mut start = 0;
+        let mut reported = false;
         for piece in name.split(|&b| b == b'.') {
             if ace_kind(piece).is_some() {
                 ace_labels += 1;
-                if let NameError::LabelTooLong { offset, len } = error {
-                    if offset == start {
+                match error {
+                    NameError::LabelTooLong { offset, len } if offset == start => {
                         sink.finding(invalid_ace(
                             start,
                             piece.len(),
@@ -894,9 +897,26 @@ impl NameRewriter {
                             None,
                         ));
                     }
+                    NameError::EmptyLabel { offset } if !reported => {
+                        reported = true;
+                        sink.finding(empty_label(Kind::InvalidAce, start, piece.len(), offset));
+                    }
+                    _ => {}
                 }
             }
             start += piece.len() + 1;
+        }
+        if let (NameError::EmptyLabel { offset }, false, Mode::Encode) =
+            (error, reported, self.mode)
+        {
+            let mut start = 0;
+            for piece in name.split(|&b| b == b'.') {
+                if !piece.is_ascii() {
+                    sink.finding(empty_label(Kind::EncodeError, start, piece.len(), offset));
+                    break;
+                }
+                start += piece.len() + 1;
+            }
         }
         ace_labels
     }
@@ -1032,6 +1052,24 @@ impl LowerCase {
 /// The bit of label `i` in a set of the first 64 labels (0 for the others).
 fn bit(i: usize) -> u64 {
     1u64.checked_shl(i as u32).unwrap_or(0)
+}
+
+/// The finding on a label of a name with an empty label at byte `empty_at`.
+fn empty_label(kind: Kind, offset: usize, len: usize, empty_at: usize) -> LabelFinding {
+    LabelFinding {
+        offset,
+        len,
+        kind,
+        reason: Reason::Empty.code(),
+        message: format!(
+            "the name has an empty label at byte {} (two dots in a row, or a dot at its \
+             start), so it is no domain name; its labels are left as they are",
+            empty_at + 1
+        ),
+        unicode: None,
+        target: None,
+        check: None,
+    }
 }
 
 /// An `invalid-ace` finding for a label error.

@@ -14,7 +14,7 @@ use std::fs;
 use std::io;
 
 use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{self, ChunkOutput, Input, Options, ParseError, Scanner};
+use idnscope::pipeline::{self, ChunkLimits, ChunkOutput, Input, Options, ParseError, Scanner};
 use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
@@ -43,6 +43,7 @@ fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Val
         homographs: None,
         origin: None,
         includes: false,
+        chunks: ChunkLimits::default(),
     };
     let mut output = Vec::new();
     let mut report_bytes = Vec::new();
@@ -337,6 +338,7 @@ fn includes(input: &[u8], threads: usize, stream: bool) -> Vec<pipeline::Include
         homographs: None,
         origin: Some(std::sync::Arc::from(&b"example."[..])),
         includes: true,
+        chunks: ChunkLimits::default(),
     };
     let mut sink = io::sink();
     let mut report = ReportWriter::new(Format::Jsonl, &mut sink as &mut dyn io::Write);

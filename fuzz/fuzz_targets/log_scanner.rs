@@ -10,4 +10,5 @@ mod scan_common;
 
 fuzz_target!(|data: &[u8]| {
     scan_common::check(&LogScanner, data, false);
+    scan_common::check_cuts_inside_lines(&LogScanner, data);
 });

@@ -16,10 +16,15 @@
 //!   decoded label alone is one word of text, no longer a name) (converted names are written
 //!   in presentation format, escaped where needed, so the structure stays);
 //! - cutting the input where `record_end` says a record ends, and scanning the two pieces
-//!   as separate chunks, gives the same output as one chunk (the pipeline relies on it:
+//!   as separate chunks (the second under the zone origin that the first ended with, as the
+//!   pipeline hands it on), gives the same output as one chunk (the pipeline relies on it:
 //!   output must not depend on where chunks are cut).
 
-use idnscope::pipeline::{Chunk, ChunkOutput, Scanner, Segment};
+#![allow(dead_code)] // each target uses the checks that fit its scanner
+
+use std::sync::Arc;
+
+use idnscope::pipeline::{Chunk, ChunkOutput, Scanner, Segment, LOOKAHEAD};
 use idnscope::rewrite::{Mode, NameRewriter};
 use idnscope::uts46::Profile;
 
@@ -30,21 +35,28 @@ pub const MODES: [Mode; 4] = [
     Mode::Audit,
 ];
 
-/// One chunk scanned: the output bytes and the scan result.
+/// One chunk scanned under the zone origin `origin` (`None`: unknown): the output bytes and
+/// the scan result.
 pub fn scan(
     scanner: &dyn Scanner,
     data: &[u8],
     mode: Mode,
     starts_mid_line: bool,
     ends_mid_line: bool,
+    origin: Option<Arc<[u8]>>,
 ) -> (Vec<u8>, ChunkOutput) {
     let mut rewriter = NameRewriter::new(mode, Profile::default());
-    let mut out = ChunkOutput::default();
+    // As the pipeline does: the chunk's output starts with the origin it starts under.
+    let mut out = ChunkOutput {
+        origin: origin.clone(),
+        ..ChunkOutput::default()
+    };
     let chunk = Chunk {
         data,
         starts_mid_line,
         ends_mid_line,
-        origin: None,
+        origin,
+        ..Chunk::default()
     };
     scanner.scan(chunk, &mut rewriter, &mut out);
     let mut bytes = Vec::new();
@@ -116,7 +128,7 @@ fn has_ace_prefix(data: &[u8]) -> bool {
 pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
     let plain = !data.contains(&b'\\') && !has_ace_prefix(data);
     for mode in MODES {
-        let (bytes, out) = scan(scanner, data, mode, false, false);
+        let (bytes, out) = scan(scanner, data, mode, false, false, None);
         let owned_segments = out
             .segments
             .iter()
@@ -153,7 +165,7 @@ pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
         }
         if same_structure && matches!(mode, Mode::Decode { .. }) && owned_segments > 0 {
             // The structure survives the conversion.
-            let (_, again) = scan(scanner, &bytes, Mode::Audit, false, false);
+            let (_, again) = scan(scanner, &bytes, Mode::Audit, false, false, None);
             assert!(
                 again.fatal.is_none(),
                 "{mode:?} output does not scan: {:?}\noutput: {:?}",
@@ -178,8 +190,10 @@ pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
                     "record_end out of range"
                 );
                 assert!(end >= target, "record_end before its target");
-                let (first, a) = scan(scanner, &data[..end], mode, false, false);
-                let (second, b) = scan(scanner, &data[end..], mode, false, false);
+                let (first, a) = scan(scanner, &data[..end], mode, false, false, None);
+                // The second piece starts under the origin the first ended with, as the
+                // pipeline hands it on.
+                let (second, b) = scan(scanner, &data[end..], mode, false, false, a.origin.clone());
                 assert!(
                     a.fatal.is_none() && b.fatal.is_none(),
                     "a piece fails where the whole does not: cut at {end}: {:?} {:?}",
@@ -196,5 +210,79 @@ pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
         }
     }
     // A chunk the pipeline had to cut inside a record, and one that starts inside one.
-    let _ = scan(scanner, data, Mode::Decode { race: true }, true, true);
+    let _ = scan(scanner, data, Mode::Decode { race: true }, true, true, None);
+}
+
+/// For the log scanner, which reads names across a cut inside a line: cutting the input
+/// anywhere (at a third and at a half), the piece before it seeing the bytes after it as
+/// the pipeline gives them and the piece after it starting with the piece before's
+/// [`idnscope::pipeline::Carry`], gives the output and the findings of one chunk.
+pub fn check_cuts_inside_lines(scanner: &dyn Scanner, data: &[u8]) {
+    let mode = Mode::Decode { race: true };
+    let (whole, out) = scan(scanner, data, mode, false, false, None);
+    for cut in [data.len() / 3, data.len() / 2] {
+        if cut == 0 || data[cut - 1] == b'\n' {
+            continue;
+        }
+        let ahead = &data[..(cut + LOOKAHEAD).min(data.len())];
+        let mut rewriter = NameRewriter::new(mode, Profile::default());
+        let mut first = ChunkOutput::default();
+        let chunk = Chunk {
+            data: &data[..cut],
+            ends_mid_line: true,
+            ahead,
+            ..Chunk::default()
+        };
+        scanner.scan(chunk.clone(), &mut rewriter, &mut first);
+        let mut second = ChunkOutput::default();
+        let next = Chunk {
+            data: &data[cut..],
+            starts_mid_line: true,
+            carry: first.carry,
+            ..Chunk::default()
+        };
+        scanner.scan(next.clone(), &mut rewriter, &mut second);
+        let mut joined: Vec<u8> = first.pieces(chunk.extended()).flatten().copied().collect();
+        joined.extend(second.pieces(next.extended()).flatten());
+        assert_eq!(
+            joined, whole,
+            "output depends on the cut inside a line at {cut} (carry {:?})",
+            first.carry
+        );
+        let labels = |o: &ChunkOutput| -> Vec<(String, &'static str)> {
+            o.findings
+                .iter()
+                .map(|f| (f.label.clone(), f.finding.reason))
+                .collect()
+        };
+        let mut found = labels(&first);
+        found.extend(labels(&second));
+        assert_eq!(found, labels(&out), "findings depend on the cut at {cut}");
+    }
+}
+
+/// The input cut inside a line at a third and at a half, as the pipeline cuts a line too
+/// long to wait for: both pieces scan without a panic, and their output covers the input.
+pub fn cut_inside_lines_does_not_panic(scanner: &dyn Scanner, data: &[u8]) {
+    for cut in [data.len() / 3, data.len() / 2] {
+        let mut rewriter = NameRewriter::new(Mode::Encode, Profile::default());
+        let mut first = ChunkOutput::default();
+        let chunk = Chunk {
+            data: &data[..cut],
+            ends_mid_line: true,
+            ahead: &data[..(cut + LOOKAHEAD).min(data.len())],
+            ..Chunk::default()
+        };
+        scanner.scan(chunk.clone(), &mut rewriter, &mut first);
+        let mut second = ChunkOutput::default();
+        let next = Chunk {
+            data: &data[cut.min(data.len())..],
+            starts_mid_line: true,
+            carry: first.carry,
+            ..Chunk::default()
+        };
+        scanner.scan(next.clone(), &mut rewriter, &mut second);
+        let len = first.pieces(chunk.extended()).count() + second.pieces(next.extended()).count();
+        assert!(len > 0 || data.is_empty());
+    }
 }

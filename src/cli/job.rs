@@ -14,7 +14,7 @@ use idnscope::display::{escape_controls, quote_input};
 use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{self, Include, Input, Options, Scanner};
+use idnscope::pipeline::{self, ChunkLimits, Include, Input, Options, Scanner};
 use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
@@ -118,6 +118,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         homographs: Some(Arc::new(Homographs::new(protected_list(&args.protect)?))),
         origin: args.origin.as_deref().map(origin_option).transpose()?,
         includes: false,
+        chunks: ChunkLimits::default(),
     };
     let format = match args.report_format {
         ReportFormat::Text => Format::Text,

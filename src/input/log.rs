@@ -21,11 +21,19 @@
 //! A name written in plain presentation format goes to the rewriter as it is. A name in
 //! another syntax is first translated into presentation format, rewritten, and the labels
 //! that changed are translated back, so the unchanged ones keep their bytes.
+//!
+//! Where the pipeline cuts a line too long to wait for, a name (or a run of name characters
+//! that is no name) that starts before the cut belongs to the chunk before it, which reads
+//! it whole from the bytes after the cut ([`Chunk::extended`]); the chunk after starts where
+//! it ended, knowing what the line is (JSON or not), the two bytes before the cut, and
+//! whether it is inside a run of more than [`MAX_NAME_RUN`] name characters ([`Carry`]).
 
 use memchr::memmem;
 
-use crate::pipeline::{Chunk, ChunkOutput, Locate, Scanner};
-use crate::rewrite::{FindingSink, LabelFinding, NameRewriter};
+use crate::pipeline::{Carry, Chunk, ChunkOutput, Locate, Scanner};
+use crate::reason::Reason;
+use crate::report::Kind;
+use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
 
 /// Scans arbitrary text (DNS server logs, passive-DNS exports, JSON, CSV).
 #[derive(Debug, Clone, Copy, Default)]
@@ -50,40 +58,95 @@ enum Syntax {
 enum Found {
     /// A name at this range.
     Name(std::ops::Range<usize>, Syntax),
-    /// No name here; scanning goes on from this offset.
-    Skip(usize),
+    /// No name in the run that starts at the first offset; scanning goes on from the
+    /// second.
+    Skip(usize, usize),
+    /// A run of name characters longer than [`MAX_NAME_RUN`], here.
+    Long(std::ops::Range<usize>),
 }
 
 impl Scanner for LogScanner {
     fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput) {
-        let data = chunk.data;
-        let mut lines = LineCursor::default();
-        let mut anchors = Anchors::new();
+        // Names that start in the chunk are its own, and may be read into the bytes after
+        // a cut; the chunk after the cut starts where they end.
+        let data = chunk.extended();
+        let len = chunk.data.len();
+        let carry = if chunk.starts_mid_line {
+            chunk.carry
+        } else {
+            Carry::default()
+        };
+        let state = if chunk.starts_mid_line {
+            CutState::from_bits(carry.state)
+        } else {
+            CutState::from_bits(0)
+        };
+        let mut lines = LineCursor {
+            first_kind: state.line,
+            ..LineCursor::default()
+        };
         let mut scratch = Scratch::default();
-        // Where scanning goes on, and how far left a name may grow (the end of the last
-        // name, so that no byte is looked at twice).
-        let mut pos = 0;
-        let mut floor = 0;
-        // Output is written up to here.
-        let mut kept = 0;
+        let mut anchors = Anchors::new();
+        // Where scanning goes on, how far left a name may grow (the end of the last name,
+        // so that no byte is looked at twice), and up to where the output is written.
+        let mut pos = carry.skip.min(len);
+        let mut floor = pos;
+        let mut kept = pos;
+        // The input that this chunk's output covers: past `len` when a name or a run
+        // crosses the cut.
+        let mut covered = pos;
+        // A run too long for a name that goes on past the bytes this chunk reads: whether
+        // it has been reported, and where the chunk after goes on reading it.
+        let mut long: Option<(bool, usize)> = None;
+        // Where a long run that ends at `end` may go on: at `end`, when that is so near the
+        // end of the bytes read that a character or an escape may have been cut there.
+        let goes_on = |end: usize| {
+            (end >= len && end + MAX_TOKEN > data.len() && data.len() > len).then_some(end)
+        };
+        if carry.skip >= len {
+            // The whole chunk is inside what the chunk before wrote.
+            if state.long_run {
+                long = Some((state.reported, carry.skip));
+            }
+        } else if state.long_run {
+            // A run longer than any name goes on from the chunk before.
+            let end = run_end(data, pos, lines.is_json(data));
+            let reported = state.reported || long_run(data, pos..end, rewriter, out, &mut lines);
+            long = goes_on(end).map(|at| (reported, at));
+            (pos, floor, covered) = (end, end, end);
+        }
         while let Some(anchor) = anchors.next(data, pos) {
-            lines.advance(data, anchor.start);
+            if anchor.start >= len && memchr::memchr(b'\n', &data[len..anchor.start]).is_some() {
+                break;
+            }
+            lines.advance(data, anchor.start.min(len));
             let json = lines.is_json(data);
-            let (range, syntax) = match grow(data, anchor, floor, json) {
-                Found::Skip(next) => {
+            let (range, syntax) = match grow(data, anchor, floor, json, state.before) {
+                Found::Skip(run, next) => {
+                    if run >= len {
+                        break;
+                    }
                     pos = next;
+                    covered = covered.max(next);
+                    continue;
+                }
+                Found::Long(run) => {
+                    if run.start >= len {
+                        break;
+                    }
+                    let reported = long_run(data, anchor.start..run.end, rewriter, out, &mut lines);
+                    long = goes_on(run.end).map(|at| (reported, at));
+                    (pos, floor, covered) = (run.end, run.end, run.end);
                     continue;
                 }
                 Found::Name(range, syntax) => (range, syntax),
             };
+            if range.start >= len {
+                break;
+            }
             pos = range.end;
             floor = range.end;
-            // A name that touches a cut made inside an over-long line may be a piece of one.
-            if (range.start == 0 && chunk.starts_mid_line)
-                || (range.end == data.len() && chunk.ends_mid_line)
-            {
-                continue;
-            }
+            covered = covered.max(range.end);
             lines.advance(data, range.start);
             out.stats.names += 1;
             let column = (range.start - lines.line_start) as u64 + 1;
@@ -101,12 +164,191 @@ impl Scanner for LogScanner {
             }
             kept = range.end;
         }
-        out.keep(kept..data.len());
-        lines.advance(data, data.len());
+        if chunk.ends_mid_line && covered <= len && len < data.len() {
+            // A run of name characters across the cut that holds no anchor this side of
+            // the end of the look-ahead is no name; the chunk after starts past it, or, for
+            // a run that goes on past the look-ahead (too long for a name), reads on in it.
+            lines.advance(data, len);
+            let json = lines.is_json(data);
+            if let Some((run, _)) = run_holding(data, len, floor, json) {
+                if run.start < len {
+                    covered = run.end;
+                    long = goes_on(run.end).map(|at| (false, at));
+                }
+            }
+        }
+        let covered = covered.max(len);
+        out.keep(kept..covered);
+        lines.advance(data, len);
         out.newlines = lines.line;
-        let unterminated = data.last().is_some_and(|&b| b != b'\n') && !chunk.ends_mid_line;
+        let unterminated = len > 0 && data[len - 1] != b'\n' && !chunk.ends_mid_line;
         out.stats.records = lines.line + u64::from(unterminated);
+        if chunk.ends_mid_line {
+            // The two bytes before the cut, those before the chunk where it is shorter.
+            let mut before = state.before;
+            for &b in &data[len.saturating_sub(2)..len] {
+                before = [before[1], b];
+            }
+            let at_cut = CutState {
+                before,
+                line: lines.kind_at(data, len),
+                long_run: long.is_some(),
+                reported: long.is_some_and(|(reported, _)| reported),
+            };
+            let resume = long.map_or(covered.max(carry.skip), |(_, at)| at);
+            out.carry = Carry {
+                skip: resume - len,
+                state: at_cut.bits(),
+            };
+        }
     }
+}
+
+/// A run of name characters at `run` longer than [`MAX_NAME_RUN`] (or the part of one in
+/// this chunk): no name, written as it is, and reported on its first ACE label (or, when
+/// encoding, its first anchor). Returns whether it is reported.
+fn long_run(
+    data: &[u8],
+    run: std::ops::Range<usize>,
+    rewriter: &NameRewriter,
+    out: &mut ChunkOutput,
+    lines: &mut LineCursor,
+) -> bool {
+    let mut anchors = Anchors::new();
+    let mut pos = run.start;
+    while let Some(anchor) = anchors.next(data, pos) {
+        if anchor.start >= run.end {
+            break;
+        }
+        pos = anchor.start + anchor.len;
+        let ace = anchor.len == 4;
+        if !ace && rewriter.mode() != Mode::Encode {
+            continue;
+        }
+        let label_end = data[anchor.start..run.end]
+            .iter()
+            .position(|&b| b == b'.')
+            .map_or(run.end, |at| anchor.start + at)
+            .min(anchor.start + MAX_LABEL_SHOWN);
+        let label = &data[anchor.start..label_end];
+        lines.advance(data, anchor.start);
+        let mut sink = Locate {
+            found: &mut out.findings,
+            line: lines.line,
+            column: (anchor.start - lines.line_start) as u64 + 1,
+            name: label,
+        };
+        sink.finding(LabelFinding {
+            offset: 0,
+            len: label.len(),
+            kind: if ace {
+                Kind::InvalidAce
+            } else {
+                Kind::EncodeError
+            },
+            reason: Reason::TooLong.code(),
+            message: format!(
+                "in a run of more than {MAX_NAME_RUN} name characters, longer than any \
+                 domain name; left as it is"
+            ),
+            unicode: None,
+            target: None,
+            check: None,
+        });
+        return true;
+    }
+    false
+}
+
+/// The most bytes a character or an escape takes in a name (`\\uXXXX\\uXXXX`).
+const MAX_TOKEN: usize = 16;
+
+/// The most bytes a name takes in any syntax the scanner reads (255 octets on the wire,
+/// at most five bytes each as a doubled `\\DDD` escape, and room to spare); a longer run
+/// of name characters is no name. Less than [`crate::pipeline::LOOKAHEAD`], so that a
+/// name across a cut is always seen whole by the chunk before it.
+pub const MAX_NAME_RUN: usize = 4096;
+
+/// The most bytes of a label shown in the finding of a run over [`MAX_NAME_RUN`].
+const MAX_LABEL_SHOWN: usize = 255;
+
+/// What kind of line the scanner is in, as far as its first bytes tell.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum LineKind {
+    /// Only spaces and tabs so far.
+    #[default]
+    Blank,
+    /// The first other byte is `{` or `[`.
+    Json,
+    /// The first other byte is something else.
+    Other,
+}
+
+impl LineKind {
+    /// The kind after `bytes` more of the line.
+    fn after(self, bytes: &[u8]) -> LineKind {
+        if self != LineKind::Blank {
+            return self;
+        }
+        match bytes.iter().find(|&&b| b != b' ' && b != b'\t') {
+            Some(b'{' | b'[') => LineKind::Json,
+            Some(_) => LineKind::Other,
+            None => LineKind::Blank,
+        }
+    }
+}
+
+/// The log scanner's state at a cut inside a line, handed on in [`Carry::state`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct CutState {
+    /// What the line is, as far as its bytes before the cut tell.
+    line: LineKind,
+    /// A run of name characters over [`MAX_NAME_RUN`] goes on past the bytes written.
+    long_run: bool,
+    /// That run has been reported.
+    reported: bool,
+    /// The two bytes before the cut (line ends when the line started less than two bytes
+    /// before it): a name may depend on them (a URL path starts after one `/`).
+    before: [u8; 2],
+}
+
+impl CutState {
+    fn bits(self) -> u32 {
+        let line = match self.line {
+            LineKind::Blank => 0,
+            LineKind::Json => 1,
+            LineKind::Other => 2,
+        };
+        line | u32::from(self.long_run) << 2
+            | u32::from(self.reported) << 3
+            | u32::from(self.before[0]) << 8
+            | u32::from(self.before[1]) << 16
+    }
+
+    /// The state that [`CutState::bits`] gave; 0 is the start of a line.
+    fn from_bits(bits: u32) -> Self {
+        let bits = if bits == 0 {
+            u32::from(b'\n') << 8 | u32::from(b'\n') << 16
+        } else {
+            bits
+        };
+        CutState {
+            line: match bits & 3 {
+                1 => LineKind::Json,
+                2 => LineKind::Other,
+                _ => LineKind::Blank,
+            },
+            long_run: bits & 4 != 0,
+            reported: bits & 8 != 0,
+            before: [(bits >> 8) as u8, (bits >> 16) as u8],
+        }
+    }
+}
+
+/// Where the run of name characters that goes on at `at` ends (the end of `data` when it
+/// goes on past it).
+fn run_end(data: &[u8], at: usize, json: bool) -> usize {
+    name_run(data, at, json, &mut RunFlags::default())
 }
 
 /// Follows line numbers as scanning moves forward, counting each line end once.
@@ -121,6 +363,8 @@ struct LineCursor {
     /// The line start for which `json` was worked out.
     json_for: Option<usize>,
     json: bool,
+    /// What the chunk's first line is before the chunk (a chunk that starts inside a line).
+    first_kind: LineKind,
 }
 
 impl LineCursor {
@@ -135,15 +379,27 @@ impl LineCursor {
         self.at = to;
     }
 
+    /// What the line starting at `line_start` was before it.
+    fn kind_before(&self) -> LineKind {
+        if self.line == 0 {
+            self.first_kind
+        } else {
+            LineKind::Blank
+        }
+    }
+
+    /// What the current line is, from its start up to `to`.
+    fn kind_at(&self, data: &[u8], to: usize) -> LineKind {
+        self.kind_before()
+            .after(&data[self.line_start..to.max(self.line_start)])
+    }
+
     /// Whether the current line is JSON: its first byte other than a space or a tab is `{`
     /// or `[`. Worked out once per line.
     fn is_json(&mut self, data: &[u8]) -> bool {
         if self.json_for != Some(self.line_start) {
             self.json_for = Some(self.line_start);
-            self.json = data[self.line_start..self.at.max(self.line_start)]
-                .iter()
-                .find(|&&b| b != b' ' && b != b'\t')
-                .is_some_and(|&b| b == b'{' || b == b'[');
+            self.json = self.kind_at(data, self.at) == LineKind::Json;
         }
         self.json
     }
@@ -431,34 +687,52 @@ fn step(data: &[u8], at: usize) -> usize {
     decode_char(&data[at..]).map_or(1, |(_, used)| used)
 }
 
-/// The name around `anchor`, not reaching left of `floor`.
-fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool) -> Found {
-    let Anchor {
-        start: anchor,
-        len: anchor_len,
-        raw,
-    } = anchor;
-    let mut start = anchor;
+/// The run of name characters that holds the byte at `at`, starting no further left than
+/// `floor`, with what it met; `None` when that byte is in none. Runs are read forward from
+/// where the bytes that may be part of a name before `at` start, so that a run is read the
+/// same way whichever of its bytes is looked at.
+fn run_holding(
+    data: &[u8],
+    at: usize,
+    floor: usize,
+    json: bool,
+) -> Option<(std::ops::Range<usize>, RunFlags)> {
+    let mut start = at;
     while start > floor && maybe_name_byte(data[start - 1]) {
         start -= 1;
     }
-    // Read runs forward until one holds the anchor.
-    let mut flags;
-    let end = loop {
-        flags = RunFlags::default();
+    loop {
+        let mut flags = RunFlags::default();
         let end = name_run(data, start, json, &mut flags);
-        if end > anchor {
-            break end;
+        if end > at {
+            return Some((start..end, flags));
         }
         start = if end == start {
             start + step(data, start)
         } else {
             end
         };
-        if start > anchor {
-            return Found::Skip(anchor + anchor_len.max(step(data, anchor)));
+        if start > at {
+            return None;
         }
+    }
+}
+
+/// The name around `anchor`, not reaching left of `floor`.
+/// `before`: the two bytes before `data` on its line (line ends when it starts a line).
+fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool, before: [u8; 2]) -> Found {
+    let Anchor {
+        start: anchor,
+        len: anchor_len,
+        raw,
+    } = anchor;
+    let Some((run, flags)) = run_holding(data, anchor, floor, json) else {
+        return Found::Skip(anchor, anchor + anchor_len.max(step(data, anchor)));
     };
+    let std::ops::Range { mut start, end } = run;
+    if end - start > MAX_NAME_RUN {
+        return Found::Long(start..end);
+    }
     if let Some(found) = windows_name(data, start, end, floor) {
         return found;
     }
@@ -472,7 +746,12 @@ fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool) -> Found {
     }
     let text = &data[start..name_end];
     let local_part = data.get(end) == Some(&b'@');
-    let url_path = start >= 1 && data[start - 1] == b'/' && (start < 2 || data[start - 2] != b'/');
+    // The byte `back` bytes before the name (1 or 2).
+    let byte_before = |back: usize| match start.checked_sub(back) {
+        Some(at) => data[at],
+        None => before[2 + start - back],
+    };
+    let url_path = byte_before(1) == b'/' && byte_before(2) != b'/';
     let empty_label = memmem::find(text, b"..").is_some();
     // One word of non-ASCII text is not taken for a name.
     let one_label = raw
@@ -480,7 +759,7 @@ fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool) -> Found {
             .split_last()
             .is_some_and(|(_, head)| head.contains(&b'.'));
     if text.is_empty() || local_part || url_path || empty_label || one_label {
-        return Found::Skip(end);
+        return Found::Skip(start, end);
     }
     let syntax = if flags.hex || flags.doubled {
         Syntax::Escaped {
@@ -512,7 +791,9 @@ fn windows_name(data: &[u8], start: usize, end: usize, floor: usize) -> Option<F
         })
 }
 
-/// Where a Windows debug name that starts at `begin` ends (after its `(0)`).
+/// Where a Windows debug name that starts at `begin` ends (after its `(0)`). Its labels
+/// hold no blank or line end (a length that counts a line end would make the name depend
+/// on where the input is cut into lines), and it is at most [`MAX_NAME_RUN`] bytes long.
 fn windows_end(data: &[u8], begin: usize) -> Option<usize> {
     let mut at = begin;
     loop {
@@ -521,8 +802,15 @@ fn windows_end(data: &[u8], begin: usize) -> Option<usize> {
         if length == 0 {
             return Some(at);
         }
+        let text = data.get(at..at + length)?;
+        if text
+            .iter()
+            .any(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            return None;
+        }
         at += length;
-        if at > data.len() {
+        if at - begin > MAX_NAME_RUN {
             return None;
         }
     }
@@ -1003,6 +1291,90 @@ mod tests {
             String::from_utf8_lossy(&written),
             "x (1\u{FFFD}4)аррӏе(3)c2E(3)com(10)аррӏе(3)com(0)1\n"
         );
+    }
+
+    /// `text` cut inside its line at `cut` as the pipeline cuts a line too long to wait for,
+    /// both pieces scanned: the joined output and the findings' labels and reasons.
+    fn scan_cut(mode: Mode, text: &[u8], cut: usize) -> (Vec<u8>, Vec<(String, &'static str)>) {
+        let mut rewriter = NameRewriter::new(mode, Profile::default());
+        let first_chunk = Chunk {
+            data: &text[..cut],
+            ahead: text,
+            ends_mid_line: true,
+            ..Chunk::default()
+        };
+        let mut first = ChunkOutput::default();
+        LogScanner.scan(first_chunk.clone(), &mut rewriter, &mut first);
+        let second_chunk = Chunk {
+            data: &text[cut..],
+            starts_mid_line: true,
+            carry: first.carry,
+            ..Chunk::default()
+        };
+        let mut second = ChunkOutput::default();
+        LogScanner.scan(second_chunk.clone(), &mut rewriter, &mut second);
+        let mut written: Vec<u8> = first
+            .pieces(first_chunk.extended())
+            .flatten()
+            .copied()
+            .collect();
+        written.extend(second.pieces(second_chunk.extended()).flatten());
+        let findings = first
+            .findings
+            .iter()
+            .chain(&second.findings)
+            .map(|f| (f.label.clone(), f.finding.reason))
+            .collect();
+        (written, findings)
+    }
+
+    #[test]
+    fn a_cut_in_bytes_that_belong_to_no_name_loses_no_name_after_it() {
+        // Found by fuzz/log_scanner: cut inside a run of invalid UTF-8 (bytes that may be
+        // part of a name, but are not), the piece before took everything up to the end of
+        // those bytes as one run and skipped the name after them.
+        let mut text = b"a ".to_vec();
+        text.extend_from_slice(&[0xFF; 30]);
+        text.extend_from_slice(b"xn--8t");
+        text.extend_from_slice(&[0xFF; 5]);
+        text.extend_from_slice(b" xn--bcher-kva.example\n");
+        let (whole, out) = scan(Mode::Decode { race: false }, &text);
+        let whole_findings: Vec<_> = out
+            .findings
+            .iter()
+            .map(|f| (f.label.clone(), f.finding.reason))
+            .collect();
+        assert_eq!(whole_findings, vec![("xn--8t".to_owned(), "truncated")]);
+        for cut in 1..text.len() - 1 {
+            let (written, findings) = scan_cut(Mode::Decode { race: false }, &text, cut);
+            assert_eq!(written, whole, "cut at {cut}");
+            assert_eq!(findings, whole_findings, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn names_across_a_cut_read_as_without_it() {
+        let text =
+            "q (3)www(13)xn--bcher-kva(7)example(0) {\"a\":\"b\\\\195\\\\188cher.example\"} \
+                    xn--bcher-kva.example. https://x.example/xn--bcher-kva mail xn--bcher-kva@x.de \
+                    xn--zzzzzzzzz.example b\\xc3\\xbccher.example\n";
+        for mode in [Mode::Decode { race: false }, Mode::Encode, Mode::Audit] {
+            let (whole, out) = scan(mode, text.as_bytes());
+            let whole_findings: Vec<_> = out
+                .findings
+                .iter()
+                .map(|f| (f.label.clone(), f.finding.reason))
+                .collect();
+            for cut in 1..text.len() - 1 {
+                let (written, findings) = scan_cut(mode, text.as_bytes(), cut);
+                assert_eq!(
+                    String::from_utf8_lossy(&written),
+                    String::from_utf8_lossy(&whole),
+                    "{mode:?} cut at {cut}"
+                );
+                assert_eq!(findings, whole_findings, "{mode:?} cut at {cut}");
+            }
+        }
     }
 
     #[test]

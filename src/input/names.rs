@@ -1,10 +1,17 @@
 //! The `names` format: one domain name per line. Empty lines and lines starting with `#`
 //! pass through; spaces and tabs around a name are kept as they are.
+//!
+//! A line that the pipeline has to cut (longer than [`crate::pipeline::LOOKAHEAD`] at the
+//! least, so longer than any name) is written as it is, and its first ACE label (or, when
+//! encoding, its first label that would be encoded) is reported `too-long`, wherever the
+//! cuts fall.
 
 use std::ops::Range;
 
-use crate::pipeline::{Chunk, ChunkOutput, Scanner};
-use crate::rewrite::NameRewriter;
+use crate::pipeline::{Carry, Chunk, ChunkOutput, Locate, Scanner};
+use crate::reason::Reason;
+use crate::report::Kind;
+use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
 use crate::swar::{bytes_equal, LOW7};
 
 /// The UTF-8 byte order mark.
@@ -83,6 +90,11 @@ impl Scanner for NamesScanner {
         let data = chunk.data;
         let mut line_start = 0;
         let mut line_no = 0u64;
+        let mut state = if chunk.starts_mid_line {
+            chunk.carry.state
+        } else {
+            0
+        };
         while line_start < data.len() {
             let (line_end, marked) = line_end_and_marks(data, line_start);
             let next = (line_end + 1).min(data.len());
@@ -94,28 +106,37 @@ impl Scanner for NamesScanner {
             if !(line_start == 0 && chunk.starts_mid_line) {
                 out.stats.records += 1;
             }
-            match body {
-                // Empty lines and comments pass through too.
-                Some(body) if !cut => {
-                    let name = &line[body.clone()];
-                    out.stats.names += 1;
-                    if marked && rewriter.needs_work(name) {
-                        let name_at = line_start + body.start;
-                        let name_end = name_at + name.len();
-                        out.keep(line_start..name_at);
-                        out.rewrite_name_needing_work(
-                            rewriter,
-                            data,
-                            name_at..name_end,
-                            line_no,
-                            body.start as u64 + 1,
-                        );
-                        out.keep(name_end..next);
-                    } else {
-                        out.keep(line_start..next);
-                    }
+            if cut {
+                // A piece of a line too long for any name.
+                let piece_start = if line_start == 0 && chunk.starts_mid_line {
+                    0
+                } else {
+                    state = 0;
+                    line_start
+                };
+                state = over_long(&chunk, piece_start..line_end, state, rewriter, out, line_no);
+                out.keep(line_start..next);
+            } else if let Some(body) = body {
+                let name = &line[body.clone()];
+                out.stats.names += 1;
+                if marked && rewriter.needs_work(name) {
+                    let name_at = line_start + body.start;
+                    let name_end = name_at + name.len();
+                    out.keep(line_start..name_at);
+                    out.rewrite_name_needing_work(
+                        rewriter,
+                        data,
+                        name_at..name_end,
+                        line_no,
+                        body.start as u64 + 1,
+                    );
+                    out.keep(name_end..next);
+                } else {
+                    out.keep(line_start..next);
                 }
-                _ => out.keep(line_start..next),
+            } else {
+                // Empty lines and comments pass through too.
+                out.keep(line_start..next);
             }
             if next > line_end {
                 line_no += 1;
@@ -123,7 +144,118 @@ impl Scanner for NamesScanner {
             line_start = next;
         }
         out.newlines = line_no;
+        if chunk.ends_mid_line {
+            out.carry = Carry { skip: 0, state };
+        }
     }
+}
+
+/// [`Carry::state`] of a cut line: its name's first label that matters has been reported.
+const REPORTED: u32 = 1;
+/// A comment line.
+const COMMENT: u32 = 2;
+/// The name has begun (its first byte other than a blank or a byte order mark is met).
+const BEGUN: u32 = 4;
+/// The last byte before the cut is a dot: a label starts at the cut.
+const AT_DOT: u32 = 8;
+
+/// The most bytes of a label shown in the finding of a cut line.
+const MAX_LABEL_SHOWN: usize = 255;
+
+/// Reads `piece` of a line that the pipeline cut (`state`: what the pieces before left,
+/// 0 for the first): reports its name's first ACE label (any mode) or, when encoding, its
+/// first label with a byte that is not ASCII, `too-long`, unless one was reported before.
+/// Labels are read into the bytes after the cut. Returns the state after the piece.
+fn over_long(
+    chunk: &Chunk<'_>,
+    piece: std::ops::Range<usize>,
+    mut state: u32,
+    rewriter: &NameRewriter,
+    out: &mut ChunkOutput,
+    line: u64,
+) -> u32 {
+    let data = chunk.extended();
+    let mut at = piece.start;
+    if state & BEGUN == 0 {
+        if piece.start > 0 || !chunk.starts_mid_line {
+            at += if data[at..piece.end].starts_with(BOM) {
+                BOM.len()
+            } else {
+                0
+            };
+        }
+        match data[at..piece.end]
+            .iter()
+            .position(|b| !matches!(b, b' ' | b'\t'))
+        {
+            Some(skip) => {
+                at += skip;
+                state |= BEGUN | AT_DOT;
+                if data[at] == b'#' {
+                    state |= COMMENT;
+                }
+            }
+            None => return state,
+        }
+    }
+    if state & (COMMENT | REPORTED) != 0 {
+        return state;
+    }
+    // Each label that starts in the piece: at its start (after a dot, or where the name
+    // begins), and after each dot.
+    let first = (state & AT_DOT != 0).then_some(at);
+    let dots = memchr::memchr_iter(b'.', &data[at..piece.end]).map(|dot| at + dot + 1);
+    for start in first.into_iter().chain(dots) {
+        if start >= piece.end {
+            break;
+        }
+        let end = data[start..]
+            .iter()
+            .position(|b| matches!(b, b'.' | b'\n' | b'\r' | b' ' | b'\t'))
+            .map_or(data.len(), |at| start + at)
+            .min(start + MAX_LABEL_SHOWN);
+        let label = &data[start..end];
+        let ace = label.len() >= 4
+            && (label[..4].eq_ignore_ascii_case(b"xn--")
+                || label[..4].eq_ignore_ascii_case(b"bq--"));
+        let encoded = rewriter.mode() == Mode::Encode && !label.is_ascii();
+        if !(ace || encoded) {
+            continue;
+        }
+        let mut sink = Locate {
+            found: &mut out.findings,
+            line,
+            column: (start - piece.start) as u64 + 1,
+            name: label,
+        };
+        sink.finding(LabelFinding {
+            offset: 0,
+            len: label.len(),
+            kind: if ace {
+                Kind::InvalidAce
+            } else {
+                Kind::EncodeError
+            },
+            reason: Reason::TooLong.code(),
+            message: "the name's line is longer than any domain name (it runs past where \
+                      the input is cut into chunks); its labels are left as they are"
+                .to_owned(),
+            unicode: None,
+            target: None,
+            check: None,
+        });
+        state |= REPORTED;
+        break;
+    }
+    if piece.end > piece.start {
+        state = (state & !AT_DOT)
+            | if data[piece.end - 1] == b'.' {
+                AT_DOT
+            } else {
+                0
+            };
+    }
+    state
 }
 
 #[cfg(test)]

@@ -29,10 +29,10 @@
 //!
 //! A `)` without its `(`, a `(` still open at the end of the input, a quoted string still
 //! open there, or a backslash as the last byte stop the job with a [`ChunkError`]; so does a
-//! chunk that the pipeline had to cut inside a record (a record over
-//! [`crate::pipeline::MAX_LINE_SCAN`] bytes with no end). The output of such a chunk holds
-//! the input up to where the scanner stopped; a field that runs into the cut is not read
-//! (it is not whole). A malformed name (say `\256`) is no error
+//! chunk that the pipeline had to cut inside a record (a record longer than
+//! [`crate::pipeline::ChunkLimits::max_record`] allows, with no end). The output of such a
+//! chunk holds the input up to where the scanner stopped; a field that runs into the cut is
+//! not read (it is not whole). A malformed name (say `\256`) is no error
 //! here: the rewriter reports it and leaves it as it is.
 
 use std::ops::Range;
@@ -41,7 +41,7 @@ use std::sync::Arc;
 use memchr::{memchr, memchr2, memchr3};
 
 use crate::input::rdata::{self, Fields, NameFields};
-use crate::name::{Name, NameKind};
+use crate::name::{Name, NameError, NameKind};
 use crate::pipeline::{Chunk, ChunkError, ChunkOutput, Include, Scanner, MAX_PATH_BYTES};
 use crate::rewrite::NameRewriter;
 use crate::swar::{bytes_equal_first, HIGH, ONES};
@@ -93,6 +93,7 @@ impl Scanner for ZoneScanner {
             depth: 0,
             paren: (0, 0),
             record_line: 0,
+            record_start: 0,
             quoted_at: (0, 0),
             phase: Phase::Empty,
             fields: Fields::new(NameFields::None),
@@ -211,6 +212,21 @@ pub fn resolve_origin(name: &[u8], current: Option<&Arc<[u8]>>) -> Option<Arc<[u
             Some(Arc::from(full))
         }
     }
+}
+
+/// Why `$ORIGIN name`, a relative name that parses, cannot be completed under `current`:
+/// the completed origin is over 255 octets on the wire (as `--origin` with that name is
+/// refused). `None` when it can, or when `name` is absolute, `@`, or no name.
+fn completed_origin_error(name: &[u8], current: Option<&Arc<[u8]>>) -> Option<NameError> {
+    let parsed = Name::parse(name).ok()?;
+    let current = current.filter(|c| &c[..] != b".")?;
+    if parsed.kind() != NameKind::Relative {
+        return None;
+    }
+    let mut full = name.to_vec();
+    full.push(b'.');
+    full.extend_from_slice(current);
+    Name::parse(&full).err()
 }
 
 /// What an unquoted field holds that may make it need work as a name: the test of
@@ -335,6 +351,8 @@ struct Scan<'a, 'r> {
     paren: (u64, u64),
     /// Line where the current record starts.
     record_line: u64,
+    /// Where the current record starts.
+    record_start: usize,
     /// Line and column where the last quoted field starts (a quoted field may span lines;
     /// an unquoted one is on the current line).
     quoted_at: (u64, u64),
@@ -385,7 +403,7 @@ impl Scan<'_, '_> {
                 column: 1,
                 message: format!(
                     "record with no end within {} bytes",
-                    crate::pipeline::MAX_LINE_SCAN
+                    len - self.record_start
                 ),
             });
         }
@@ -422,6 +440,7 @@ impl Scan<'_, '_> {
     /// Begins a record at `pos` (a line start).
     fn start_record(&mut self) {
         self.record_line = self.line;
+        self.record_start = self.pos;
         self.phase = match self.data.get(self.pos) {
             Some(b' ' | b'\t') => Phase::EmptyNoOwner,
             _ => Phase::Empty,
@@ -452,8 +471,7 @@ impl Scan<'_, '_> {
             // known): the record is refused at the end of the scan.
             return Ok(());
         }
-        self.field(start..pos, false, marks);
-        Ok(())
+        self.field(start..pos, false, marks)
     }
 
     /// A quoted field at `pos`.
@@ -489,12 +507,12 @@ impl Scan<'_, '_> {
         }
         self.pos = pos;
         self.quoted_at = (line, column);
-        self.field(start..pos, true, Marks::default());
-        Ok(())
+        self.field(start..pos, true, Marks::default())
     }
 
-    /// One field of the record, with its [`Marks`] (none for a quoted one).
-    fn field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) {
+    /// One field of the record, with its [`Marks`] (none for a quoted one). A relative
+    /// `$ORIGIN` that would make the origin longer than a name may be is an error.
+    fn field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) -> Result<(), ChunkError> {
         let text = &self.data[range.clone()];
         if matches!(self.phase, Phase::Empty | Phase::EmptyNoOwner) {
             self.out.stats.records += 1;
@@ -531,6 +549,17 @@ impl Scan<'_, '_> {
             }
             Phase::Origin => {
                 if !quoted {
+                    if let Some(e) = completed_origin_error(text, self.out.origin.as_ref()) {
+                        return Err(self.error(
+                            self.line,
+                            range.start,
+                            &format!(
+                                "$ORIGIN {} under {}: the origin {e}",
+                                String::from_utf8_lossy(text),
+                                String::from_utf8_lossy(self.out.origin.as_deref().unwrap_or(b"."))
+                            ),
+                        ));
+                    }
                     self.name(range.clone(), marks);
                     let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
                     self.rewriter.set_origin(origin.as_ref());
@@ -554,6 +583,7 @@ impl Scan<'_, '_> {
             Phase::IncludeFile => Phase::IncludeOrigin(self.include(range, quoted)),
             Phase::Rest => Phase::Rest,
         };
+        Ok(())
     }
 
     /// Records the `$INCLUDE` file name at `range` (quotes removed), under the origin in
@@ -963,6 +993,7 @@ mod tests {
             starts_mid_line: false,
             ends_mid_line: true,
             origin: None,
+            ..Chunk::default()
         };
         ZoneScanner.scan(chunk, &mut rewriter, &mut out);
         assert_eq!(out.findings, []);
@@ -980,6 +1011,7 @@ mod tests {
             starts_mid_line: false,
             ends_mid_line: true,
             origin: None,
+            ..Chunk::default()
         };
         ZoneScanner.scan(chunk, &mut rewriter, &mut out);
         let fatal = out.fatal.expect("refused");

@@ -67,6 +67,7 @@ pub fn scan(scanner: &dyn Scanner, data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOu
         starts_mid_line: false,
         ends_mid_line: false,
         origin: None,
+        ..Chunk::default()
     };
     scanner.scan(chunk, &mut rewriter, &mut out);
     (out.pieces(data).flatten().copied().collect(), out)

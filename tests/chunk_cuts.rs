@@ -1,0 +1,321 @@
+//! The rewrite corpora of the other tests (tests/data zones, logs and name lists, the root
+//! zone, the samples, generated zones and logs) through the library with chunks of 64
+//! bytes and 1 KiB as well as the default: the output must be the same bytes and the
+//! findings the same, mapped and streamed. And the same log lines joined into one long
+//! line, which the pipeline then cuts inside, give what the short lines give.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use idnscope::audit::{Homographs, Protected};
+use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
+use idnscope::input::log::LogScanner;
+use idnscope::input::names::NamesScanner;
+use idnscope::input::zone::ZoneScanner;
+use idnscope::pipeline::{self, ChunkLimits, Input, Options, Scanner, LOOKAHEAD};
+use idnscope::report::{Format, ReportWriter};
+use idnscope::rewrite::Mode;
+use idnscope::uts46::Profile;
+
+const MODES: [Mode; 4] = [
+    Mode::Decode { race: false },
+    Mode::Decode { race: true },
+    Mode::Encode,
+    Mode::Audit,
+];
+
+/// What a run gave: the output, the findings (JSON Lines) or the error.
+type Outcome = (Vec<u8>, Vec<u8>, Result<(), String>);
+
+/// `input` through `scanner` in `mode` with chunks cut by `limits`, mapped or streamed.
+fn run(
+    scanner: &dyn Scanner,
+    input: &[u8],
+    mode: Mode,
+    limits: ChunkLimits,
+    stream: bool,
+    homographs: &Arc<Homographs>,
+) -> Outcome {
+    let options = Options {
+        mode,
+        profile: Profile::default(),
+        threads: 2,
+        homographs: Some(Arc::clone(homographs)),
+        origin: None,
+        includes: false,
+        chunks: limits,
+    };
+    let mut output = Vec::new();
+    let mut findings = Vec::new();
+    let result = {
+        let sink: &mut dyn io::Write = &mut findings;
+        let mut report = ReportWriter::new(Format::Jsonl, sink);
+        let out: &mut dyn io::Write = &mut output;
+        let input = if stream {
+            Input::Stream(Box::new(input))
+        } else {
+            Input::Bytes(input)
+        };
+        let result = pipeline::run(
+            scanner,
+            input,
+            "input",
+            &options,
+            Some(out),
+            &mut report,
+            &mut |_| {},
+        );
+        report.finish(None).unwrap();
+        result.map(|_| ()).map_err(|e| e.to_string())
+    };
+    (output, findings, result)
+}
+
+/// The limits every corpus runs with: 64 bytes, 1 KiB, and the default.
+fn limits() -> [ChunkLimits; 3] {
+    let small = |bytes| ChunkLimits {
+        bytes,
+        ..ChunkLimits::default()
+    };
+    [small(64), small(1024), ChunkLimits::default()]
+}
+
+/// Runs `input` at every chunk size of [`limits`], mapped and streamed, in every mode, and
+/// checks that each run gives what the default gives. An input over 100 KB (the root zone)
+/// runs in the mode that reads the most (decode with RACE) with 64-byte chunks mapped and
+/// 1 KiB chunks streamed, to keep the debug-build test within a few minutes.
+fn same_for_every_chunk_size(scanner: &dyn Scanner, name: &str, input: &[u8], h: &Arc<Homographs>) {
+    let big = input.len() > 100_000;
+    for mode in MODES {
+        if big && mode != (Mode::Decode { race: true }) {
+            continue;
+        }
+        let expected = run(scanner, input, mode, ChunkLimits::default(), false, h);
+        for limits in limits() {
+            for stream in [false, true] {
+                if big && (limits == ChunkLimits::default() || stream == (limits.bytes == 64)) {
+                    continue;
+                }
+                let got = run(scanner, input, mode, limits, stream, h);
+                assert!(
+                    got.0 == expected.0,
+                    "{name} {mode:?} {limits:?} stream {stream}: output differs"
+                );
+                assert_eq!(
+                    String::from_utf8_lossy(&got.1),
+                    String::from_utf8_lossy(&expected.1),
+                    "{name} {mode:?} {limits:?} stream {stream}: findings differ"
+                );
+                assert_eq!(
+                    got.2, expected.2,
+                    "{name} {mode:?} {limits:?} stream {stream}"
+                );
+            }
+        }
+    }
+}
+
+fn data_dir(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(sub)
+}
+
+/// The files of a folder whose names pass `keep`, sorted.
+fn files(dir: &str, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| keep(p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The sample logs (not the expected outputs, findings and notes beside them).
+fn sample_logs() -> Vec<PathBuf> {
+    files("tests/data/logs", |name| {
+        ![
+            ".decoded",
+            ".encoded",
+            ".findings",
+            ".encode-findings",
+            ".md",
+            ".py",
+        ]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
+            && name != "zone-example.zone"
+    })
+}
+
+fn homographs() -> Arc<Homographs> {
+    Arc::new(Homographs::new(Protected::builtin()))
+}
+
+#[test]
+fn zones_give_the_same_output_and_findings_for_every_chunk_size() {
+    let h = homographs();
+    let mut zones = files("tests/data/zone", |name| name.ends_with(".zone"));
+    zones.push(data_dir("tests/data/logs/zone-example.zone"));
+    for path in zones {
+        let input = std::fs::read(&path).unwrap();
+        same_for_every_chunk_size(&ZoneScanner, &path.display().to_string(), &input, &h);
+    }
+    let mut generated = Vec::new();
+    gen::zone(
+        &ZoneSpec {
+            size: 60_000,
+            seed: 7,
+            ace_ratio: 0.2,
+            invalid_ratio: 0.05,
+        },
+        &mut generated,
+    )
+    .unwrap();
+    same_for_every_chunk_size(&ZoneScanner, "generated zone", &generated, &h);
+}
+
+#[test]
+fn logs_give_the_same_output_and_findings_for_every_chunk_size() {
+    let h = homographs();
+    for path in sample_logs() {
+        let input = std::fs::read(&path).unwrap();
+        same_for_every_chunk_size(&LogScanner, &path.display().to_string(), &input, &h);
+    }
+    for format in [LogFormat::Bind, LogFormat::Zeek, LogFormat::Json] {
+        let mut generated = Vec::new();
+        gen::log(
+            &LogSpec {
+                size: 100_000,
+                seed: 11,
+                ace_ratio: 0.2,
+                invalid_ratio: 0.05,
+                format,
+            },
+            &mut generated,
+        )
+        .unwrap();
+        same_for_every_chunk_size(&LogScanner, &format!("{format:?} log"), &generated, &h);
+    }
+}
+
+#[test]
+fn name_lists_give_the_same_output_and_findings_for_every_chunk_size() {
+    let h = homographs();
+    let mut lists = files("tests/data/names", |_| true);
+    lists.extend(files("tests/data/logs", |name| {
+        name.starts_with("plain-names")
+    }));
+    lists.push(data_dir("samples/names.txt"));
+    for path in lists {
+        let input = std::fs::read(&path).unwrap();
+        same_for_every_chunk_size(&NamesScanner, &path.display().to_string(), &input, &h);
+    }
+}
+
+#[test]
+fn sample_logs_on_one_long_line_give_what_their_lines_give() {
+    // Each sample's lines joined by spaces into one line, repeated to over 100 KB: with the
+    // smallest limits the pipeline cuts it every 64 + 8 KiB bytes, and names, JSON strings
+    // and Windows debug names straddle the cuts. The output is the lines' output joined the
+    // same way, and the findings are the same labels with the same verdicts.
+    let h = homographs();
+    let tiny = ChunkLimits {
+        bytes: 64,
+        max_record: 1,
+    };
+    for path in sample_logs() {
+        let text = std::fs::read(&path).unwrap();
+        let lines: Vec<&[u8]> = text
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .collect();
+        let repeats = 100_000 / text.len() + 1;
+        let short = [lines.join(&b'\n').as_slice(), b"\n"]
+            .concat()
+            .repeat(repeats);
+        let long = {
+            let mut long = short.clone();
+            let last = long.len() - 1;
+            for b in &mut long[..last] {
+                if *b == b'\n' {
+                    *b = b' ';
+                }
+            }
+            long
+        };
+        assert!(long.len() > LOOKAHEAD * 4);
+        for mode in MODES {
+            let (out_short, found_short, ok) =
+                run(&LogScanner, &short, mode, ChunkLimits::default(), false, &h);
+            assert_eq!(ok, Ok(()));
+            let mut expected = out_short.clone();
+            let last = expected.len() - 1;
+            for b in &mut expected[..last] {
+                if *b == b'\n' {
+                    *b = b' ';
+                }
+            }
+            for (limits, stream) in [(tiny, false), (tiny, true), (ChunkLimits::default(), false)] {
+                let (out_long, found_long, ok) = run(&LogScanner, &long, mode, limits, stream, &h);
+                assert_eq!(ok, Ok(()));
+                let name = format!("{} {mode:?} {limits:?} stream {stream}", path.display());
+                assert!(out_long == expected, "{name}: output differs");
+                assert_eq!(verdicts(&found_long), verdicts(&found_short), "{name}");
+            }
+        }
+    }
+}
+
+/// The label, kind, reason and message of each finding of a JSON Lines report, in order.
+fn verdicts(report: &[u8]) -> Vec<(String, String, String, String)> {
+    String::from_utf8_lossy(report)
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|v| v["type"] == "finding")
+        .map(|v| {
+            let text = |key: &str| v[key].as_str().unwrap_or_default().to_owned();
+            (text("label"), text("kind"), text("reason"), text("message"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_longer_than_any_name_is_reported_once_wherever_it_is_cut() {
+    // Runs of 40 KB of name characters with an ACE label inside, then a real name.
+    let h = homographs();
+    let run_text = ["a.".repeat(10_000), "xn--zca.".into(), "b.".repeat(10_000)].concat();
+    let line = format!("x {run_text} www.xn--bcher-kva.de\n");
+    let input = line.repeat(3);
+    let tiny = ChunkLimits {
+        bytes: 64,
+        max_record: 1,
+    };
+    for (limits, stream) in [(ChunkLimits::default(), false), (tiny, false), (tiny, true)] {
+        let (out, found, ok) = run(
+            &LogScanner,
+            input.as_bytes(),
+            Mode::Decode { race: false },
+            limits,
+            stream,
+            &h,
+        );
+        assert_eq!(ok, Ok(()));
+        let expected = format!("x {run_text} www.bücher.de\n").repeat(3);
+        assert!(out == expected.as_bytes(), "{limits:?} stream {stream}");
+        let found: Vec<_> = verdicts(&found)
+            .into_iter()
+            .map(|(label, kind, reason, _)| (label, kind, reason))
+            .collect();
+        let one = (
+            "xn--zca".to_owned(),
+            "invalid-ace".to_owned(),
+            "too-long".to_owned(),
+        );
+        assert_eq!(
+            found,
+            vec![one.clone(), one.clone(), one],
+            "{limits:?} {stream}"
+        );
+    }
+}
