@@ -1,0 +1,459 @@
+//! The domain names of one DNS message (RFC 1035 section 4): the question's and every
+//! domain-name field of the answer, authority and additional records, found with the one
+//! table of name fields ([`crate::input::rdata`]) and written in presentation format.
+//!
+//! Names are read here rather than with hickory-proto's `Name::read`, which follows each
+//! compression pointer with a recursive call (so the depth grows with a chain of pointers
+//! that a 64 KB message can hold) and builds a `Name` per name. This reader follows pointers
+//! in a loop: every pointer must point before the start of the labels it was reached from,
+//! so the targets decrease and a loop or a forward pointer is an error, and the work is
+//! bounded by the message's length. Nothing is allocated per name or label: the names of a
+//! message go into one reused [`Names`].
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::input::rdata::{self, NameFields, Wire};
+
+/// The longest name on the wire, length octets included (RFC 1035 section 3.1).
+const MAX_NAME: usize = 255;
+
+/// The part of a message that holds a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// The question.
+    Question,
+    /// An answer record.
+    Answer,
+    /// An authority record.
+    Authority,
+    /// An additional record.
+    Additional,
+}
+
+impl Section {
+    /// The section's name in reports: `question`, `answer`, `authority` or `additional`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Question => "question",
+            Section::Answer => "answer",
+            Section::Authority => "authority",
+            Section::Additional => "additional",
+        }
+    }
+}
+
+impl fmt::Display for Section {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One name of a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameAt {
+    /// Where the name starts in the DNS message (0-based; the first octet of the header is 0).
+    pub offset: u16,
+    /// The section of the question or record that holds it.
+    pub section: Section,
+    /// The type of that question or record (hickory-proto's `RecordType::from` names it).
+    pub rrtype: u16,
+    /// Where its presentation form is in [`Names::text`].
+    pub text: Range<u32>,
+}
+
+/// The header fields a report shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Header {
+    /// The message ID.
+    pub id: u16,
+    /// QR: a response rather than a query.
+    pub response: bool,
+    /// The 4-bit OPCODE.
+    pub opcode: u8,
+    /// The 4-bit RCODE of the header (the EDNS extension is not added).
+    pub rcode: u8,
+}
+
+/// The names of one message, their presentation forms in one buffer.
+#[derive(Debug, Clone, Default)]
+pub struct Names {
+    /// The names, in message order.
+    pub names: Vec<NameAt>,
+    /// Their presentation forms, one after another.
+    pub text: String,
+}
+
+impl Names {
+    /// Empties the list, keeping the memory.
+    pub fn clear(&mut self) {
+        self.names.clear();
+        self.text.clear();
+    }
+
+    /// The presentation form of `name`.
+    pub fn text_of(&self, name: &NameAt) -> &str {
+        &self.text[name.text.start as usize..name.text.end as usize]
+    }
+
+    /// Each name with its presentation form.
+    pub fn iter(&self) -> impl Iterator<Item = (&NameAt, &str)> {
+        self.names.iter().map(|name| (name, self.text_of(name)))
+    }
+}
+
+/// Why a message could not be read to its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageError {
+    /// Fewer than the 12 octets of a header.
+    ShortHeader,
+    /// The message ends inside a name, a question or a record.
+    Truncated,
+    /// A label type other than a length or a pointer (0x40 or 0x80).
+    LabelType(u8),
+    /// A compression pointer to this offset, at or after the labels it was reached from (a
+    /// loop or a forward pointer) or beyond the message.
+    Pointer(u16),
+    /// A name over 255 octets.
+    NameTooLong,
+    /// A record's RDATA ends before the fields its type needs, or a name field runs past it.
+    Rdata,
+}
+
+impl fmt::Display for MessageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MessageError::ShortHeader => write!(f, "shorter than a DNS header (12 octets)"),
+            MessageError::Truncated => write!(f, "the message ends inside a name or a record"),
+            MessageError::LabelType(byte) => write!(f, "unknown label type 0x{byte:02x}"),
+            MessageError::Pointer(to) => write!(
+                f,
+                "compression pointer to offset {to}, not before the labels that lead to it \
+                 (a loop, a forward pointer or out of the message)"
+            ),
+            MessageError::NameTooLong => write!(f, "a name over 255 octets"),
+            MessageError::Rdata => write!(f, "RDATA shorter than its fields"),
+        }
+    }
+}
+
+/// A [`MessageError`] and the offset in the message where it was met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Malformed {
+    /// Offset of the question, record or name being read (0-based).
+    pub offset: usize,
+    /// What was wrong.
+    pub error: MessageError,
+}
+
+impl fmt::Display for Malformed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DNS message offset {}: {}", self.offset, self.error)
+    }
+}
+
+/// Reads the header of `msg`.
+pub fn header(msg: &[u8]) -> Result<Header, Malformed> {
+    if msg.len() < 12 {
+        return Err(Malformed {
+            offset: 0,
+            error: MessageError::ShortHeader,
+        });
+    }
+    Ok(Header {
+        id: u16::from_be_bytes([msg[0], msg[1]]),
+        response: msg[2] & 0x80 != 0,
+        opcode: (msg[2] >> 3) & 0x0f,
+        rcode: msg[3] & 0x0f,
+    })
+}
+
+/// Reads every name of `msg` into `out` (which is cleared first) and returns the header.
+///
+/// On an error, `out` keeps the names read before it, every one of them whole.
+pub fn read(msg: &[u8], out: &mut Names) -> Result<Header, Malformed> {
+    out.clear();
+    let head = header(msg)?;
+    let count = |at: usize| u16::from_be_bytes([msg[at], msg[at + 1]]);
+    let mut reader = Reader { msg, out, typed: 0 };
+    let mut at = 12;
+    for _ in 0..count(4) {
+        let start = at;
+        let fail = |error| Malformed {
+            offset: start,
+            error,
+        };
+        at = reader.name(at, Section::Question, None).map_err(fail)?;
+        let qtype = reader.u16(at).map_err(fail)?;
+        reader.set_type(qtype);
+        at = at
+            .checked_add(4)
+            .filter(|&end| end <= msg.len())
+            .ok_or(fail(MessageError::Truncated))?;
+    }
+    for (section, n) in [
+        (Section::Answer, count(6)),
+        (Section::Authority, count(8)),
+        (Section::Additional, count(10)),
+    ] {
+        for _ in 0..n {
+            at = reader.record(at, section)?;
+        }
+    }
+    Ok(head)
+}
+
+/// Reads names out of one message into [`Names`].
+struct Reader<'a, 'o> {
+    msg: &'a [u8],
+    out: &'o mut Names,
+    /// How many of the names have their type.
+    typed: usize,
+}
+
+impl Reader<'_, '_> {
+    fn u16(&self, at: usize) -> Result<u16, MessageError> {
+        match self.msg.get(at..at + 2) {
+            Some(&[a, b]) => Ok(u16::from_be_bytes([a, b])),
+            _ => Err(MessageError::Truncated),
+        }
+    }
+
+    /// Gives the names pushed since the last call (a question's or a record's owner, then
+    /// its RDATA names) the type `rrtype`.
+    fn set_type(&mut self, rrtype: u16) {
+        for name in &mut self.out.names[self.typed..] {
+            name.rrtype = rrtype;
+        }
+        self.typed = self.out.names.len();
+    }
+
+    /// One resource record at `at`; returns where the next one starts.
+    fn record(&mut self, at: usize, section: Section) -> Result<usize, Malformed> {
+        let fail = |error| Malformed { offset: at, error };
+        let fixed = self.name(at, section, None).map_err(fail)?;
+        let rrtype = self.u16(fixed).map_err(fail)?;
+        let rdlength = usize::from(self.u16(fixed + 8).map_err(fail)?);
+        let rdata = fixed + 10;
+        let end = rdata + rdlength;
+        if end > self.msg.len() {
+            return Err(fail(MessageError::Truncated));
+        }
+        self.set_type(rrtype);
+        let result = self.rdata(rdata, end, rrtype, section);
+        self.set_type(rrtype);
+        result.map_err(|(offset, error)| Malformed { offset, error })?;
+        Ok(end)
+    }
+
+    /// The name fields of the RDATA `start..end` of a record of type `rrtype`.
+    fn rdata(
+        &mut self,
+        start: usize,
+        end: usize,
+        rrtype: u16,
+        section: Section,
+    ) -> Result<(), (usize, MessageError)> {
+        let (fields, wire) = rdata::wire_fields(rrtype);
+        let mut at = start;
+        let short = |at: usize| (at, MessageError::Rdata);
+        let byte = |at: usize| {
+            if at < end {
+                Ok(self.msg[at])
+            } else {
+                Err(short(at))
+            }
+        };
+        match fields {
+            NameFields::None => return Ok(()),
+            NameFields::Mask(_) => {
+                for &field in wire {
+                    at += match field {
+                        Wire::U8 => 1,
+                        Wire::U16 => 2,
+                        Wire::U32 => 4,
+                        Wire::Str => 1 + usize::from(byte(at)?),
+                        Wire::Name => {
+                            at = self.rdata_name(at, end, section)?;
+                            0
+                        }
+                    };
+                    if at > end {
+                        return Err(short(at));
+                    }
+                }
+            }
+            NameFields::A6 => {
+                // RFC 2874 3.1: prefix length, the suffix in ceil((128 - len) / 8)
+                // octets, the prefix name when the length is not 0.
+                let len = byte(at)?;
+                if len > 128 {
+                    return Err(short(at));
+                }
+                at += 1 + (128 - usize::from(len)).div_ceil(8);
+                if len > 0 {
+                    self.rdata_name(at, end, section)?;
+                }
+            }
+            NameFields::Gateway { .. } => {
+                // IPSECKEY (RFC 4025 2.1): precedence, gateway type, algorithm, gateway.
+                // AMTRELAY (RFC 8777 4.2): precedence, D bit and 7-bit type, relay.
+                let (kind, gateway) = if rrtype == 45 {
+                    (byte(at + 1)?, at + 3)
+                } else {
+                    (byte(at + 1)? & 0x7f, at + 2)
+                };
+                if kind == 3 {
+                    self.rdata_name(gateway, end, section)?;
+                }
+            }
+            NameFields::From(_) => {
+                // HIP (RFC 8005 5): HIT length, algorithm, public key length, HIT, key,
+                // then rendezvous servers to the end.
+                let hit = usize::from(byte(at)?);
+                let key = usize::from(u16::from_be_bytes([byte(at + 2)?, byte(at + 3)?]));
+                at += 4 + hit + key;
+                if at > end {
+                    return Err(short(at));
+                }
+                while at < end {
+                    at = self.rdata_name(at, end, section)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A name field of RDATA that ends at `end`; returns where the field ends.
+    fn rdata_name(
+        &mut self,
+        at: usize,
+        end: usize,
+        section: Section,
+    ) -> Result<usize, (usize, MessageError)> {
+        match self.name(at, section, Some(end)) {
+            Ok(after) => Ok(after),
+            Err(error) => Err((at, error)),
+        }
+    }
+
+    /// Reads the name at `start`, pushes it, and returns where it ends in place (after its
+    /// root label or first pointer). With `limit`, the name's own octets must end by it.
+    fn name(
+        &mut self,
+        start: usize,
+        section: Section,
+        limit: Option<usize>,
+    ) -> Result<usize, MessageError> {
+        let msg = self.msg;
+        let text = &mut self.out.text;
+        let from = text.len();
+        let mut at = start;
+        // Pointers must go below this: the start of the labels being read.
+        let mut floor = start;
+        let mut end = None;
+        let mut wire_len = 0;
+        let result = loop {
+            let Some(&len) = msg.get(at) else {
+                break Err(MessageError::Truncated);
+            };
+            match len {
+                0 => {
+                    end.get_or_insert(at + 1);
+                    if text.len() == from {
+                        text.push('.');
+                    }
+                    break Ok(());
+                }
+                1..=63 => {
+                    let len = usize::from(len);
+                    wire_len += 1 + len;
+                    // The root label's octet must fit as well.
+                    if wire_len + 1 > MAX_NAME {
+                        break Err(MessageError::NameTooLong);
+                    }
+                    let Some(label) = msg.get(at + 1..at + 1 + len) else {
+                        break Err(MessageError::Truncated);
+                    };
+                    push_label(text, label);
+                    at += 1 + len;
+                }
+                0xc0..=0xff => {
+                    let Some(&low) = msg.get(at + 1) else {
+                        break Err(MessageError::Truncated);
+                    };
+                    let to = usize::from(u16::from_be_bytes([len & 0x3f, low]));
+                    end.get_or_insert(at + 2);
+                    if to >= floor {
+                        break Err(MessageError::Pointer(to as u16));
+                    }
+                    floor = to;
+                    at = to;
+                }
+                _ => break Err(MessageError::LabelType(len)),
+            }
+        };
+        let end = match (result, end) {
+            (Ok(()), Some(end)) if limit.is_none_or(|limit| end <= limit) => end,
+            (result, _) => {
+                text.truncate(from);
+                return Err(result.err().unwrap_or(MessageError::Rdata));
+            }
+        };
+        self.out.names.push(NameAt {
+            offset: start as u16,
+            section,
+            rrtype: 0,
+            text: from as u32..text.len() as u32,
+        });
+        Ok(end)
+    }
+}
+
+/// Appends one label and its dot: a label that is valid UTF-8 keeps its non-ASCII
+/// characters; other bytes outside printable ASCII are written `\DDD`, and `.`, `\`, `"`,
+/// `(`, `)` and `;` take a backslash (RFC 1035 section 5.1).
+fn push_label(text: &mut String, label: &[u8]) {
+    let utf8 = !label.is_ascii() && std::str::from_utf8(label).is_ok();
+    if !utf8
+        && label
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        // The common case: letters, digits, hyphens.
+        for &b in label {
+            text.push(char::from(b));
+        }
+    } else if utf8 {
+        let label = std::str::from_utf8(label).unwrap_or_default();
+        for c in label.chars() {
+            if c.is_ascii() {
+                push_ascii(text, c as u8);
+            } else {
+                text.push(c);
+            }
+        }
+    } else {
+        for &b in label {
+            push_ascii(text, b);
+        }
+    }
+    text.push('.');
+}
+
+/// One byte of a label that is not UTF-8 text, or an ASCII character of one that is.
+fn push_ascii(text: &mut String, b: u8) {
+    match b {
+        b'.' | b'\\' | b'"' | b'(' | b')' | b';' => {
+            text.push('\\');
+            text.push(char::from(b));
+        }
+        0x21..=0x7e => text.push(char::from(b)),
+        _ => {
+            text.push('\\');
+            text.push(char::from(b'0' + b / 100));
+            text.push(char::from(b'0' + b / 10 % 10));
+            text.push(char::from(b'0' + b % 10));
+        }
+    }
+}
