@@ -457,3 +457,159 @@ fn push_ascii(text: &mut String, b: u8) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A header with the given counts (question, answer, authority, additional).
+    fn header(response: bool, counts: [u16; 4]) -> Vec<u8> {
+        let mut m = vec![0xab, 0xcd, if response { 0x84 } else { 0x01 }, 0x03];
+        for count in counts {
+            m.extend_from_slice(&count.to_be_bytes());
+        }
+        m
+    }
+
+    fn texts(names: &Names) -> Vec<(u16, Section, u16, String)> {
+        names
+            .iter()
+            .map(|(n, text)| (n.offset, n.section, n.rrtype, text.to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn the_compression_example_of_rfc_1035() {
+        // RFC 1035 4.1.4: F.ISI.ARPA at offset 20, FOO.F.ISI.ARPA at 40 as FOO and a
+        // pointer to 20, ARPA at 64 as a pointer to 26; the octets between are zeros.
+        let mut m = header(false, [0, 0, 0, 0]);
+        m.resize(20, 0);
+        m.extend_from_slice(b"\x01F\x03ISI\x04ARPA\x00");
+        m.resize(40, 0);
+        m.extend_from_slice(b"\x03FOO\xc0\x14");
+        m.resize(64, 0);
+        m.extend_from_slice(b"\xc0\x1a");
+        let mut names = Names::default();
+        let mut reader = Reader {
+            msg: &m,
+            out: &mut names,
+            typed: 0,
+        };
+        // Each name ends in place after its root label or its pointer.
+        assert_eq!(reader.name(20, Section::Answer, None), Ok(32));
+        assert_eq!(reader.name(40, Section::Answer, None), Ok(46));
+        assert_eq!(reader.name(64, Section::Answer, None), Ok(66));
+        let got: Vec<String> = names.iter().map(|(_, t)| t.to_owned()).collect();
+        assert_eq!(got, ["F.ISI.ARPA.", "FOO.F.ISI.ARPA.", "ARPA."]);
+    }
+
+    #[test]
+    fn names_of_every_section_with_their_types_and_offsets() {
+        // Question www.example. A; answer: www CNAME host.example. (pointer to "example"
+        // at 16); authority: example. NS ns.example.; additional: ns.example. A.
+        let mut m = header(true, [1, 1, 1, 1]);
+        m.extend_from_slice(b"\x03www\x07example\x00\x00\x01\x00\x01");
+        m.extend_from_slice(b"\xc0\x0c\x00\x05\x00\x01\x00\x00\x00\x3c\x00\x07");
+        m.extend_from_slice(b"\x04host\xc0\x10");
+        m.extend_from_slice(b"\xc0\x10\x00\x02\x00\x01\x00\x00\x00\x3c\x00\x05");
+        let ns_at = m.len() as u16;
+        m.extend_from_slice(b"\x02ns\xc0\x10");
+        m.extend_from_slice(b"\xc0");
+        m.push(ns_at as u8);
+        m.extend_from_slice(b"\x00\x01\x00\x01\x00\x00\x00\x3c\x00\x04\xc0\x00\x02\x01");
+        let mut names = Names::default();
+        let head = read(&m, &mut names).unwrap();
+        assert_eq!(
+            head,
+            Header {
+                id: 0xabcd,
+                response: true,
+                opcode: 0,
+                rcode: 3
+            }
+        );
+        let q = Section::Question;
+        assert_eq!(
+            texts(&names),
+            [
+                (12, q, 1, "www.example.".into()),
+                (29, Section::Answer, 5, "www.example.".into()),
+                (41, Section::Answer, 5, "host.example.".into()),
+                (48, Section::Authority, 2, "example.".into()),
+                (60, Section::Authority, 2, "ns.example.".into()),
+                (ns_at + 5, Section::Additional, 1, "ns.example.".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn labels_keep_utf8_and_escape_other_bytes() {
+        let mut m = header(false, [1, 0, 0, 0]);
+        // "bücher" in UTF-8, a label with a dot, a space and a backslash, one with 0xff.
+        m.extend_from_slice(b"\x07b\xc3\xbccher\x05a.b \\\x02\xff\x41\x00\x00\x01\x00\x01");
+        let mut names = Names::default();
+        read(&m, &mut names).unwrap();
+        assert_eq!(texts(&names)[0].3, "bücher.a\\.b\\032\\\\.\\255A.");
+    }
+
+    #[test]
+    fn the_root_and_name_fields_of_srv_mx_and_naptr() {
+        let mut m = header(true, [1, 3, 0, 0]);
+        m.extend_from_slice(b"\x00\x00\x21\x00\x01"); // ". SRV"
+                                                      // SRV 0 0 53 t.  (RDATA: 6 octets then the name)
+        m.extend_from_slice(b"\x00\x00\x21\x00\x01\x00\x00\x00\x3c\x00\x09");
+        m.extend_from_slice(b"\x00\x00\x00\x00\x00\x35\x01t\x00");
+        // MX 10 m.
+        m.extend_from_slice(b"\x00\x00\x0f\x00\x01\x00\x00\x00\x3c\x00\x05\x00\x0a\x01m\x00");
+        // NAPTR 1 2 "S" "" "" r.
+        m.extend_from_slice(b"\x00\x00\x23\x00\x01\x00\x00\x00\x3c\x00\x0b");
+        m.extend_from_slice(b"\x00\x01\x00\x02\x01S\x00\x00\x01r\x00");
+        let mut names = Names::default();
+        read(&m, &mut names).unwrap();
+        let got: Vec<(u16, String)> = texts(&names).into_iter().map(|t| (t.2, t.3)).collect();
+        let want = [
+            (33, "."),
+            (33, "."),
+            (33, "t."),
+            (15, "."),
+            (15, "m."),
+            (35, "."),
+            (35, "r."),
+        ];
+        assert_eq!(got, want.map(|(t, n)| (t, n.to_string())),);
+    }
+
+    #[test]
+    fn a_name_field_running_past_its_rdata_is_an_error() {
+        let mut m = header(true, [0, 1, 0, 0]);
+        // CNAME with RDLENGTH 2 whose name takes 3 octets.
+        m.extend_from_slice(b"\x00\x00\x05\x00\x01\x00\x00\x00\x3c\x00\x02\x01a\x00");
+        let mut names = Names::default();
+        let damage = read(&m, &mut names).unwrap_err();
+        assert_eq!(damage.error, MessageError::Rdata);
+        assert_eq!(texts(&names), [(12, Section::Answer, 5, ".".into())]);
+    }
+
+    #[test]
+    fn pointers_must_go_back_from_the_labels_they_are_reached_from() {
+        // Name at 12: "a" then a pointer to 12 (a loop through one label).
+        let mut m = header(false, [1, 0, 0, 0]);
+        m.extend_from_slice(b"\x01a\xc0\x0c\x00\x01\x00\x01");
+        let mut names = Names::default();
+        let damage = read(&m, &mut names).unwrap_err();
+        assert_eq!(
+            (damage.offset, damage.error),
+            (12, MessageError::Pointer(12))
+        );
+        assert!(names.names.is_empty() && names.text.is_empty());
+        // Reserved label types 0x40 and 0x80.
+        for byte in [0x40, 0x80] {
+            let mut m = header(false, [1, 0, 0, 0]);
+            m.extend_from_slice(&[byte, 0, 0, 1, 0, 1]);
+            assert_eq!(
+                read(&m, &mut names).unwrap_err().error,
+                MessageError::LabelType(byte)
+            );
+        }
+    }
+}
