@@ -1,12 +1,14 @@
 //! The names read from the capture fixtures (tests/data/capture, made by Unbound, kdig,
-//! tcpdump, dumpcap and fstrm_capture: see make-fixtures.sh there) against what tshark and
-//! dnstap-ldns read from the same files. Each test is skipped, with a message, when its tool
-//! is not installed (`.ci/run` installs them).
+//! tcpdump, dumpcap and fstrm_capture: see make-fixtures.sh there) and from generated
+//! captures (`idnscope gen pcap|dnstap`) against what tshark and dnstap-ldns read from the
+//! same files. Each comparison is skipped, with a message, when its tool is not installed
+//! (`.ci/run` installs them).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use idnscope::gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
 use idnscope::input::capture::{self, Event};
 
 /// The port the fixtures' server listened on (tshark decodes it as DNS only when told).
@@ -51,7 +53,12 @@ fn octets(name: &str) -> Vec<u8> {
 
 /// The (record, name) pairs idnscope reads, and the number of problems.
 fn ours(file: &str) -> (BTreeSet<(u64, Vec<u8>)>, u64) {
-    let data = std::fs::read(fixture(file)).unwrap();
+    ours_of(&fixture(file))
+}
+
+fn ours_of(file: &Path) -> (BTreeSet<(u64, Vec<u8>)>, u64) {
+    let file = file.display();
+    let data = std::fs::read(file.to_string()).unwrap();
     let mut pairs = BTreeSet::new();
     let stats = capture::read(&data, &mut |event| match event {
         Event::Message(message) => {
@@ -93,6 +100,10 @@ fn tool(name: &str) -> bool {
 /// The (frame, name) pairs of tshark's DNS dissector, every name field of the types in
 /// the fixtures.
 fn tshark(file: &str) -> BTreeSet<(u64, Vec<u8>)> {
+    tshark_of(&fixture(file))
+}
+
+fn tshark_of(file: &Path) -> BTreeSet<(u64, Vec<u8>)> {
     let fields = [
         "dns.qry.name",
         "dns.resp.name",
@@ -110,7 +121,7 @@ fn tshark(file: &str) -> BTreeSet<(u64, Vec<u8>)> {
     let mut command = Command::new("tshark");
     command
         .arg("-r")
-        .arg(fixture(file))
+        .arg(file)
         .args(["-d", &format!("udp.port=={PORT},dns")])
         .args(["-d", &format!("tcp.port=={PORT},dns")])
         .args(["-T", "fields", "-E", "occurrence=a", "-E", "aggregator=\t"])
@@ -174,6 +185,7 @@ fn ldns_name_fields(rrtype: &str) -> &'static [usize] {
         "NS" | "CNAME" | "PTR" | "DNAME" => &[0],
         "SOA" => &[0, 1],
         "MX" | "HTTPS" => &[1],
+        "TXT" | "A" | "AAAA" => &[],
         "SRV" => &[3],
         "NAPTR" => &[5],
         _ => &[],
@@ -182,11 +194,11 @@ fn ldns_name_fields(rrtype: &str) -> &'static [usize] {
 
 /// The (frame, name) pairs in `dnstap-ldns -y`'s dump: questions, owners and the name
 /// fields of RDATA of every query and response message.
-fn dnstap_ldns(file: &str) -> BTreeSet<(u64, Vec<u8>)> {
+fn dnstap_ldns(file: &Path) -> BTreeSet<(u64, Vec<u8>)> {
     let output = Command::new("dnstap-ldns")
         .arg("-y")
         .arg("-r")
-        .arg(fixture(file))
+        .arg(file)
         .output()
         .unwrap();
     assert!(
@@ -240,6 +252,47 @@ fn dnstap_names_are_dnstap_ldns() {
     assert_eq!(problems, 0);
     assert!(pairs.len() > 100, "{}", pairs.len());
     if tool("dnstap-ldns") {
-        same(&pairs, &dnstap_ldns("unbound.dnstap"));
+        same(&pairs, &dnstap_ldns(&fixture("unbound.dnstap")));
+    }
+}
+
+/// A generated capture in a temporary file.
+fn generated(format: CaptureFormat, seed: u64) -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    let spec = CaptureSpec {
+        size: 400_000,
+        seed,
+        ace_ratio: 0.1,
+        invalid_ratio: 0.05,
+        format,
+    };
+    generate(&spec, file.as_file_mut()).unwrap();
+    file
+}
+
+#[test]
+fn generated_pcap_names_are_tsharks() {
+    let file = generated(CaptureFormat::Pcap, 11);
+    let (pairs, problems) = ours_of(file.path());
+    assert_eq!(problems, 0);
+    assert!(pairs.len() > 3_000, "{}", pairs.len());
+    let ace = pairs
+        .iter()
+        .filter(|(_, n)| n.windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--")))
+        .count();
+    assert!(ace > pairs.len() / 20, "{ace} of {}", pairs.len());
+    if tool("tshark") {
+        same(&pairs, &tshark_of(file.path()));
+    }
+}
+
+#[test]
+fn generated_dnstap_names_are_dnstap_ldns() {
+    let file = generated(CaptureFormat::Dnstap, 12);
+    let (pairs, problems) = ours_of(file.path());
+    assert_eq!(problems, 0);
+    assert!(pairs.len() > 3_000, "{}", pairs.len());
+    if tool("dnstap-ldns") {
+        same(&pairs, &dnstap_ldns(file.path()));
     }
 }
