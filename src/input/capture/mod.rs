@@ -91,18 +91,14 @@ pub struct CaptureError {
 }
 
 impl CaptureError {
-    /// An error about the file as a whole (its header).
-    pub fn file(offset: u64, message: impl Into<String>) -> Self {
+    /// An error about the header, record or block at `offset` (the record number is added
+    /// by the walk that meets it).
+    pub fn at(offset: u64, message: impl Into<String>) -> Self {
         CaptureError {
             offset,
             record: None,
             message: message.into(),
         }
-    }
-
-    /// An error about the record or block at `offset`.
-    pub fn at(offset: u64, message: impl Into<String>) -> Self {
-        CaptureError::file(offset, message)
     }
 }
 
@@ -193,7 +189,7 @@ impl Walker {
             Some(Format::Pcapng) => Ok(Some((Walker::Pcapng(pcapng::Walker::new()), 0))),
             Some(Format::Dnstap) => Ok(Some((Walker::Dnstap(framestream::Walker::new()), 0))),
             None if data.len() < 24 => Ok(None),
-            None => Err(CaptureError::file(
+            None => Err(CaptureError::at(
                 0,
                 "not a pcap, pcapng or dnstap (Frame Streams) file: unknown magic number",
             )),
@@ -243,7 +239,7 @@ impl<'a> Records<'a> {
                 walker: Some(walker),
                 number: 0,
             }),
-            None => Err(CaptureError::file(
+            None => Err(CaptureError::at(
                 0,
                 format!(
                     "{} octets: too short for the header of a pcap, pcapng or dnstap file",

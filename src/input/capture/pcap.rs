@@ -34,7 +34,7 @@ impl Walker {
             return Ok(None);
         }
         let header = parse_pcap_header(data)
-            .map_err(|_| CaptureError::file(0, "not a pcap file header"))?
+            .map_err(|_| CaptureError::at(0, "not a pcap file header"))?
             .1;
         let meta = Meta::Pcap {
             link: header.network.0 as u16,

@@ -74,10 +74,7 @@ impl Walker {
             };
             self.interfaces.clear();
         } else if offset == 0 {
-            return Err(CaptureError::file(
-                0,
-                "not a pcapng file (no section header)",
-            ));
+            return Err(CaptureError::at(0, "not a pcapng file (no section header)"));
         }
         let big = self.big_endian;
         let block_type = word(0, big);
@@ -91,7 +88,7 @@ impl Walker {
                 ),
             ));
         }
-        if len < 12 || len % 4 != 0 {
+        if len < 12 || !len.is_multiple_of(4) {
             return Err(CaptureError::at(
                 offset,
                 format!("block length {len} is not a multiple of 4 from 12 up"),

@@ -76,7 +76,6 @@ impl Reassembler {
 
     /// Takes one segment of record `record`; `sink` receives each message it completes.
     /// Unfinished messages of flows evicted or ended go to `lost`.
-    #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
         (src, dst): (SocketAddr, SocketAddr),
