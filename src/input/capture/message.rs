@@ -410,22 +410,26 @@ impl Reader<'_, '_> {
     }
 }
 
+/// The octets a label holds as they are in presentation format: printable ASCII but for
+/// the six that take a backslash.
+const PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut b = 0x21;
+    while b < 0x7f {
+        plain[b] = !matches!(b as u8, b'.' | b'\\' | b'"' | b'(' | b')' | b';');
+        b += 1;
+    }
+    plain
+};
+
 /// Appends one label and its dot: a label that is valid UTF-8 keeps its non-ASCII
 /// characters; other bytes outside printable ASCII are written `\DDD`, and `.`, `\`, `"`,
 /// `(`, `)` and `;` take a backslash (RFC 1035 section 5.1).
 fn push_label(text: &mut String, label: &[u8]) {
-    let utf8 = !label.is_ascii() && std::str::from_utf8(label).is_ok();
-    if !utf8
-        && label
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    {
-        // The common case: letters, digits, hyphens.
-        for &b in label {
-            text.push(char::from(b));
-        }
-    } else if utf8 {
-        let label = std::str::from_utf8(label).unwrap_or_default();
+    if label.iter().all(|&b| PLAIN[usize::from(b)]) {
+        // The common case, as it is: printable ASCII is UTF-8.
+        text.push_str(std::str::from_utf8(label).unwrap_or_default());
+    } else if let Ok(label) = std::str::from_utf8(label) {
         for c in label.chars() {
             if c.is_ascii() {
                 push_ascii(text, c as u8);
@@ -444,11 +448,11 @@ fn push_label(text: &mut String, label: &[u8]) {
 /// One byte of a label that is not UTF-8 text, or an ASCII character of one that is.
 fn push_ascii(text: &mut String, b: u8) {
     match b {
+        _ if PLAIN[usize::from(b)] => text.push(char::from(b)),
         b'.' | b'\\' | b'"' | b'(' | b')' | b';' => {
             text.push('\\');
             text.push(char::from(b));
         }
-        0x21..=0x7e => text.push(char::from(b)),
         _ => {
             text.push('\\');
             text.push(char::from(b'0' + b / 100));
