@@ -570,3 +570,18 @@ fn big_endian_and_nanosecond_pcap() {
     .unwrap();
     assert_eq!(times, ["1700000000.123456789"]);
 }
+
+#[test]
+fn an_acknowledgement_alone_starts_no_flow_and_a_fin_ends_one() {
+    let mut reassembler = tcp::Reassembler::new();
+    let src = std::net::SocketAddr::from(([192, 0, 2, 1], 40000));
+    let dst = std::net::SocketAddr::from(([192, 0, 2, 53], 53));
+    let mut none = |_: tcp::Piece<'_>| panic!("no message");
+    let mut lost = |_: tcp::Unfinished| panic!("nothing unfinished");
+    reassembler.push((src, dst), (9, false, false), &[], 1, &mut none, &mut lost);
+    assert!(!reassembler.knows(src, dst));
+    reassembler.push((src, dst), (9, true, false), &[], 2, &mut none, &mut lost);
+    assert!(reassembler.knows(src, dst));
+    reassembler.push((src, dst), (10, false, true), &[], 3, &mut none, &mut lost);
+    assert!(!reassembler.knows(src, dst));
+}

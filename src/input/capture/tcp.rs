@@ -87,6 +87,10 @@ impl Reassembler {
     ) {
         let key = (src, dst);
         if !self.flows.contains_key(&key) {
+            if payload.is_empty() && !syn {
+                // An acknowledgement or a close of a flow not followed: nothing to keep.
+                return;
+            }
             if self.flows.len() >= MAX_FLOWS {
                 self.evict(MAX_FLOWS / 16, 0, lost);
             }
