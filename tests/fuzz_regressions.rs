@@ -4,6 +4,7 @@
 mod common;
 
 use common::scan;
+use idnscope::input::capture::message::{self, MessageError, Names};
 use idnscope::input::names::NamesScanner;
 use idnscope::input::zone::ZoneScanner;
 use idnscope::rewrite::Mode;
@@ -91,4 +92,24 @@ fn decoded_names_starting_with_dollar_or_hash_are_escaped() {
     // Encoding the escaped forms gives back the A-labels.
     let (back, _) = scan(&NamesScanner, b"\\#\xC3\xA9.example\n", Mode::Encode);
     assert_eq!(back, b"xn--#-bga.example\n");
+}
+
+/// dns_message, in its first minutes: the offset of a damaged RDATA was where reading had got
+/// to after the field that did not fit, beyond the end of the message. Here an answer of type
+/// SIG (24) whose RDLENGTH (4) holds type covered, algorithm and labels, but not the original
+/// TTL: the error must point inside the message, at that field (4 octets into the RDATA,
+/// which starts at 23).
+#[test]
+fn a_short_rdata_is_reported_inside_the_message() {
+    let msg: &[u8] = b"\x14\xbc\x64\x07\x00\x00\x00\x85\x80\x00\x00\x00\x00\x00\x18\xbc\
+                       \x64\x00\x21\x00\x3f\x00\x04\x00\x6e\x29\xf3";
+    let damage = message::read(msg, &mut Names::default()).unwrap_err();
+    assert_eq!(damage.error, MessageError::Rdata);
+    assert!(
+        damage.offset <= msg.len(),
+        "{} > {}",
+        damage.offset,
+        msg.len()
+    );
+    assert_eq!(damage.offset, 27);
 }

@@ -140,7 +140,7 @@ impl fmt::Display for MessageError {
 /// A [`MessageError`] and the offset in the message where it was met.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Malformed {
-    /// Offset of the question, record or name being read (0-based).
+    /// Offset of the question, record, name or RDATA field being read (0-based).
     pub offset: usize,
     /// What was wrong.
     pub error: MessageError,
@@ -256,7 +256,8 @@ impl Reader<'_, '_> {
     ) -> Result<(), (usize, MessageError)> {
         let (fields, wire) = rdata::wire_fields(rrtype);
         let mut at = start;
-        let short = |at: usize| (at, MessageError::Rdata);
+        // The field that does not fit, by where it starts (never past the RDATA).
+        let short = |at: usize| (at.min(end), MessageError::Rdata);
         let byte = |at: usize| {
             if at < end {
                 Ok(self.msg[at])
@@ -268,6 +269,7 @@ impl Reader<'_, '_> {
             NameFields::None => return Ok(()),
             NameFields::Mask(_) => {
                 for &field in wire {
+                    let field_at = at;
                     at += match field {
                         Wire::U8 => 1,
                         Wire::U16 => 2,
@@ -279,7 +281,7 @@ impl Reader<'_, '_> {
                         }
                     };
                     if at > end {
-                        return Err(short(at));
+                        return Err(short(field_at));
                     }
                 }
             }
@@ -312,10 +314,10 @@ impl Reader<'_, '_> {
                 // then rendezvous servers to the end.
                 let hit = usize::from(byte(at)?);
                 let key = usize::from(u16::from_be_bytes([byte(at + 2)?, byte(at + 3)?]));
-                at += 4 + hit + key;
-                if at > end {
-                    return Err(short(at));
+                if at + 4 + hit + key > end {
+                    return Err(short(at + 4));
                 }
+                at += 4 + hit + key;
                 while at < end {
                     at = self.rdata_name(at, end, section)?;
                 }
