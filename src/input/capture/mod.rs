@@ -155,6 +155,9 @@ pub enum Meta {
     },
     /// A dnstap data frame.
     Frame,
+    /// A numbered record that holds no packet (a pcapng block that Wireshark numbers as a
+    /// frame: custom, systemd journal or unknown blocks).
+    Other,
 }
 
 /// The time and captured bytes of one packet.
@@ -404,6 +407,10 @@ impl Extractor {
         self.stats.records += 1;
         let packet = match record.meta {
             Meta::Frame => return self.frame(record, sink),
+            Meta::Other => {
+                self.stats.other += 1;
+                return;
+            }
             Meta::Pcap {
                 nanos, big_endian, ..
             } => pcap::packet(record.data, nanos, big_endian),
@@ -416,7 +423,7 @@ impl Extractor {
         };
         let link = match record.meta {
             Meta::Pcap { link, .. } | Meta::Pcapng { link, .. } => link,
-            Meta::Frame => 0,
+            Meta::Frame | Meta::Other => 0,
         };
         let Some(packet) = packet else {
             return problem(

@@ -1,7 +1,10 @@
 //! pcapng files (draft-ietf-opsawg-pcapng): blocks of a type, a length, a body and the
 //! length again, in the byte order of the Section Header Block that opens each section.
 //! Interface Description Blocks give each interface its link type and time-stamp
-//! resolution; Enhanced and Simple Packet Blocks hold packets; every other block is skipped.
+//! resolution; Enhanced, Simple and (obsolete) Packet Blocks hold packets. Other blocks are
+//! skipped, but numbered as Wireshark numbers them: every block but the section header,
+//! interface, name resolution, statistics and decryption secrets blocks is a frame there
+//! (custom and unknown blocks included), so record numbers match tshark's `frame.number`.
 //! pcap-parser reads the blocks; this module finds their boundaries, bounds their length
 //! and keeps the interfaces of the current section.
 
@@ -15,6 +18,14 @@ pub const SHB: u32 = 0x0a0d_0d0a;
 const BYTE_ORDER: u32 = 0x1a2b_3c4d;
 /// Interface Description Block.
 const IDB: u32 = 1;
+/// Packet Block (obsolete, still read by Wireshark).
+const PB: u32 = 2;
+/// Name Resolution Block.
+const NRB: u32 = 4;
+/// Interface Statistics Block.
+const ISB: u32 = 5;
+/// Decryption Secrets Block.
+const DSB: u32 = 10;
 /// Simple Packet Block.
 const SPB: u32 = 3;
 /// Enhanced Packet Block.
@@ -109,11 +120,13 @@ impl Walker {
                 self.interface(block, offset)?;
                 None
             }
-            EPB | SPB => {
-                let id = if block_type == SPB {
-                    0
-                } else {
-                    word(8, big) as usize
+            EPB | SPB | PB => {
+                let id = match block_type {
+                    SPB => 0,
+                    // A Packet Block's interface is a 16-bit field.
+                    PB if big => usize::from(u16::from_be_bytes([rest[8], rest[9]])),
+                    PB => usize::from(u16::from_le_bytes([rest[8], rest[9]])),
+                    _ => word(8, big) as usize,
                 };
                 let Some(&interface) = self.interfaces.get(id) else {
                     return Err(CaptureError::at(
@@ -128,7 +141,8 @@ impl Walker {
                     big_endian: big,
                 })
             }
-            _ => None,
+            SHB | NRB | ISB | DSB => None,
+            _ => Some(Meta::Other),
         };
         Ok(Step::Record { len, meta })
     }
@@ -170,8 +184,26 @@ impl Walker {
     }
 }
 
-/// The time and captured bytes of one Enhanced or Simple Packet Block.
+/// The time and captured bytes of one Enhanced, Simple or Packet Block.
 pub fn packet(block: &[u8], resolution: u64, offset: i64, big_endian: bool) -> Option<Packet<'_>> {
+    let word = |at: usize| {
+        let bytes: [u8; 4] = block.get(at..at + 4)?.try_into().ok()?;
+        Some(if big_endian {
+            u32::from_be_bytes(bytes)
+        } else {
+            u32::from_le_bytes(bytes)
+        })
+    };
+    if word(0)? == PB {
+        // Interface and drops (2 + 2), time stamp (4 + 4), captured and original lengths.
+        let units = u64::from(word(12)?) << 32 | u64::from(word(16)?);
+        let caplen = word(20)? as usize;
+        let data = block.get(28..28 + caplen)?;
+        return Some(Packet {
+            time: time(units, resolution, offset),
+            data,
+        });
+    }
     let parsed = if big_endian {
         parse_block_be(block)
     } else {
@@ -180,13 +212,8 @@ pub fn packet(block: &[u8], resolution: u64, offset: i64, big_endian: bool) -> O
     match parsed.ok()?.1 {
         Block::EnhancedPacket(epb) => {
             let units = u64::from(epb.ts_high) << 32 | u64::from(epb.ts_low);
-            let secs = (units / resolution).saturating_add_signed(offset);
-            let nanos = u128::from(units % resolution) * 1_000_000_000 / u128::from(resolution);
             Some(Packet {
-                time: Time {
-                    secs,
-                    nanos: nanos as u32,
-                },
+                time: time(units, resolution, offset),
                 data: &epb.data[..(epb.caplen as usize).min(epb.data.len())],
             })
         }
@@ -195,5 +222,14 @@ pub fn packet(block: &[u8], resolution: u64, offset: i64, big_endian: bool) -> O
             data: &spb.data[..(spb.origlen as usize).min(spb.data.len())],
         }),
         _ => None,
+    }
+}
+
+/// A time stamp of `units` (of `resolution` per second) plus `offset` seconds.
+fn time(units: u64, resolution: u64, offset: i64) -> Time {
+    let nanos = u128::from(units % resolution) * 1_000_000_000 / u128::from(resolution);
+    Time {
+        secs: (units / resolution).saturating_add_signed(offset),
+        nanos: nanos as u32,
     }
 }
