@@ -113,3 +113,25 @@ fn a_short_rdata_is_reported_inside_the_message() {
     );
     assert_eq!(damage.offset, 27);
 }
+
+/// dns_message, after the fix above: an A6 record (38) whose RDATA is one octet, a prefix
+/// length of 1, so the address suffix (16 octets) and prefix name run past the RDATA and the
+/// message. The name was read from past the end and its error placed there (51 in a message
+/// of 50); the error must point at the suffix, where the RDATA falls short (35).
+#[test]
+fn an_a6_suffix_past_its_rdata_is_reported_inside_the_message() {
+    let msg: &[u8] = &[
+        0xfd, 0x00, 0x00, 0x81, 0x00, 0x00, 0x04, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x0a, 0x00,
+        0x00, 0x07, 0x01, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x26, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x12, 0x00, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+        0x01, 0x00, 0x00, 0x00, 0x3f,
+    ];
+    let damage = message::read(msg, &mut Names::default()).unwrap_err();
+    assert!(
+        damage.offset <= msg.len(),
+        "{} > {}",
+        damage.offset,
+        msg.len()
+    );
+    assert_eq!((damage.offset, damage.error), (35, MessageError::Rdata));
+}

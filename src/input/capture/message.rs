@@ -293,6 +293,9 @@ impl Reader<'_, '_> {
                     return Err(short(at));
                 }
                 at += 1 + (128 - usize::from(len)).div_ceil(8);
+                if at > end {
+                    return Err(short(start + 1));
+                }
                 if len > 0 {
                     self.rdata_name(at, end, section)?;
                 }
@@ -333,6 +336,9 @@ impl Reader<'_, '_> {
         end: usize,
         section: Section,
     ) -> Result<usize, (usize, MessageError)> {
+        if at >= end {
+            return Err((end, MessageError::Rdata));
+        }
         match self.name(at, section, Some(end)) {
             Ok(after) => Ok(after),
             Err(error) => Err((at, error)),
