@@ -1,7 +1,10 @@
 //! Synthetic input for throughput runs and tests: deterministic zone files that hold every
 //! construct the zone scanner handles, with a chosen share of ACE owner names, and DNS query
 //! logs (BIND 9 `queries` channel, Zeek `dns.log` as TSV or JSON lines) with a chosen share of
-//! ACE query names.
+//! ACE query names, and DNS captures (pcap, dnstap) of query and response pairs
+//! ([`capture`]).
+
+pub mod capture;
 
 use std::io::{self, Write};
 

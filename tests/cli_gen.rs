@@ -1,5 +1,6 @@
 //! `idnscope gen zone`: deterministic, of the asked size, a zone that BIND loads and that
-//! survives a decode-then-encode round trip byte for byte.
+//! survives a decode-then-encode round trip byte for byte. `gen pcap` and `gen dnstap`:
+//! deterministic captures that read back without a problem.
 
 use std::process::Command;
 
@@ -438,5 +439,28 @@ fn bind_query_lines_have_the_shape_and_vary() {
     }
     for set in &seen {
         assert!(set.len() > 5, "{set:?}");
+    }
+}
+
+#[test]
+fn gen_pcap_and_dnstap_write_captures_that_read_back() {
+    for (kind, magic) in [
+        ("pcap", &[0xd4u8, 0xc3, 0xb2, 0xa1][..]),
+        ("dnstap", &[0, 0, 0, 0][..]),
+    ] {
+        let out = idnscope(&["gen", kind, "--size", "100K", "--seed", "4"], None);
+        assert_eq!(out.status.code(), Some(0), "{kind}");
+        assert!(out.stdout.starts_with(magic), "{kind}");
+        assert!((100_000..101_500).contains(&out.stdout.len()), "{kind}");
+        let again = idnscope(&["gen", kind, "--size", "100K", "--seed", "4"], None);
+        assert_eq!(out.stdout, again.stdout, "{kind}");
+        let stats = idnscope::input::capture::read(&out.stdout, &mut |_| {}).unwrap();
+        assert!(
+            stats.messages > 300 && stats.problems == 0,
+            "{kind}: {stats:?}"
+        );
+        let refused = idnscope(&["gen", kind, "--format", "zeek"], None);
+        assert_eq!(refused.status.code(), Some(2), "{kind}");
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("--format is for gen log only"));
     }
 }

@@ -4,6 +4,7 @@
 mod common;
 
 use common::scan;
+use idnscope::input::capture::message::{self, MessageError, Names};
 use idnscope::input::names::NamesScanner;
 use idnscope::input::zone::ZoneScanner;
 use idnscope::rewrite::Mode;
@@ -91,4 +92,46 @@ fn decoded_names_starting_with_dollar_or_hash_are_escaped() {
     // Encoding the escaped forms gives back the A-labels.
     let (back, _) = scan(&NamesScanner, b"\\#\xC3\xA9.example\n", Mode::Encode);
     assert_eq!(back, b"xn--#-bga.example\n");
+}
+
+/// dns_message, in its first minutes: the offset of a damaged RDATA was where reading had got
+/// to after the field that did not fit, beyond the end of the message. Here an answer of type
+/// SIG (24) whose RDLENGTH (4) holds type covered, algorithm and labels, but not the original
+/// TTL: the error must point inside the message, at that field (4 octets into the RDATA,
+/// which starts at 23).
+#[test]
+fn a_short_rdata_is_reported_inside_the_message() {
+    let msg: &[u8] = b"\x14\xbc\x64\x07\x00\x00\x00\x85\x80\x00\x00\x00\x00\x00\x18\xbc\
+                       \x64\x00\x21\x00\x3f\x00\x04\x00\x6e\x29\xf3";
+    let damage = message::read(msg, &mut Names::default()).unwrap_err();
+    assert_eq!(damage.error, MessageError::Rdata);
+    assert!(
+        damage.offset <= msg.len(),
+        "{} > {}",
+        damage.offset,
+        msg.len()
+    );
+    assert_eq!(damage.offset, 27);
+}
+
+/// dns_message, after the fix above: an A6 record (38) whose RDATA is one octet, a prefix
+/// length of 1, so the address suffix (16 octets) and prefix name run past the RDATA and the
+/// message. The name was read from past the end and its error placed there (51 in a message
+/// of 50); the error must point at the suffix, where the RDATA falls short (35).
+#[test]
+fn an_a6_suffix_past_its_rdata_is_reported_inside_the_message() {
+    let msg: &[u8] = &[
+        0xfd, 0x00, 0x00, 0x81, 0x00, 0x00, 0x04, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x0a, 0x00,
+        0x00, 0x07, 0x01, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x26, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x12, 0x00, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+        0x01, 0x00, 0x00, 0x00, 0x3f,
+    ];
+    let damage = message::read(msg, &mut Names::default()).unwrap_err();
+    assert!(
+        damage.offset <= msg.len(),
+        "{} > {}",
+        damage.offset,
+        msg.len()
+    );
+    assert_eq!((damage.offset, damage.error), (35, MessageError::Rdata));
 }

@@ -1,7 +1,8 @@
-//! `idnscope gen`: synthetic zones and query logs for throughput runs.
+//! `idnscope gen`: synthetic zones, query logs and captures for throughput runs.
 
 use std::io::{self, BufWriter, Write};
 
+use idnscope::gen::capture::{CaptureFormat, CaptureSpec};
 use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
 
 use super::job::Trouble;
@@ -41,6 +42,7 @@ pub fn parse_ratio(text: &str) -> Result<f64, String> {
 enum Spec {
     Zone(ZoneSpec),
     Log(LogSpec),
+    Capture(CaptureSpec),
 }
 
 impl Spec {
@@ -49,6 +51,7 @@ impl Spec {
         match self {
             Spec::Zone(spec) => gen::zone(spec, out),
             Spec::Log(spec) => gen::log(spec, out),
+            Spec::Capture(spec) => gen::capture::capture(spec, out),
         }
     }
 }
@@ -56,18 +59,27 @@ impl Spec {
 /// Runs `idnscope gen`; returns the exit status.
 pub fn run(args: &GenArgs) -> u8 {
     let spec = match args.kind {
-        GenKind::Zone => {
-            if args.format.is_some() {
-                eprintln!("idnscope: --format is for gen log only (gen zone writes a zone file)");
-                return EXIT_TROUBLE;
-            }
-            Spec::Zone(ZoneSpec {
-                size: args.size,
-                seed: args.seed,
-                ace_ratio: args.ace_ratio.unwrap_or(0.08),
-                invalid_ratio: args.invalid_ratio,
-            })
+        GenKind::Zone | GenKind::Pcap | GenKind::Dnstap if args.format.is_some() => {
+            eprintln!("idnscope: --format is for gen log only");
+            return EXIT_TROUBLE;
         }
+        GenKind::Pcap | GenKind::Dnstap => Spec::Capture(CaptureSpec {
+            size: args.size,
+            seed: args.seed,
+            ace_ratio: args.ace_ratio.unwrap_or(0.02),
+            invalid_ratio: args.invalid_ratio,
+            format: if args.kind == GenKind::Pcap {
+                CaptureFormat::Pcap
+            } else {
+                CaptureFormat::Dnstap
+            },
+        }),
+        GenKind::Zone => Spec::Zone(ZoneSpec {
+            size: args.size,
+            seed: args.seed,
+            ace_ratio: args.ace_ratio.unwrap_or(0.08),
+            invalid_ratio: args.invalid_ratio,
+        }),
         GenKind::Log => Spec::Log(LogSpec {
             size: args.size,
             seed: args.seed,

@@ -73,16 +73,19 @@ Examples:
     #[command(after_help = "\
 gen zone writes an RFC 1035 zone file; gen log writes a DNS query log: BIND 9 queries-channel
 lines (--format bind, the default), Zeek dns.log TSV with its # header and footer (--format
-zeek) or Zeek JSON lines (--format json). --format is for gen log only; gen zone refuses it.
-The same seed gives the same bytes; the output stops after the record or line that reaches
---size. --ace-ratio defaults to 0.08 for zone, 0.02 for log.
+zeek) or Zeek JSON lines (--format json). --format is for gen log only; the others refuse it.
+gen pcap and gen dnstap write captures of query and response pairs (compressed names in the
+responses). The same seed gives the same bytes; the output stops after the record, line or
+exchange that reaches --size. --ace-ratio defaults to 0.08 for zone, 0.02 for the others.
 
 Examples:
   idnscope gen zone --size 1G --seed 1 --ace-ratio 0.08 -o big.zone
   idnscope gen zone --size 10M --invalid-ratio 0.01 | idnscope audit --format zone -
   idnscope gen log --size 1G --seed 1 -o queries.log            # BIND, 2% ACE names
   idnscope gen log --format zeek --size 100M --ace-ratio 0.1 -o dns.log
-  idnscope gen log --format json --size 10M --invalid-ratio 0.001 -o dns.json")]
+  idnscope gen log --format json --size 10M --invalid-ratio 0.001 -o dns.json
+  idnscope gen pcap --size 1G --seed 1 -o dns.pcap
+  idnscope gen dnstap --size 100M --invalid-ratio 0.01 -o dns.dnstap")]
     Gen(GenArgs),
     /// Raw Punycode (RFC 3492) on single strings, without the xn-- prefix
     #[command(after_help = "\
@@ -209,6 +212,10 @@ enum GenKind {
     Zone,
     /// A DNS query log in the format of --format.
     Log,
+    /// A pcap capture of DNS queries and responses (Ethernet, IPv4 and IPv6, UDP and TCP).
+    Pcap,
+    /// A dnstap file (Frame Streams) of DNS queries and responses.
+    Dnstap,
 }
 
 /// Log formats of `gen log --format`.

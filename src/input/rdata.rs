@@ -46,42 +46,77 @@ pub enum NameFields {
     },
 }
 
+/// One RDATA field on the wire (RFC 1035 section 3.3 and each type's RFC), as far as the last
+/// name field of a [`NameFields::Mask`] type: what a reader of DNS messages skips to reach
+/// the names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// One octet.
+    U8,
+    /// Two octets.
+    U16,
+    /// Four octets.
+    U32,
+    /// A `<character-string>`: a length octet and that many octets.
+    Str,
+    /// A domain name, possibly compressed.
+    Name,
+}
+
+use Wire::{Name, Str, U16, U32, U8};
+
 /// The record types whose RDATA holds domain names, by IANA type code (the mnemonic beside
-/// each is a comment; [`type_code`] finds the code of a mnemonic).
-pub const TYPES: &[(u16, NameFields)] = &[
-    (2, NameFields::Mask(1 << 0)),                    // NS, RFC 1035
-    (3, NameFields::Mask(1 << 0)),                    // MD, RFC 1035
-    (4, NameFields::Mask(1 << 0)),                    // MF, RFC 1035
-    (5, NameFields::Mask(1 << 0)),                    // CNAME, RFC 1035
-    (6, NameFields::Mask(1 << 0 | 1 << 1)),           // SOA, RFC 1035: MNAME RNAME
-    (7, NameFields::Mask(1 << 0)),                    // MB, RFC 1035
-    (8, NameFields::Mask(1 << 0)),                    // MG, RFC 1035
-    (9, NameFields::Mask(1 << 0)),                    // MR, RFC 1035
-    (12, NameFields::Mask(1 << 0)),                   // PTR, RFC 1035
-    (14, NameFields::Mask(1 << 0 | 1 << 1)),          // MINFO, RFC 1035: RMAILBX EMAILBX
-    (15, NameFields::Mask(1 << 1)),                   // MX, RFC 1035
-    (17, NameFields::Mask(1 << 0 | 1 << 1)),          // RP, RFC 1183
-    (18, NameFields::Mask(1 << 1)),                   // AFSDB, RFC 1183
-    (21, NameFields::Mask(1 << 1)),                   // RT, RFC 1183
-    (23, NameFields::Mask(1 << 0)),                   // NSAP-PTR, RFC 1348
-    (24, NameFields::Mask(1 << 7)),                   // SIG, RFC 2535: signer
-    (26, NameFields::Mask(1 << 1 | 1 << 2)),          // PX, RFC 2163: MAP822 MAPX400
-    (30, NameFields::Mask(1 << 0)),                   // NXT, RFC 2535: next domain
-    (33, NameFields::Mask(1 << 3)),                   // SRV, RFC 2782: target
-    (35, NameFields::Mask(1 << 5)),                   // NAPTR, RFC 3403: replacement
-    (36, NameFields::Mask(1 << 1)),                   // KX, RFC 2230
-    (38, NameFields::A6),                             // A6, RFC 2874
-    (39, NameFields::Mask(1 << 0)),                   // DNAME, RFC 6672
-    (45, NameFields::Gateway { kind: 1, field: 3 }),  // IPSECKEY, RFC 4025
-    (46, NameFields::Mask(1 << 7)),                   // RRSIG, RFC 4034: signer
-    (47, NameFields::Mask(1 << 0)),                   // NSEC, RFC 4034: next domain
-    (55, NameFields::From(3)),                        // HIP, RFC 8005: rendezvous servers
-    (58, NameFields::Mask(1 << 0 | 1 << 1)),          // TALINK: previous, next
-    (64, NameFields::Mask(1 << 1)),                   // SVCB, RFC 9460: target
-    (65, NameFields::Mask(1 << 1)),                   // HTTPS, RFC 9460: target
-    (66, NameFields::Mask(1 << 3)),                   // DSYNC, RFC 9859: target
-    (107, NameFields::Mask(1 << 1)),                  // LP, RFC 6742
-    (260, NameFields::Gateway { kind: 2, field: 3 }), // AMTRELAY, RFC 8777
+/// each is a comment; [`type_code`] finds the code of a mnemonic), with the master-file
+/// fields that are names and, for [`NameFields::Mask`] types, the wire fields up to the last
+/// name (field `i` of the master file is wire field `i`). The other kinds depend on earlier
+/// fields and are laid out on the wire by their RFCs (A6, IPSECKEY, AMTRELAY, HIP), which
+/// [`wire_fields`]'s reader follows.
+pub const TYPES: &[(u16, NameFields, &[Wire])] = &[
+    (2, NameFields::Mask(1 << 0), &[Name]), // NS, RFC 1035
+    (3, NameFields::Mask(1 << 0), &[Name]), // MD, RFC 1035
+    (4, NameFields::Mask(1 << 0), &[Name]), // MF, RFC 1035
+    (5, NameFields::Mask(1 << 0), &[Name]), // CNAME, RFC 1035
+    (6, NameFields::Mask(1 << 0 | 1 << 1), &[Name, Name]), // SOA, RFC 1035: MNAME RNAME
+    (7, NameFields::Mask(1 << 0), &[Name]), // MB, RFC 1035
+    (8, NameFields::Mask(1 << 0), &[Name]), // MG, RFC 1035
+    (9, NameFields::Mask(1 << 0), &[Name]), // MR, RFC 1035
+    (12, NameFields::Mask(1 << 0), &[Name]), // PTR, RFC 1035
+    (14, NameFields::Mask(1 << 0 | 1 << 1), &[Name, Name]), // MINFO, RFC 1035: RMAILBX EMAILBX
+    (15, NameFields::Mask(1 << 1), &[U16, Name]), // MX, RFC 1035
+    (17, NameFields::Mask(1 << 0 | 1 << 1), &[Name, Name]), // RP, RFC 1183
+    (18, NameFields::Mask(1 << 1), &[U16, Name]), // AFSDB, RFC 1183
+    (21, NameFields::Mask(1 << 1), &[U16, Name]), // RT, RFC 1183
+    (23, NameFields::Mask(1 << 0), &[Name]), // NSAP-PTR, RFC 1348
+    (
+        24,
+        NameFields::Mask(1 << 7),
+        &[U16, U8, U8, U32, U32, U32, U16, Name],
+    ), // SIG, RFC 2535: signer
+    (26, NameFields::Mask(1 << 1 | 1 << 2), &[U16, Name, Name]), // PX, RFC 2163: MAP822 MAPX400
+    (30, NameFields::Mask(1 << 0), &[Name]), // NXT, RFC 2535: next domain
+    (33, NameFields::Mask(1 << 3), &[U16, U16, U16, Name]), // SRV, RFC 2782: target
+    (
+        35,
+        NameFields::Mask(1 << 5),
+        &[U16, U16, Str, Str, Str, Name],
+    ), // NAPTR, RFC 3403: replacement
+    (36, NameFields::Mask(1 << 1), &[U16, Name]), // KX, RFC 2230
+    (38, NameFields::A6, &[]),              // A6, RFC 2874
+    (39, NameFields::Mask(1 << 0), &[Name]), // DNAME, RFC 6672
+    (45, NameFields::Gateway { kind: 1, field: 3 }, &[]), // IPSECKEY, RFC 4025
+    (
+        46,
+        NameFields::Mask(1 << 7),
+        &[U16, U8, U8, U32, U32, U32, U16, Name],
+    ), // RRSIG, RFC 4034: signer
+    (47, NameFields::Mask(1 << 0), &[Name]), // NSEC, RFC 4034: next domain
+    (55, NameFields::From(3), &[]),         // HIP, RFC 8005: rendezvous servers
+    (58, NameFields::Mask(1 << 0 | 1 << 1), &[Name, Name]), // TALINK: previous, next
+    (64, NameFields::Mask(1 << 1), &[U16, Name]), // SVCB, RFC 9460: target
+    (65, NameFields::Mask(1 << 1), &[U16, Name]), // HTTPS, RFC 9460: target
+    (66, NameFields::Mask(1 << 3), &[U16, U8, U16, Name]), // DSYNC, RFC 9859: target
+    (107, NameFields::Mask(1 << 1), &[U16, Name]), // LP, RFC 6742
+    (260, NameFields::Gateway { kind: 2, field: 3 }, &[]), // AMTRELAY, RFC 8777
 ];
 
 /// The IANA-registered type mnemonics that hickory-proto's [`RecordType::from_str`] does
@@ -279,7 +314,7 @@ const INDEX: [NameFields; INDEX_LEN] = {
     let mut index = [NameFields::None; INDEX_LEN];
     let mut i = 0;
     while i < TYPES.len() {
-        let (code, fields) = TYPES[i];
+        let (code, fields, _) = TYPES[i];
         assert!(
             matches!(index[code as usize], NameFields::None),
             "a code twice in TYPES"
@@ -331,6 +366,28 @@ fn fields_of(code: u16) -> NameFields {
         .copied()
         .unwrap_or(NameFields::None)
 }
+
+/// The name fields of records of the numeric type `code`, with their wire layout (empty for
+/// types that are not [`NameFields::Mask`]).
+#[inline]
+pub fn wire_fields(code: u16) -> (NameFields, &'static [Wire]) {
+    match WIRE_INDEX.get(usize::from(code)) {
+        Some(&(fields, wire)) => (fields, wire),
+        None => (NameFields::None, &[]),
+    }
+}
+
+/// [`TYPES`] with the wire layouts, as an array indexed by code.
+const WIRE_INDEX: [(NameFields, &[Wire]); INDEX_LEN] = {
+    let mut index: [(NameFields, &[Wire]); INDEX_LEN] = [(NameFields::None, &[]); INDEX_LEN];
+    let mut i = 0;
+    while i < TYPES.len() {
+        let (code, fields, wire) = TYPES[i];
+        index[code as usize] = (fields, wire);
+        i += 1;
+    }
+    index
+};
 
 /// The name fields of the type written `mnemonic` (any case, or `TYPEnnn`).
 #[inline]
@@ -606,7 +663,7 @@ mod tests {
 
     #[test]
     fn every_row_of_the_table_against_its_iana_code_and_rfc() {
-        let mut table: Vec<u16> = TYPES.iter().map(|&(code, _)| code).collect();
+        let mut table: Vec<u16> = TYPES.iter().map(|&(code, ..)| code).collect();
         let mut tested: Vec<u16> = NAME_TYPES.iter().map(|&(_, code, ..)| code).collect();
         table.sort_unstable();
         tested.sort_unstable();
@@ -629,6 +686,44 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn wire_layouts_put_names_where_the_master_file_has_them() {
+        for &(code, fields, wire) in TYPES {
+            match fields {
+                NameFields::Mask(mask) => {
+                    let on_wire: u16 = wire
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &w)| w == Wire::Name)
+                        .map(|(i, _)| 1 << i)
+                        .sum();
+                    assert_eq!(on_wire, mask, "type {code}");
+                    assert_eq!(wire.last(), Some(&Wire::Name), "type {code}");
+                }
+                _ => assert!(wire.is_empty(), "type {code}"),
+            }
+            assert_eq!(wire_fields(code), (fields, wire));
+        }
+        assert_eq!(wire_fields(1), (NameFields::None, &[][..]));
+        assert_eq!(wire_fields(65_535), (NameFields::None, &[][..]));
+        // MX: preference, exchange (RFC 1035 3.3.9); SRV: priority, weight, port, target
+        // (RFC 2782); NAPTR: order, preference, flags, services, regexp, replacement (RFC
+        // 3403 4.1); RRSIG: 18 octets before the signer (RFC 4034 3.1).
+        assert_eq!(wire_fields(15).1, &[U16, Name]);
+        assert_eq!(wire_fields(33).1, &[U16, U16, U16, Name]);
+        assert_eq!(wire_fields(35).1, &[U16, U16, Str, Str, Str, Name]);
+        let rrsig: usize = wire_fields(46).1[..7]
+            .iter()
+            .map(|w| match w {
+                U8 => 1,
+                U16 => 2,
+                U32 => 4,
+                _ => unreachable!(),
+            })
+            .sum();
+        assert_eq!(rrsig, 18);
     }
 
     #[test]

@@ -1,0 +1,298 @@
+//! The names read from the capture fixtures (tests/data/capture, made by Unbound, kdig,
+//! tcpdump, dumpcap and fstrm_capture: see make-fixtures.sh there) and from generated
+//! captures (`idnscope gen pcap|dnstap`) against what tshark and dnstap-ldns read from the
+//! same files. Each comparison is skipped, with a message, when its tool is not installed
+//! (`.ci/run` installs them).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use idnscope::gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
+use idnscope::input::capture::{self, Event};
+
+/// The port the fixtures' server listened on (tshark decodes it as DNS only when told).
+const PORT: u16 = 5354;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/capture")
+        .join(name)
+}
+
+/// `name` as raw octets: `\DDD` and `\X` escapes undone, the final dot dropped (tshark
+/// writes none, ldns one), the root as `.`.
+fn octets(name: &str) -> Vec<u8> {
+    let bytes = name.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\'
+            && i + 3 < bytes.len()
+            && bytes[i + 1..i + 4].iter().all(u8::is_ascii_digit)
+        {
+            let text = std::str::from_utf8(&bytes[i + 1..i + 4]).unwrap();
+            out.push(text.parse::<u8>().unwrap());
+            i += 4;
+        } else if bytes[i] == b'\\' && i + 1 < bytes.len() {
+            out.push(bytes[i + 1]);
+            i += 2;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    if out.len() > 1 && out.ends_with(b".") {
+        out.pop();
+    }
+    if out == b"<Root>" {
+        out = b".".to_vec();
+    }
+    out
+}
+
+/// The (record, name) pairs idnscope reads, and the number of problems.
+fn ours(file: &str) -> (BTreeSet<(u64, Vec<u8>)>, u64) {
+    ours_of(&fixture(file))
+}
+
+fn ours_of(file: &Path) -> (BTreeSet<(u64, Vec<u8>)>, u64) {
+    let file = file.display();
+    let data = std::fs::read(file.to_string()).unwrap();
+    let mut pairs = BTreeSet::new();
+    let stats = capture::read(&data, &mut |event| match event {
+        Event::Message(message) => {
+            for (_, text) in message.names.iter() {
+                pairs.insert((message.record, octets(text)));
+            }
+        }
+        Event::Problem(problem) => panic!("{file}: {problem}"),
+    })
+    .unwrap();
+    (pairs, stats.problems)
+}
+
+/// Asserts that the two sets are equal, showing the pairs in one only as text.
+fn same(ours: &BTreeSet<(u64, Vec<u8>)>, theirs: &BTreeSet<(u64, Vec<u8>)>) {
+    let show = |pairs: Vec<&(u64, Vec<u8>)>| -> Vec<String> {
+        pairs
+            .into_iter()
+            .map(|(n, name)| format!("{n} {}", String::from_utf8_lossy(name)))
+            .collect()
+    };
+    let only_ours = show(ours.difference(theirs).collect());
+    let only_theirs = show(theirs.difference(ours).collect());
+    assert!(
+        only_ours.is_empty() && only_theirs.is_empty(),
+        "only idnscope: {only_ours:?}\nonly the tool: {only_theirs:?}"
+    );
+    assert!(!theirs.is_empty());
+}
+
+fn tool(name: &str) -> bool {
+    let found = Command::new(name).arg("--version").output().is_ok();
+    if !found {
+        eprintln!("SKIPPED: {name} is not installed");
+    }
+    found
+}
+
+/// The (frame, name) pairs of tshark's DNS dissector, every name field of the types in
+/// the fixtures.
+fn tshark(file: &str) -> BTreeSet<(u64, Vec<u8>)> {
+    tshark_of(&fixture(file))
+}
+
+fn tshark_of(file: &Path) -> BTreeSet<(u64, Vec<u8>)> {
+    let fields = [
+        "dns.qry.name",
+        "dns.resp.name",
+        "dns.cname",
+        "dns.ns",
+        "dns.mx.mail_exchange",
+        "dns.srv.target",
+        "dns.ptr.domain_name",
+        "dns.soa.mname",
+        "dns.soa.rname",
+        "dns.naptr.replacement",
+        "dns.dname",
+        "dns.svcb.targetname",
+    ];
+    let mut command = Command::new("tshark");
+    command
+        .arg("-r")
+        .arg(file)
+        .args(["-d", &format!("udp.port=={PORT},dns")])
+        .args(["-d", &format!("tcp.port=={PORT},dns")])
+        .args(["-T", "fields", "-E", "occurrence=a", "-E", "aggregator=\t"])
+        .args(["-e", "frame.number"]);
+    for field in fields {
+        command.args(["-e", field]);
+    }
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut pairs = BTreeSet::new();
+    for line in output.stdout.split(|&b| b == b'\n') {
+        let text = String::from_utf8(line.to_vec()).unwrap();
+        let mut cells = text.split('\t');
+        let Some(Ok(frame)) = cells.next().map(str::parse::<u64>) else {
+            continue;
+        };
+        for name in cells.filter(|cell| !cell.is_empty()) {
+            pairs.insert((frame, octets(name)));
+        }
+    }
+    pairs
+}
+
+#[test]
+fn pcap_names_are_tsharks() {
+    let (pairs, problems) = ours("unbound.pcap");
+    assert_eq!(problems, 0);
+    assert!(pairs.len() > 150, "{}", pairs.len());
+    // Names the fixture was made to hold, whatever tool is installed.
+    for name in [
+        "xn--bcher-kva.example",
+        "xn--zz-zzzzzz.example",
+        "b\u{fc}cher.example",
+    ] {
+        assert!(pairs.iter().any(|(_, n)| n == name.as_bytes()), "{name}");
+    }
+    if tool("tshark") {
+        same(&pairs, &tshark("unbound.pcap"));
+    }
+}
+
+#[test]
+fn pcapng_names_are_tsharks() {
+    let (pairs, problems) = ours("unbound.pcapng");
+    assert_eq!(problems, 0);
+    assert!(pairs.len() > 150, "{}", pairs.len());
+    if tool("tshark") {
+        same(&pairs, &tshark("unbound.pcapng"));
+    }
+}
+
+/// Name fields of the RDATA types in the fixture, counted from 0 in ldns's text (from the
+/// RFCs: RFC 1035 for NS, CNAME, PTR, SOA and MX, RFC 2782 SRV, RFC 3403 NAPTR, RFC 6672
+/// DNAME, RFC 9460 HTTPS).
+fn ldns_name_fields(rrtype: &str) -> &'static [usize] {
+    match rrtype {
+        "NS" | "CNAME" | "PTR" | "DNAME" => &[0],
+        "SOA" => &[0, 1],
+        "MX" | "HTTPS" => &[1],
+        "TXT" | "A" | "AAAA" => &[],
+        "SRV" => &[3],
+        "NAPTR" => &[5],
+        _ => &[],
+    }
+}
+
+/// The (frame, name) pairs in `dnstap-ldns -y`'s dump: questions, owners and the name
+/// fields of RDATA of every query and response message.
+fn dnstap_ldns(file: &Path) -> BTreeSet<(u64, Vec<u8>)> {
+    let output = Command::new("dnstap-ldns")
+        .arg("-y")
+        .arg("-r")
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mut pairs = BTreeSet::new();
+    let mut frame = 0;
+    let mut in_message = false;
+    for line in text.lines() {
+        if line == "type: MESSAGE" {
+            frame += 1;
+            continue;
+        }
+        if line.ends_with("_message: |") {
+            in_message = true;
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        if !line.starts_with("    ") {
+            in_message = false;
+            continue;
+        }
+        let line = line.trim();
+        if !in_message || line.is_empty() || line.starts_with(";;") {
+            continue;
+        }
+        if let Some(question) = line.strip_prefix(';') {
+            let name = question.split('\t').next().unwrap();
+            pairs.insert((frame, octets(name)));
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        pairs.insert((frame, octets(fields[0])));
+        let rdata = fields[4..].join(" ");
+        let rdata: Vec<&str> = rdata.split_whitespace().collect();
+        for &at in ldns_name_fields(fields[3]) {
+            pairs.insert((frame, octets(rdata[at])));
+        }
+    }
+    pairs
+}
+
+#[test]
+fn dnstap_names_are_dnstap_ldns() {
+    let (pairs, problems) = ours("unbound.dnstap");
+    assert_eq!(problems, 0);
+    assert!(pairs.len() > 100, "{}", pairs.len());
+    if tool("dnstap-ldns") {
+        same(&pairs, &dnstap_ldns(&fixture("unbound.dnstap")));
+    }
+}
+
+/// A generated capture in a temporary file.
+fn generated(format: CaptureFormat, seed: u64) -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    let spec = CaptureSpec {
+        size: 400_000,
+        seed,
+        ace_ratio: 0.1,
+        invalid_ratio: 0.05,
+        format,
+    };
+    generate(&spec, file.as_file_mut()).unwrap();
+    file
+}
+
+#[test]
+fn generated_pcap_names_are_tsharks() {
+    let file = generated(CaptureFormat::Pcap, 11);
+    let (pairs, problems) = ours_of(file.path());
+    assert_eq!(problems, 0);
+    assert!(pairs.len() > 3_000, "{}", pairs.len());
+    let ace = pairs
+        .iter()
+        .filter(|(_, n)| n.windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--")))
+        .count();
+    assert!(ace > pairs.len() / 20, "{ace} of {}", pairs.len());
+    if tool("tshark") {
+        same(&pairs, &tshark_of(file.path()));
+    }
+}
+
+#[test]
+fn generated_dnstap_names_are_dnstap_ldns() {
+    let file = generated(CaptureFormat::Dnstap, 12);
+    let (pairs, problems) = ours_of(file.path());
+    assert_eq!(problems, 0);
+    assert!(pairs.len() > 3_000, "{}", pairs.len());
+    if tool("dnstap-ldns") {
+        same(&pairs, &dnstap_ldns(file.path()));
+    }
+}
