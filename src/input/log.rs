@@ -115,6 +115,9 @@ impl Scanner for LogScanner {
             long = goes_on(end).map(|at| (reported, at));
             (pos, floor, covered) = (end, end, end);
         }
+        // The first anchor past the cut whose name (or run) starts past it: the chunk after
+        // reads it.
+        let mut left_to_next = None;
         while let Some(anchor) = anchors.next(data, pos) {
             if anchor.start >= len && memchr::memchr(b'\n', &data[len..anchor.start]).is_some() {
                 break;
@@ -124,6 +127,7 @@ impl Scanner for LogScanner {
             let (range, syntax) = match grow(data, anchor, floor, json, state.before) {
                 Found::Skip(run, next) => {
                     if run >= len {
+                        left_to_next = Some(anchor.start);
                         break;
                     }
                     pos = next;
@@ -132,6 +136,7 @@ impl Scanner for LogScanner {
                 }
                 Found::Long(run) => {
                     if run.start >= len {
+                        left_to_next = Some(anchor.start);
                         break;
                     }
                     let reported = long_run(data, anchor.start..run.end, rewriter, out, &mut lines);
@@ -142,6 +147,7 @@ impl Scanner for LogScanner {
                 Found::Name(range, syntax) => (range, syntax),
             };
             if range.start >= len {
+                left_to_next = Some(anchor.start);
                 break;
             }
             pos = range.end;
@@ -171,7 +177,11 @@ impl Scanner for LogScanner {
             lines.advance(data, len);
             let json = lines.is_json(data);
             if let Some((run, _)) = run_holding(data, len, floor, json) {
-                if run.start < len {
+                // Read from an anchor in it, the run may start later (the bytes that may
+                // be part of a name stop at a byte such as the `,` of an escape `\,`): then
+                // that anchor is the next chunk's, and so is the end of the run.
+                let anchor_in_run = left_to_next.is_some_and(|at| at < run.end);
+                if run.start < len && !anchor_in_run {
                     covered = run.end;
                     long = goes_on(run.end).map(|at| (false, at));
                 }
@@ -1337,7 +1347,7 @@ mod tests {
         text.extend_from_slice(&[0xFF; 30]);
         text.extend_from_slice(b"xn--8t");
         text.extend_from_slice(&[0xFF; 5]);
-        text.extend_from_slice(b" xn--bcher-kva.example\n");
+        text.extend_from_slice(b" xn--bcher-kva.example www.xnd\\,xn--80ak6aa92e\"\n");
         let (whole, out) = scan(Mode::Decode { race: false }, &text);
         let whole_findings: Vec<_> = out
             .findings
