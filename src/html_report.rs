@@ -42,6 +42,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use unicode_script::{Script, UnicodeScript};
@@ -316,7 +317,7 @@ impl HtmlReport {
             return writeln!(out, "<p class=\"empty\">No findings.</p></figure>");
         }
         let max = bins.iter().copied().max().unwrap_or(1).max(1);
-        let (w, h, left, bottom) = (760.0, 160.0, 44.0, 22.0);
+        let (w, h, left, bottom) = (1180.0, 140.0, 44.0, 22.0);
         let step = (w - left) / used as f64;
         writeln!(
             out,
@@ -404,16 +405,17 @@ impl HtmlReport {
             writeln!(
                 out,
                 "<tr class=\"finding\" data-kind=\"{kind}\" data-i=\"{i}\">\
-                 <td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-                 <td><span class=\"kind {kind}\">{kind}</span></td><td>{}{check}</td>\
-                 <td><bdi>{}</bdi></td><td><bdi>{}</bdi></td><td><bdi>{}</bdi></td>\
+                 <td class=\"file\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                 <td><span class=\"kind {kind}\">{kind}</span></td><td class=\"reason\">{}{check}</td>\
+                 <td class=\"id\"><bdi>{}</bdi></td><td class=\"id\"><bdi>{}</bdi></td>\
+                 <td class=\"id\"><bdi>{}</bdi></td>\
                  <td>{}<div class=\"name\">in <bdi>{}</bdi></div></td></tr>",
                 esc(&row.file),
                 row.line,
                 row.column,
                 esc(row.reason),
                 esc(&row.label),
-                esc(&row.unicode),
+                mark_non_ascii(&row.unicode),
                 esc(&row.target),
                 esc(&row.message),
                 esc(&row.name),
@@ -440,7 +442,7 @@ fn bar_chart<W: Write>(out: &mut W, id: &str, title: &str, bars: &[Bar]) -> io::
         return writeln!(out, "<p class=\"empty\">None.</p></figure>");
     }
     let max = bars.iter().map(|b| b.count).max().unwrap_or(1).max(1);
-    let (label_w, bar_w, row_h) = (190.0, 150.0, 22.0);
+    let (label_w, bar_w, row_h) = (270.0, 230.0, 22.0);
     let height = row_h * bars.len() as f64 + 4.0;
     writeln!(
         out,
@@ -461,7 +463,7 @@ fn bar_chart<W: Write>(out: &mut W, id: &str, title: &str, bars: &[Bar]) -> io::
             group(bar.count),
             label_w - 8.0,
             y + 15.0,
-            esc(&shorten(&bar.label, 28)),
+            esc(&shorten(&bar.label, 34)),
             y + 3.0,
             row_h - 6.0,
             bar.colour,
@@ -515,6 +517,23 @@ pub fn esc(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// `text` escaped as [`esc`] does, each non-ASCII character in a `<mark>` that gives its
+/// code point: the look-alikes among ASCII letters stand out.
+fn mark_non_ascii(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        let mut buf = [0; 4];
+        let shown = esc(c.encode_utf8(&mut buf));
+        match c.is_ascii() {
+            true => out.push_str(&shown),
+            false => {
+                let _ = write!(out, "<mark title=\"U+{:04X}\">{shown}</mark>", u32::from(c));
+            }
+        }
+    }
+    out
 }
 
 /// `text` cut after [`CELL_CHARS`] characters, with `…` and its length.
@@ -584,7 +603,7 @@ h2 { font-size: 16px; margin: 0 0 10px; }
 #total-invalid-ace { color: #c62828; } #total-legacy-race { color: #6a1b9a; }
 #total-homograph { color: #ef6c00; } #total-encode-error { color: #1565c0; }
 .files { color: var(--muted); margin: 4px 0 16px; }
-.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(380px, 1fr)); gap: 12px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 12px; }
 .chart { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 0; }
 .chart.wide { grid-column: 1 / -1; }
 .chart figcaption { font-weight: 600; margin-bottom: 8px; }
@@ -602,12 +621,16 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
 th { position: sticky; top: 0; background: #fff; cursor: pointer; user-select: none; white-space: nowrap; }
 th[aria-sort=ascending]::after { content: " ▲"; } th[aria-sort=descending]::after { content: " ▼"; }
-td.n { font-variant-numeric: tabular-nums; text-align: right; }
+td.n { font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
+td.id, td.reason { white-space: nowrap; }
+td.id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
+td.file { min-width: 8em; }
+mark { background: #ffe0b2; color: #bf360c; border-radius: 2px; }
 tr:hover td { background: #fafbfc; }
 .kind { display: inline-block; padding: 0 6px; border-radius: 4px; color: #fff; font-size: 12px; white-space: nowrap; }
 .kind.invalid-ace { background: #c62828; } .kind.legacy-race { background: #6a1b9a; }
 .kind.homograph { background: #ef6c00; } .kind.encode-error { background: #1565c0; }
-.check { color: var(--muted); font-size: 12px; }
+.check { display: block; color: var(--muted); font-size: 12px; }
 .name { color: var(--muted); font-size: 12px; }
 </style>
 </head>
@@ -747,6 +770,14 @@ mod tests {
         assert_eq!(
             report.scripts.iter().collect::<Vec<_>>(),
             [(&"Cyrillic", &1), (&"Latin", &1)]
+        );
+    }
+
+    #[test]
+    fn non_ascii_characters_are_marked_and_escaped() {
+        assert_eq!(
+            mark_non_ascii("аp<"),
+            "<mark title=\"U+0430\">а</mark>p&lt;"
         );
     }
 
