@@ -89,10 +89,10 @@ The same seed gives the same bytes; the output stops after the record or line th
 --size. --ace-ratio defaults to 0.08 for zone, 0.02 for log.
 
 Examples:
-  idnscope gen zone --size 1G --seed 1 --ace-ratio 0.08 -o big.zone
+  idnscope gen zone --size 100M --seed 1 --ace-ratio 0.08 -o big.zone
   idnscope gen zone --size 10M --invalid-ratio 0.01 | idnscope audit --format zone -
-  idnscope gen log --size 1G --seed 1 -o queries.log            # BIND, 2% ACE names
-  idnscope gen log --format zeek --size 100M --ace-ratio 0.1 -o dns.log
+  idnscope gen log --size 100M --seed 1 -o queries.log          # BIND, 2% ACE names
+  idnscope gen log --format zeek --size 10M --ace-ratio 0.1 -o dns.log
   idnscope gen log --format json --size 10M --invalid-ratio 0.001 -o dns.json")]
     Gen(GenArgs),
     /// Raw Punycode (RFC 3492) on single strings, without the xn-- prefix
