@@ -140,7 +140,9 @@ mod tests {
         while let Some(at) = rest.find("\x1b[") {
             stripped.push_str(&rest[..at]);
             let end = rest[at..].find('m').unwrap();
-            assert!(rest[at + 2..at + end].chars().all(|c| c.is_ascii_digit() || c == ';'));
+            assert!(rest[at + 2..at + end]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ';'));
             rest = &rest[at + end + 1..];
         }
         stripped.push_str(rest);

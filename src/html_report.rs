@@ -276,7 +276,11 @@ impl HtmlReport {
                 colour: KINDS[2].1,
             })
             .collect();
-        let rest = targets.iter().skip(TOP_TARGETS).map(|(_, &c)| c).sum::<u64>()
+        let rest = targets
+            .iter()
+            .skip(TOP_TARGETS)
+            .map(|(_, &c)| c)
+            .sum::<u64>()
             + self.other_targets;
         if rest > 0 {
             top.push(Bar {

@@ -60,7 +60,9 @@ fn always_colours_path_position_kind_and_label_and_keeps_the_text() {
     let first = colored.lines().next().unwrap();
     let path = sample().display().to_string();
     assert!(first.starts_with(&format!("{ESC}[35m{path}{ESC}[0m:{ESC}[32m6{ESC}[0m:")));
-    assert!(first.contains(&format!("{ESC}[1;33mhomograph{ESC}[0m: {ESC}[1;31mxn--80ak6aa92e{ESC}[0m:")));
+    assert!(first.contains(&format!(
+        "{ESC}[1;33mhomograph{ESC}[0m: {ESC}[1;31mxn--80ak6aa92e{ESC}[0m:"
+    )));
     // With the escapes taken out, the lines are the plain ones.
     let mut stripped = String::new();
     let mut rest = colored.as_str();

@@ -66,13 +66,28 @@ fn every_help_example_runs_as_shown() {
         std::env::var("PATH").unwrap_or_default()
     );
     let commands = commands();
-    for expected in ["decode", "encode", "audit", "gen", "punycode", "race", "completions", "man"] {
-        assert!(commands.iter().any(|c| c == expected), "{expected}: {commands:?}");
+    for expected in [
+        "decode",
+        "encode",
+        "audit",
+        "gen",
+        "punycode",
+        "race",
+        "completions",
+        "man",
+    ] {
+        assert!(
+            commands.iter().any(|c| c == expected),
+            "{expected}: {commands:?}"
+        );
     }
     let mut ran = 0;
     for command in &commands {
         let lines = examples(&stdout(&[command, "--help"]));
-        assert!(!lines.is_empty(), "idnscope {command} --help shows no example");
+        assert!(
+            !lines.is_empty(),
+            "idnscope {command} --help shows no example"
+        );
         for line in lines {
             // Each example in a folder of its own that holds the bundled samples, with a
             // home whose usual folders for completions and manual pages exist.
@@ -143,7 +158,10 @@ fn help_is_wrapped_to_the_terminal_width() {
 #[test]
 fn the_audit_description_names_homographs() {
     let help = stdout(&["--help"]);
-    let audit = help.lines().find(|l| l.trim_start().starts_with("audit")).unwrap();
+    let audit = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("audit"))
+        .unwrap();
     assert!(audit.contains("homograph"), "{audit}");
 }
 
@@ -159,7 +177,9 @@ fn race_is_refused_by_encode_and_audit() {
     }
     let out = idnscope(&["decode", "--race", "-q", sample.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stdout).unwrap().contains("ü.legacy.example"));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("ü.legacy.example"));
 }
 
 #[test]
@@ -198,8 +218,16 @@ fn the_manual_pages_render_with_man() {
     let dir = tempfile::tempdir().unwrap();
     for (command, title, words) in [
         (None, "IDNSCOPE", &["decode", "audit", "completions"][..]),
-        (Some("audit"), "IDNSCOPE-AUDIT", &["--report-format", "homograph", "html"][..]),
-        (Some("punycode"), "IDNSCOPE-PUNYCODE", &["--codepoints", "RFC 3492"][..]),
+        (
+            Some("audit"),
+            "IDNSCOPE-AUDIT",
+            &["--report-format", "homograph", "html"][..],
+        ),
+        (
+            Some("punycode"),
+            "IDNSCOPE-PUNYCODE",
+            &["--codepoints", "RFC 3492"][..],
+        ),
     ] {
         let mut args = vec!["man"];
         args.extend(command);

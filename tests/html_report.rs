@@ -118,8 +118,14 @@ fn the_page_of_an_audit_holds_every_finding_and_loads_cleanly() {
     let url = format!("file://{}", html.display());
     let (dom, log) = dump_dom(&browser, &url);
     assert_eq!(console_lines(&log), Vec::<&str>::new(), "console messages");
-    assert!(dom.contains("data-ready=\"1\""), "the script did not finish");
-    assert!(dom.contains("<title>idnscope report</title>"), "title changed");
+    assert!(
+        dom.contains("data-ready=\"1\""),
+        "the script did not finish"
+    );
+    assert!(
+        dom.contains("<title>idnscope report</title>"),
+        "title changed"
+    );
     assert!(!dom.contains("<img"), "markup from a file name was obeyed");
     assert!(dom.contains("&lt;img src=x onerror=document.title='pwned'&gt;.log"));
 
@@ -151,7 +157,10 @@ fn the_page_of_an_audit_holds_every_finding_and_loads_cleanly() {
     let chart = &chart[..chart.find("</figure>").unwrap()];
     for target in &targets {
         let n = findings.iter().filter(|f| f["target"] == *target).count();
-        assert!(chart.contains(&format!("<title>{target}: {n}</title>")), "{target}");
+        assert!(
+            chart.contains(&format!("<title>{target}: {n}</title>")),
+            "{target}"
+        );
     }
 
     // The filter in the address keeps the rows that hold the text anywhere.
@@ -165,9 +174,14 @@ fn the_page_of_an_audit_holds_every_finding_and_loads_cleanly() {
     let expected = findings
         .iter()
         .filter(|f| {
-            ["file", "reason", "check", "label", "unicode", "target", "message", "name"]
-                .iter()
-                .any(|k| f[k].as_str().is_some_and(|v| v.to_lowercase().contains("paypal")))
+            [
+                "file", "reason", "check", "label", "unicode", "target", "message", "name",
+            ]
+            .iter()
+            .any(|k| {
+                f[k].as_str()
+                    .is_some_and(|v| v.to_lowercase().contains("paypal"))
+            })
         })
         .count();
     assert!(expected > 0);
