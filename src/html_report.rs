@@ -413,7 +413,7 @@ impl HtmlReport {
                  <td><span class=\"kind {kind}\">{kind}</span></td><td class=\"reason\">{}{check}</td>\
                  <td class=\"id\"><bdi>{}</bdi></td><td class=\"id\"><bdi>{}</bdi></td>\
                  <td class=\"id\"><bdi>{}</bdi></td>\
-                 <td>{}<div class=\"name\">in <bdi>{}</bdi></div></td></tr>",
+                 <td class=\"why\">{}<div class=\"name\">in <bdi>{}</bdi></div></td></tr>",
                 esc(&row.file),
                 row.line,
                 row.column,
@@ -628,7 +628,8 @@ th[aria-sort=ascending]::after { content: " ▲"; } th[aria-sort=descending]::af
 td.n { font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
 td.id, td.reason { white-space: nowrap; }
 td.id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
-td.file { min-width: 8em; }
+td.file { min-width: 6em; }
+td.why { min-width: 18em; }
 mark { background: #ffe0b2; color: #bf360c; border-radius: 2px; }
 tr:hover td { background: #fafbfc; }
 .kind { display: inline-block; padding: 0 6px; border-radius: 4px; color: #fff; font-size: 12px; white-space: nowrap; }
