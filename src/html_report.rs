@@ -262,7 +262,7 @@ impl HtmlReport {
                 colour: KINDS[kind].1,
             })
             .collect();
-        reasons.sort_by(|a, b| b.count.cmp(&a.count));
+        reasons.sort_by_key(|bar| std::cmp::Reverse(bar.count));
         bar_chart(out, "chart-reasons", "Findings by reason", &reasons)?;
 
         let mut targets: Vec<(&String, &u64)> = self.targets.iter().collect();
@@ -300,7 +300,7 @@ impl HtmlReport {
                 colour: "#00838f",
             })
             .collect();
-        scripts.sort_by(|a, b| b.count.cmp(&a.count));
+        scripts.sort_by_key(|bar| std::cmp::Reverse(bar.count));
         bar_chart(out, "chart-scripts", "Scripts in flagged labels", &scripts)?;
 
         self.line_chart(out)?;
@@ -565,7 +565,7 @@ fn group(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3 * 3);
     for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push('\u{2009}');
         }
         out.push(d);
