@@ -11,6 +11,9 @@
 
 use std::borrow::Cow;
 use std::fmt::Write;
+use std::io;
+
+use crate::report::{Finding, Kind};
 
 /// Most characters of an input echoed in a message; a longer one is cut (see [`shorten`]).
 pub const ECHO_CHARS: usize = 200;
@@ -45,6 +48,42 @@ pub fn quote_input(text: &str) -> String {
     }
 }
 
+/// ANSI escapes of the coloured text findings: ripgrep's default colours for the path
+/// (magenta), the line and column (green) and the match (bold red, here the label).
+mod ansi {
+    pub const PATH: &str = "\x1b[35m";
+    pub const NUMBER: &str = "\x1b[32m";
+    pub const LABEL: &str = "\x1b[1;31m";
+    pub const RESET: &str = "\x1b[0m";
+}
+
+/// Writes one text finding, `FILE:LINE:COLUMN: KIND: LABEL: MESSAGE`, coloured for a
+/// terminal: the same text as the plain form (control characters from the input escaped)
+/// with ANSI colour escapes around the path, the line and column, the kind (bold, one
+/// colour per kind) and the label.
+pub fn write_colored_finding<W: io::Write + ?Sized>(
+    out: &mut W,
+    finding: &Finding,
+) -> io::Result<()> {
+    use ansi::{LABEL, NUMBER, PATH, RESET};
+    let kind = match finding.kind {
+        Kind::InvalidAce => "\x1b[1;31m",
+        Kind::LegacyRace => "\x1b[1;35m",
+        Kind::Homograph => "\x1b[1;33m",
+        Kind::EncodeError => "\x1b[1;34m",
+    };
+    writeln!(
+        out,
+        "{PATH}{}{RESET}:{NUMBER}{}{RESET}:{NUMBER}{}{RESET}: {kind}{}{RESET}: {LABEL}{}{RESET}: {}",
+        escape_controls(&finding.file),
+        finding.line,
+        finding.column,
+        finding.kind,
+        escape_controls(&finding.label),
+        escape_controls(&finding.message)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +107,46 @@ mod tests {
             escape_controls("a\x1b[2J\r\n\\x"),
             "a\\u{1b}[2J\\u{d}\\u{a}\\x"
         );
+    }
+
+    #[test]
+    fn a_coloured_finding_is_the_plain_one_with_escapes_around_its_parts() {
+        use crate::report::{Format, ReportWriter};
+        let finding = Finding {
+            file: "in\x1b.txt".into(),
+            line: 12,
+            column: 5,
+            name: "xn--pple-43d.com".into(),
+            label: "xn--pple-43d".into(),
+            kind: Kind::Homograph,
+            reason: "mixed-script",
+            message: "Latin mixed with Cyrillic".into(),
+            unicode: None,
+            target: None,
+            check: None,
+        };
+        let mut plain = Vec::new();
+        let mut writer = ReportWriter::new(Format::Text, &mut plain);
+        writer.write(&finding).unwrap();
+        writer.finish(None).unwrap();
+        let mut colored = Vec::new();
+        write_colored_finding(&mut colored, &finding).unwrap();
+        let colored = String::from_utf8(colored).unwrap();
+        assert!(colored.starts_with("\x1b[35min\\u{1b}.txt\x1b[0m:\x1b[32m12\x1b[0m:"));
+        assert!(colored.contains("\x1b[1;31mxn--pple-43d\x1b[0m"));
+        // Without its SGR escapes (ESC [ digits ; m), it is the plain line.
+        let mut stripped = String::new();
+        let mut rest = colored.as_str();
+        while let Some(at) = rest.find("\x1b[") {
+            stripped.push_str(&rest[..at]);
+            let end = rest[at..].find('m').unwrap();
+            assert!(rest[at + 2..at + end]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ';'));
+            rest = &rest[at + end + 1..];
+        }
+        stripped.push_str(rest);
+        assert_eq!(stripped, String::from_utf8(plain).unwrap());
     }
 
     #[test]

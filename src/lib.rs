@@ -14,6 +14,7 @@
 //! - [`input`]: scanners that find the names in names lists and zone files;
 //! - [`pipeline`]: chunks, rayon, ordered output;
 //! - [`report`]: findings and figures in text, JSON Lines and CSV;
+//! - [`html_report`]: the findings of a run as one self-contained HTML page with charts;
 //! - [`display`]: text for a terminal, control characters escaped and long inputs cut;
 //! - [`gen`]: deterministic synthetic zones and query logs for throughput runs;
 //! - [`lines`]: line reading in bounded memory, for batch input;
@@ -26,6 +27,7 @@ pub mod codec;
 pub mod convert;
 pub mod display;
 pub mod gen;
+pub mod html_report;
 pub mod input;
 pub mod label;
 pub mod lines;

@@ -1,5 +1,5 @@
-//! Findings and run figures, and the three report formats of the contract: text, JSON Lines
-//! and CSV.
+//! Findings and run figures, and the report formats: the contract's text, JSON Lines and
+//! CSV, and an HTML page ([`crate::html_report`]).
 //!
 //! The layers below produce [`Finding`] values and know nothing of formats; a
 //! [`ReportWriter`] writes them in the chosen format, and [`Stats`] are written at the end
@@ -16,7 +16,8 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Write};
 
-use crate::display::escape_controls;
+use crate::display::{escape_controls, write_colored_finding};
+use crate::html_report::HtmlReport;
 
 use serde::Serialize;
 
@@ -142,6 +143,8 @@ pub enum Format {
     Jsonl,
     /// A header row with the finding keys, then one row per finding.
     Csv,
+    /// One self-contained HTML page with charts and a table, written at the end.
+    Html,
 }
 
 /// The finding keys, in the contract's order (the CSV header).
@@ -174,6 +177,8 @@ pub struct ReportWriter<W: Write> {
     out: W,
     csv_header_done: bool,
     written: u64,
+    color: bool,
+    html: Option<Box<HtmlReport>>,
 }
 
 impl<W: Write> ReportWriter<W> {
@@ -184,7 +189,16 @@ impl<W: Write> ReportWriter<W> {
             out,
             csv_header_done: false,
             written: 0,
+            color: false,
+            html: (format == Format::Html).then(Box::default),
         }
+    }
+
+    /// With `color`, text findings are coloured with ANSI escapes for a terminal, as
+    /// ripgrep colours its matches (see [`write_colored_finding`]); other formats ignore it.
+    pub fn with_color(mut self, color: bool) -> Self {
+        self.color = color;
+        self
     }
 
     /// Number of findings written so far.
@@ -195,6 +209,7 @@ impl<W: Write> ReportWriter<W> {
     /// Writes one finding.
     pub fn write(&mut self, finding: &Finding) -> io::Result<()> {
         match self.format {
+            Format::Text if self.color => write_colored_finding(&mut self.out, finding)?,
             Format::Text => writeln!(
                 self.out,
                 "{}:{}:{}: {}: {}: {}",
@@ -230,6 +245,11 @@ impl<W: Write> ReportWriter<W> {
                 ];
                 write_csv_row(&mut self.out, &row)?;
             }
+            Format::Html => {
+                if let Some(page) = &mut self.html {
+                    page.add(finding);
+                }
+            }
         }
         self.written += 1;
         Ok(())
@@ -244,7 +264,8 @@ impl<W: Write> ReportWriter<W> {
     }
 
     /// Ends the report: the CSV header if no row was written, the JSON Lines summary when
-    /// `stats` is given; then flushes.
+    /// `stats` is given, the whole HTML page (with the figures of `stats` when given); then
+    /// flushes.
     pub fn finish(&mut self, stats: Option<&Stats>) -> io::Result<()> {
         match self.format {
             Format::Csv => self.csv_header()?,
@@ -256,6 +277,11 @@ impl<W: Write> ReportWriter<W> {
                         mb_per_s: stats.mb_per_s(),
                     };
                     write_json(&mut self.out, &record)?;
+                }
+            }
+            Format::Html => {
+                if let Some(page) = &self.html {
+                    page.write(stats, &mut self.out)?;
                 }
             }
             Format::Text => {}

@@ -580,6 +580,10 @@ fn subcommands() -> Vec<String> {
             if !line.starts_with(' ') {
                 break;
             }
+            // A description that help wraps to the terminal goes on further in.
+            if line.starts_with("   ") {
+                continue;
+            }
             if let Some(name) = line.split_whitespace().next() {
                 names.push(name.to_owned());
             }

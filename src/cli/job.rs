@@ -124,6 +124,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         ReportFormat::Text => Format::Text,
         ReportFormat::Jsonl => Format::Jsonl,
         ReportFormat::Csv => Format::Csv,
+        ReportFormat::Html => Format::Html,
     };
 
     // The report: a file written atomically, or standard error (silenced by -q).
@@ -142,7 +143,8 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         None => Box::new(stderr.lock()),
     };
     let mut report_sink = report_blame.writer(&mut *report_inner);
-    let mut report = ReportWriter::new(format, &mut report_sink as &mut dyn Write);
+    let mut report = ReportWriter::new(format, &mut report_sink as &mut dyn Write)
+        .with_color(super::color::enabled(args.color, args.report.is_none()));
 
     let mut total = Stats::default();
 
@@ -190,8 +192,10 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     // A stopped run has no figures to tell: the stopped input's are not counted.
     let stats = args.stats && ended == Ended::Done;
     let findings = report.written();
+    // The HTML page always shows the run's figures.
+    let figures = (stats || format == Format::Html) && ended == Ended::Done;
     report
-        .finish(stats.then_some(&total))
+        .finish(figures.then_some(&total))
         .map_err(|e| Trouble(format!("{}: {e}", report_blame.name)))?;
     drop(report_sink);
     drop(report_inner);

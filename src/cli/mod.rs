@@ -2,15 +2,18 @@
 
 mod batch;
 mod codec_cmd;
+mod color;
+mod completions;
 mod gen_cmd;
 mod job;
+mod man;
 mod mapped;
 mod output;
 mod targets;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use idnscope::codec::punycode::DEFAULT_MAX_LEN;
 use idnscope::rewrite::Mode;
@@ -47,9 +50,9 @@ exit status is 1 when anything was reported.
 Examples:
   idnscope decode samples/names.txt                    # to standard output
   idnscope decode -o names.unicode.txt samples/names.txt
-  idnscope decode --in-place names.txt                 # atomic: temp file + rename
-  idnscope decode --report findings.jsonl --report-format jsonl --stats names.txt
-  cat names.txt | idnscope decode --race -              # also convert legacy bq-- labels")]
+  idnscope decode --in-place samples/example.zone      # atomic: temp file + rename
+  idnscope decode --report findings.jsonl --report-format jsonl --stats samples/queries.log
+  cat samples/names.txt | idnscope decode --race -     # also convert legacy bq-- labels")]
     Decode(JobArgs),
     /// Rewrite Unicode labels as ACE (xn--, UTS #46 non-transitional); failures are kept and reported
     #[command(after_help = "\
@@ -57,17 +60,25 @@ Unicode labels are mapped as UTS #46 says (case folding, width, NFC), checked ag
 and written as xn-- labels; ASCII labels stay as they are. A label that cannot be encoded is
 kept and reported as an encode-error.
 
+--race is for decode: encode writes xn-- labels only, and is refused with it.
+
 Examples:
-  idnscope encode samples/names.unicode.txt
-  idnscope decode names.txt | idnscope encode          # round trip: the same bytes back
-  idnscope encode --in-place names.txt")]
+  idnscope encode samples/example.zone
+  idnscope decode samples/names.txt | idnscope encode  # round trip: the same bytes back
+  idnscope encode --in-place samples/example.zone")]
     Encode(JobArgs),
-    /// Report invalid ACE labels and legacy RACE labels without rewriting anything
+    /// Report invalid ACE labels, legacy RACE labels and homographs without rewriting anything
     #[command(after_help = "\
+Every name holding a Unicode label (decoded from ACE, raw UTF-8 or escaped) is checked as
+browsers check it, and a look-alike of a protected domain names the domain it imitates.
+Legacy bq-- labels are always reported, so --race is refused.
+
 Examples:
-  idnscope audit samples/names.txt
-  idnscope audit --report-format csv --report findings.csv names.txt
-  idnscope audit -q names.txt && echo clean             # exit status only")]
+  idnscope audit samples/queries.log
+  idnscope audit --protect samples/protect.txt samples/example.zone
+  idnscope audit --report-format html --report audit.html samples/queries.log
+  idnscope audit --report-format csv --report findings.csv samples/names.txt
+  idnscope audit -q samples/names.txt || echo flagged  # exit status only")]
     Audit(JobArgs),
     /// Write synthetic data for throughput runs (deterministic for a given seed)
     #[command(after_help = "\
@@ -79,13 +90,13 @@ responses). The same seed gives the same bytes; the output stops after the recor
 exchange that reaches --size. --ace-ratio defaults to 0.08 for zone, 0.02 for the others.
 
 Examples:
-  idnscope gen zone --size 1G --seed 1 --ace-ratio 0.08 -o big.zone
+  idnscope gen zone --size 100M --seed 1 --ace-ratio 0.08 -o big.zone
   idnscope gen zone --size 10M --invalid-ratio 0.01 | idnscope audit --format zone -
-  idnscope gen log --size 1G --seed 1 -o queries.log            # BIND, 2% ACE names
-  idnscope gen log --format zeek --size 100M --ace-ratio 0.1 -o dns.log
+  idnscope gen log --size 100M --seed 1 -o queries.log          # BIND, 2% ACE names
+  idnscope gen log --format zeek --size 10M --ace-ratio 0.1 -o dns.log
   idnscope gen log --format json --size 10M --invalid-ratio 0.001 -o dns.json
-  idnscope gen pcap --size 1G --seed 1 -o dns.pcap
-  idnscope gen dnstap --size 100M --invalid-ratio 0.01 -o dns.dnstap")]
+  idnscope gen pcap --size 10M --seed 1 -o dns.pcap
+  idnscope gen dnstap --size 10M --invalid-ratio 0.01 -o dns.dnstap")]
     Gen(GenArgs),
     /// Raw Punycode (RFC 3492) on single strings, without the xn-- prefix
     #[command(after_help = "\
@@ -113,6 +124,21 @@ Examples:
   idnscope race encode ü                # bq--ad6a
   idnscope race decode bq--ad6a         # ü")]
     Race(RaceArgs),
+    /// Print a completion script for a shell
+    #[command(after_help = "\
+Examples:
+  source <(idnscope completions bash)  # this bash session only
+  idnscope completions bash > ~/.local/share/bash-completion/completions/idnscope
+  idnscope completions zsh > ~/.zfunc/_idnscope  # with fpath+=(~/.zfunc) before compinit
+  idnscope completions fish > ~/.config/fish/completions/idnscope.fish")]
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff), of idnscope or of one of its commands
+    #[command(after_help = "\
+Examples:
+  idnscope man | man -l -
+  idnscope man audit | man -l -
+  idnscope man > ~/.local/share/man/man1/idnscope.1")]
+    Man(man::ManArgs),
 }
 
 /// Input formats of `--format`.
@@ -137,6 +163,8 @@ enum ReportFormat {
     Jsonl,
     /// A header row, then one row per finding.
     Csv,
+    /// One self-contained HTML page: figures, charts and a table of the findings.
+    Html,
 }
 
 /// When to show a progress bar.
@@ -178,6 +206,7 @@ struct JobArgs {
     #[arg(long)]
     stats: bool,
     /// decode: also convert valid bq-- (RACE) labels; without it they are only reported
+    /// (refused by encode and audit)
     #[arg(long)]
     race: bool,
     /// audit: also read the files that zone files name with $INCLUDE (only inside the
@@ -200,6 +229,9 @@ struct JobArgs {
     /// No findings on standard error, in any format (the exit status still tells)
     #[arg(short, long)]
     quiet: bool,
+    /// Colour text findings: auto = only on a terminal, and not when NO_COLOR is set
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = color::When::Auto)]
+    color: color::When,
     /// Inputs; none or - reads standard input
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
@@ -333,7 +365,6 @@ pub fn main() -> ExitCode {
         _ => ("", &[][..]),
     };
     if let Some(option) = misspelt_option(strings) {
-        use clap::CommandFactory;
         let mut command = Cli::command().bin_name("idnscope");
         command.build();
         let command = command
@@ -352,8 +383,18 @@ pub fn main() -> ExitCode {
     }
     let status = match cli.command {
         Command::Decode(args) => job::run(Mode::Decode { race: args.race }, &args),
+        Command::Encode(args) | Command::Audit(args) if args.race => {
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                b"idnscope: --race is for decode: encode writes only xn-- labels, and audit \
+                  reports every bq-- label without it\n",
+            );
+            EXIT_TROUBLE
+        }
         Command::Encode(args) => job::run(Mode::Encode, &args),
         Command::Audit(args) => job::run(Mode::Audit, &args),
+        Command::Completions(args) => completions::run(&args, Cli::command()),
+        Command::Man(args) => man::run(&args, Cli::command()),
         Command::Gen(args) => gen_cmd::run(&args),
         Command::Punycode(args) => codec_cmd::punycode(&args),
         Command::Race(args) => codec_cmd::race(&args),
@@ -381,6 +422,21 @@ fn refused_or_answered(e: &clap::Error) -> u8 {
     {
         Ok(()) => EXIT_CLEAN,
         // The reader has what it wanted (`idnscope --help | head -1`).
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_CLEAN,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "idnscope: standard output: {e}");
+            EXIT_TROUBLE
+        }
+    }
+}
+
+/// Writes `bytes` to standard output; returns the exit status: 0, also when the reader has
+/// gone (`idnscope man | head`), or 2 with a message when the write failed otherwise.
+fn write_stdout(bytes: &[u8]) -> u8 {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => EXIT_CLEAN,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_CLEAN,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "idnscope: standard output: {e}");

@@ -11,6 +11,7 @@
 //!   disturb less than a mean.
 
 use std::hint::black_box;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use idnscope::codec::punycode::Decoder;
@@ -40,11 +41,14 @@ fn validate(labels: &[&str], labeler: &mut Labeler, out: &mut String) {
     }
 }
 
-fn main() {
+fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_default();
-    let rounds: usize = args.next().and_then(|n| n.parse().ok()).expect(USAGE);
-    let labels: Vec<&str> = include_str!("../benches/data/idn-tlds.txt")
+    let Some(rounds) = args.next().and_then(|n| n.parse::<usize>().ok()) else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let labels: Vec<&str> = include_str!("../data/idn-tlds.txt")
         .lines()
         .filter(|l| !l.starts_with('#'))
         .collect();
@@ -73,6 +77,10 @@ fn main() {
                 fastest_validate.as_secs_f64() / fastest_raw.as_secs_f64()
             );
         }
-        _ => panic!("{USAGE}"),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
     }
+    ExitCode::SUCCESS
 }

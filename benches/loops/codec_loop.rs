@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use idnscope::codec::punycode::{Decoder, Encoder};
 
-#[path = "../benches/labels/mod.rs"]
+#[path = "../labels/mod.rs"]
 mod labels;
 
 const USAGE: &str =

@@ -1,0 +1,796 @@
+//! The HTML report of `--report-format html`: one self-contained page that a person opens
+//! in a browser, with the run's figures, charts drawn as inline SVG and a table of the
+//! findings that sorts and filters without any server.
+//!
+//! The page loads nothing: no script, style sheet, font or image from elsewhere, and a
+//! Content-Security-Policy (`default-src 'none'`) forbids the browser to fetch anything,
+//! so it can be mailed or archived and opened offline. Everything that comes from the
+//! input (paths, names, labels, messages, protected domains) is escaped for HTML, after its
+//! control characters are made visible as the text report shows them
+//! ([`crate::display::escape_controls`]); names and labels sit in `<bdi>` elements, so a
+//! right-to-left or bidi-override character cannot reorder the text around it.
+//!
+//! Memory stays bounded whatever the input: the charts are counters (kinds, reasons,
+//! scripts, protected domains up to [`MAX_TARGETS`], and [`LINE_BINS`] bins over the lines
+//! whose width doubles as the lines grow), and the table keeps the first [`MAX_ROWS`]
+//! findings, each field cut after [`CELL_CHARS`] characters; the page says when rows were
+//! left out, and the charts count every finding.
+//!
+//! ```
+//! use idnscope::html_report::HtmlReport;
+//! use idnscope::report::{Finding, Kind, Stats};
+//!
+//! let mut page = HtmlReport::new();
+//! page.add(&Finding {
+//!     file: "names.txt".into(),
+//!     line: 3,
+//!     column: 1,
+//!     name: "xn--pple-43d.com".into(),
+//!     label: "xn--pple-43d".into(),
+//!     kind: Kind::Homograph,
+//!     reason: "mixed-script",
+//!     message: "Latin mixed with Cyrillic".into(),
+//!     unicode: Some("аpple.com".into()),
+//!     target: Some("apple.com".into()),
+//!     check: Some("C08"),
+//! });
+//! let mut html = Vec::new();
+//! page.write(Some(&Stats::default()), &mut html).unwrap();
+//! let html = String::from_utf8(html).unwrap();
+//! assert!(html.contains("apple.com"));
+//! ```
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use unicode_script::{Script, UnicodeScript};
+
+use crate::display::escape_controls;
+use crate::report::{Finding, Kind, Stats};
+
+/// Most findings listed in the table; the charts count them all.
+pub const MAX_ROWS: usize = 10_000;
+/// Most characters of a field shown in a table cell.
+pub const CELL_CHARS: usize = 300;
+/// Most distinct protected domains counted; the others are counted together.
+pub const MAX_TARGETS: usize = 10_000;
+/// Bins of the chart of findings over the lines of the input.
+pub const LINE_BINS: usize = 50;
+/// Bars of the chart of imitated domains.
+const TOP_TARGETS: usize = 10;
+
+/// The four kinds, in the order the page shows them, with their colours.
+const KINDS: [(Kind, &str); 4] = [
+    (Kind::InvalidAce, "#c62828"),
+    (Kind::LegacyRace, "#6a1b9a"),
+    (Kind::Homograph, "#ef6c00"),
+    (Kind::EncodeError, "#1565c0"),
+];
+
+/// One row of the findings table, its fields already cut to [`CELL_CHARS`].
+struct Row {
+    file: String,
+    line: u64,
+    column: u64,
+    kind: Kind,
+    reason: &'static str,
+    label: String,
+    name: String,
+    unicode: String,
+    target: String,
+    check: &'static str,
+    message: String,
+}
+
+/// Counts of findings over the lines of the input, in [`LINE_BINS`] bins whose width (in
+/// lines) doubles whenever a finding falls past the last bin.
+struct LineBins {
+    width: u64,
+    counts: [u64; LINE_BINS],
+}
+
+impl LineBins {
+    fn add(&mut self, line: u64) {
+        let index = line.saturating_sub(1);
+        while index / self.width >= LINE_BINS as u64 {
+            for i in 0..LINE_BINS {
+                let merged = match i * 2 < LINE_BINS {
+                    true => self.counts[i * 2] + self.counts[i * 2 + 1],
+                    false => 0,
+                };
+                self.counts[i] = merged;
+            }
+            self.width *= 2;
+        }
+        self.counts[(index / self.width) as usize] += 1;
+    }
+}
+
+/// The findings of a run gathered for the HTML page: counters for the charts and the first
+/// [`MAX_ROWS`] findings for the table. Feed it with [`HtmlReport::add`], then write the
+/// page with [`HtmlReport::write`].
+pub struct HtmlReport {
+    total: u64,
+    by_kind: [u64; 4],
+    by_reason: BTreeMap<(usize, &'static str), u64>,
+    targets: BTreeMap<String, u64>,
+    other_targets: u64,
+    scripts: BTreeMap<&'static str, u64>,
+    lines: LineBins,
+    files: BTreeMap<String, u64>,
+    rows: Vec<Row>,
+}
+
+impl Default for HtmlReport {
+    fn default() -> Self {
+        HtmlReport::new()
+    }
+}
+
+impl HtmlReport {
+    /// An empty report.
+    pub fn new() -> Self {
+        HtmlReport {
+            total: 0,
+            by_kind: [0; 4],
+            by_reason: BTreeMap::new(),
+            targets: BTreeMap::new(),
+            other_targets: 0,
+            scripts: BTreeMap::new(),
+            lines: LineBins {
+                width: 1,
+                counts: [0; LINE_BINS],
+            },
+            files: BTreeMap::new(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Findings added so far.
+    pub fn findings(&self) -> u64 {
+        self.total
+    }
+
+    /// Counts one finding, and keeps it for the table while there is room.
+    pub fn add(&mut self, finding: &Finding) {
+        self.total += 1;
+        let kind = kind_index(finding.kind);
+        self.by_kind[kind] += 1;
+        *self.by_reason.entry((kind, finding.reason)).or_default() += 1;
+        if let Some(target) = &finding.target {
+            if !count_bounded(&mut self.targets, &cut(target)) {
+                self.other_targets += 1;
+            }
+        }
+        let text = finding.unicode.as_deref().unwrap_or(&finding.label);
+        let mut seen: Vec<Script> = Vec::new();
+        for c in text.chars() {
+            let script = c.script();
+            if !matches!(script, Script::Common | Script::Inherited | Script::Unknown)
+                && !seen.contains(&script)
+            {
+                seen.push(script);
+                *self.scripts.entry(script.full_name()).or_default() += 1;
+            }
+        }
+        self.lines.add(finding.line);
+        count_bounded(&mut self.files, &cut(&finding.file));
+        if self.rows.len() < MAX_ROWS {
+            self.rows.push(Row {
+                file: cut(&finding.file).into_owned(),
+                line: finding.line,
+                column: finding.column,
+                kind: finding.kind,
+                reason: finding.reason,
+                label: cut(&finding.label).into_owned(),
+                name: cut(&finding.name).into_owned(),
+                unicode: cut(finding.unicode.as_deref().unwrap_or("")).into_owned(),
+                target: cut(finding.target.as_deref().unwrap_or("")).into_owned(),
+                check: finding.check.unwrap_or(""),
+                message: cut(&finding.message).into_owned(),
+            });
+        }
+    }
+
+    /// Writes the page: the figures of `stats` when given (the input's size, records, names
+    /// and time), the findings' totals and charts, and the table.
+    pub fn write<W: Write>(&self, stats: Option<&Stats>, mut out: W) -> io::Result<()> {
+        out.write_all(HEAD.as_bytes())?;
+        self.write_totals(stats, &mut out)?;
+        self.write_charts(&mut out)?;
+        self.write_table(&mut out)?;
+        writeln!(out, "<script>{SCRIPT}</script>\n</body>\n</html>")?;
+        out.flush()
+    }
+
+    fn write_totals<W: Write>(&self, stats: Option<&Stats>, out: &mut W) -> io::Result<()> {
+        writeln!(out, "<section class=\"totals\">")?;
+        let mut card = |id: &str, value: String, what: &str| {
+            writeln!(
+                out,
+                "<div class=\"card\"><div class=\"value\" id=\"{id}\">{value}</div>\
+                 <div class=\"what\">{what}</div></div>"
+            )
+        };
+        card("total-findings", group(self.total), "findings")?;
+        for (i, (kind, _)) in KINDS.iter().enumerate() {
+            card(
+                &format!("total-{kind}"),
+                group(self.by_kind[i]),
+                kind.as_str(),
+            )?;
+        }
+        if let Some(stats) = stats {
+            card("total-names", group(stats.names), "names examined")?;
+            card("total-ace", group(stats.ace_labels), "ACE labels")?;
+            card("total-records", group(stats.records), "records or lines")?;
+            card("total-bytes", bytes(stats.bytes), "read")?;
+        }
+        writeln!(out, "</section>")?;
+        if !self.files.is_empty() {
+            write!(out, "<p class=\"files\">Findings by input: ")?;
+            for (i, (file, count)) in self.files.iter().enumerate() {
+                let sep = if i > 0 { ", " } else { "" };
+                write!(out, "{sep}<code>{}</code> {}", esc(file), group(*count))?;
+            }
+            writeln!(out, "</p>")?;
+        }
+        Ok(())
+    }
+
+    fn write_charts<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        writeln!(out, "<section class=\"charts\">")?;
+        let kinds: Vec<Bar> = KINDS
+            .iter()
+            .enumerate()
+            .map(|(i, (kind, colour))| Bar {
+                label: kind.as_str().into(),
+                count: self.by_kind[i],
+                colour,
+            })
+            .collect();
+        bar_chart(out, "chart-kinds", "Findings by kind", &kinds)?;
+
+        let mut reasons: Vec<Bar> = self
+            .by_reason
+            .iter()
+            .map(|(&(kind, reason), &count)| Bar {
+                label: format!("{} · {reason}", KINDS[kind].0).into(),
+                count,
+                colour: KINDS[kind].1,
+            })
+            .collect();
+        reasons.sort_by_key(|bar| std::cmp::Reverse(bar.count));
+        bar_chart(out, "chart-reasons", "Findings by reason", &reasons)?;
+
+        let mut targets: Vec<(&String, &u64)> = self.targets.iter().collect();
+        targets.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let mut top: Vec<Bar> = targets
+            .iter()
+            .take(TOP_TARGETS)
+            .map(|(target, &count)| Bar {
+                label: Cow::Borrowed(target.as_str()),
+                count,
+                colour: KINDS[2].1,
+            })
+            .collect();
+        let rest = targets
+            .iter()
+            .skip(TOP_TARGETS)
+            .map(|(_, &c)| c)
+            .sum::<u64>()
+            + self.other_targets;
+        if rest > 0 {
+            top.push(Bar {
+                label: "(others)".into(),
+                count: rest,
+                colour: "#9e9e9e",
+            });
+        }
+        bar_chart(out, "chart-targets", "Protected domains imitated", &top)?;
+
+        let mut scripts: Vec<Bar> = self
+            .scripts
+            .iter()
+            .map(|(&script, &count)| Bar {
+                label: script.into(),
+                count,
+                colour: "#00838f",
+            })
+            .collect();
+        scripts.sort_by_key(|bar| std::cmp::Reverse(bar.count));
+        bar_chart(out, "chart-scripts", "Scripts in flagged labels", &scripts)?;
+
+        self.line_chart(out)?;
+        writeln!(out, "</section>")
+    }
+
+    /// A column chart of findings over the lines (or records) of the input.
+    fn line_chart<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        let bins = &self.lines.counts;
+        let used = bins.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
+        writeln!(
+            out,
+            "<figure id=\"chart-lines\" class=\"chart wide\"><figcaption>Findings over the \
+             input, by line or record ({} per column)</figcaption>",
+            group(self.lines.width)
+        )?;
+        if used == 0 {
+            return writeln!(out, "<p class=\"empty\">No findings.</p></figure>");
+        }
+        let max = bins.iter().copied().max().unwrap_or(1).max(1);
+        let (w, h, left, bottom) = (1180.0, 140.0, 44.0, 22.0);
+        let step = (w - left) / used as f64;
+        writeln!(
+            out,
+            "<svg viewBox=\"0 0 {w} {}\" role=\"img\" aria-label=\"findings by line\">",
+            h + bottom
+        )?;
+        writeln!(
+            out,
+            "<line x1=\"{left}\" y1=\"{h}\" x2=\"{w}\" y2=\"{h}\" class=\"axis\"/>\
+             <text x=\"{}\" y=\"12\" class=\"tick\" text-anchor=\"end\">{}</text>\
+             <text x=\"{}\" y=\"{h}\" class=\"tick\" text-anchor=\"end\">0</text>",
+            left - 6.0,
+            group(max),
+            left - 6.0,
+        )?;
+        for (i, &count) in bins[..used].iter().enumerate() {
+            let first = i as u64 * self.lines.width + 1;
+            let last = first + self.lines.width - 1;
+            let bar = (count as f64 / max as f64) * (h - 8.0);
+            writeln!(
+                out,
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#455a64\">\
+                 <title>lines {}–{}: {} findings</title></rect>",
+                left + i as f64 * step + 1.0,
+                h - bar,
+                (step - 2.0).max(1.0),
+                bar,
+                group(first),
+                group(last),
+                group(count)
+            )?;
+        }
+        let end = used as u64 * self.lines.width;
+        writeln!(
+            out,
+            "<text x=\"{left}\" y=\"{}\" class=\"tick\">1</text>\
+             <text x=\"{w}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text></svg></figure>",
+            h + 16.0,
+            h + 16.0,
+            group(end)
+        )
+    }
+
+    fn write_table<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        writeln!(
+            out,
+            "<section class=\"list\"><h2>Findings</h2>\n<div class=\"filters\">\
+             <input id=\"filter\" type=\"search\" placeholder=\"Filter: any text in a row\" \
+             aria-label=\"filter\"> <select id=\"kind-filter\" aria-label=\"kind\">\
+             <option value=\"\">every kind</option>"
+        )?;
+        for (kind, _) in KINDS {
+            writeln!(out, "<option value=\"{kind}\">{kind}</option>")?;
+        }
+        writeln!(
+            out,
+            "</select> <span><span id=\"shown\">{}</span> of {} listed</span></div>",
+            self.rows.len(),
+            group(self.rows.len() as u64)
+        )?;
+        if self.total > self.rows.len() as u64 {
+            writeln!(
+                out,
+                "<p class=\"note\" id=\"rows-left-out\">The table lists the first {} of {} \
+                 findings; the figures and charts above count them all.</p>",
+                group(self.rows.len() as u64),
+                group(self.total)
+            )?;
+        }
+        writeln!(
+            out,
+            "<table id=\"findings\"><thead><tr>\
+             <th data-type=\"text\">file</th><th data-type=\"number\">line</th>\
+             <th data-type=\"number\">col</th><th data-type=\"text\">kind</th>\
+             <th data-type=\"text\">reason</th><th data-type=\"text\">label</th>\
+             <th data-type=\"text\">unicode</th><th data-type=\"text\">imitates</th>\
+             <th data-type=\"text\">explanation</th></tr></thead><tbody>"
+        )?;
+        for (i, row) in self.rows.iter().enumerate() {
+            let kind = row.kind.as_str();
+            let check = match row.check {
+                "" => String::new(),
+                check => format!(" <span class=\"check\">{}</span>", esc(check)),
+            };
+            writeln!(
+                out,
+                "<tr class=\"finding\" data-kind=\"{kind}\" data-i=\"{i}\">\
+                 <td class=\"file\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                 <td><span class=\"kind {kind}\">{kind}</span></td><td class=\"reason\">{}{check}</td>\
+                 <td class=\"id\"><bdi>{}</bdi></td><td class=\"id\"><bdi>{}</bdi></td>\
+                 <td class=\"id\"><bdi>{}</bdi></td>\
+                 <td class=\"why\">{}<div class=\"name\">in <bdi>{}</bdi></div></td></tr>",
+                esc(&row.file),
+                row.line,
+                row.column,
+                esc(row.reason),
+                esc(&row.label),
+                mark_non_ascii(&row.unicode),
+                esc(&row.target),
+                esc(&row.message),
+                esc(&row.name),
+            )?;
+        }
+        writeln!(out, "</tbody></table></section>")
+    }
+}
+
+/// A bar of a chart.
+struct Bar<'a> {
+    label: Cow<'a, str>,
+    count: u64,
+    colour: &'static str,
+}
+
+/// A horizontal bar chart as inline SVG, its labels escaped.
+fn bar_chart<W: Write>(out: &mut W, id: &str, title: &str, bars: &[Bar]) -> io::Result<()> {
+    writeln!(
+        out,
+        "<figure id=\"{id}\" class=\"chart\"><figcaption>{title}</figcaption>"
+    )?;
+    if bars.iter().all(|b| b.count == 0) {
+        return writeln!(out, "<p class=\"empty\">None.</p></figure>");
+    }
+    let max = bars.iter().map(|b| b.count).max().unwrap_or(1).max(1);
+    let (label_w, bar_w, row_h) = (270.0, 230.0, 22.0);
+    let height = row_h * bars.len() as f64 + 4.0;
+    writeln!(
+        out,
+        "<svg viewBox=\"0 0 {} {height}\" role=\"img\" aria-label=\"{}\">",
+        label_w + bar_w + 60.0,
+        esc(title)
+    )?;
+    for (i, bar) in bars.iter().enumerate() {
+        let y = i as f64 * row_h + 2.0;
+        let length = (bar.count as f64 / max as f64) * bar_w;
+        let label = esc(&bar.label);
+        writeln!(
+            out,
+            "<g class=\"bar\"><title>{label}: {}</title>\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
+             <rect x=\"{label_w}\" y=\"{:.1}\" width=\"{length:.1}\" height=\"{:.1}\" \
+             rx=\"2\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" class=\"count\">{}</text></g>",
+            group(bar.count),
+            label_w - 8.0,
+            y + 15.0,
+            esc(&shorten(&bar.label, 34)),
+            y + 3.0,
+            row_h - 6.0,
+            bar.colour,
+            label_w + length + 6.0,
+            y + 15.0,
+            group(bar.count),
+        )?;
+    }
+    writeln!(out, "</svg></figure>")
+}
+
+/// Counts `key` in `map` unless it is new and the map already holds [`MAX_TARGETS`] keys;
+/// returns whether it was counted.
+fn count_bounded(map: &mut BTreeMap<String, u64>, key: &str) -> bool {
+    if let Some(count) = map.get_mut(key) {
+        *count += 1;
+        return true;
+    }
+    if map.len() < MAX_TARGETS {
+        map.insert(key.to_owned(), 1);
+        return true;
+    }
+    false
+}
+
+fn kind_index(kind: Kind) -> usize {
+    match kind {
+        Kind::InvalidAce => 0,
+        Kind::LegacyRace => 1,
+        Kind::Homograph => 2,
+        Kind::EncodeError => 3,
+    }
+}
+
+/// `text` escaped for HTML text and attribute values, its control characters first shown
+/// as `\u{XX}`.
+pub fn esc(text: &str) -> Cow<'_, str> {
+    let shown = escape_controls(text);
+    if !shown.contains(['&', '<', '>', '"', '\'']) {
+        return shown;
+    }
+    let mut out = String::with_capacity(shown.len() + 16);
+    for c in shown.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` escaped as [`esc`] does, each non-ASCII character in a `<mark>` that gives its
+/// code point: the look-alikes among ASCII letters stand out.
+fn mark_non_ascii(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        let mut buf = [0; 4];
+        let shown = esc(c.encode_utf8(&mut buf));
+        match c.is_ascii() {
+            true => out.push_str(&shown),
+            false => {
+                let _ = write!(out, "<mark title=\"U+{:04X}\">{shown}</mark>", u32::from(c));
+            }
+        }
+    }
+    out
+}
+
+/// `text` cut after [`CELL_CHARS`] characters, with `…` and its length.
+fn cut(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(CELL_CHARS) {
+        Some((at, _)) => Cow::Owned(format!(
+            "{}… ({} characters)",
+            &text[..at],
+            text.chars().count()
+        )),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// `text` cut after `chars` characters with `…`, for a chart's label.
+fn shorten(text: &str, chars: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => Cow::Owned(format!("{}…", &text[..at])),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// A count with thin spaces between groups of three digits (`12 345`).
+fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{2009}');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// A size in bytes, with a decimal unit (kB, MB, GB: powers of 1000, as `--stats` gives
+/// MB/s).
+fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1_000_000_000 => format!("{:.1} GB", n as f64 / 1e9),
+        n if n >= 1_000_000 => format!("{:.1} MB", n as f64 / 1e6),
+        n if n >= 1_000 => format!("{:.1} kB", n as f64 / 1e3),
+        n => format!("{n} B"),
+    }
+}
+
+/// The page up to the figures: the policy, the styles and the heading.
+const HEAD: &str = r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="idnscope">
+<title>idnscope report</title>
+<style>
+:root { color-scheme: light; --ink: #1f2933; --muted: #616e7c; --line: #e4e7eb; --bg: #f5f7fa; }
+* { box-sizing: border-box; }
+body { margin: 0; padding: 24px 32px 48px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: var(--ink); background: var(--bg); }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h1 span { color: var(--muted); font-weight: normal; }
+h2 { font-size: 16px; margin: 0 0 10px; }
+.totals { display: flex; flex-wrap: wrap; gap: 12px; margin: 16px 0 8px; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; min-width: 120px; }
+.card .value { font-size: 22px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.card .what { color: var(--muted); font-size: 12px; }
+#total-invalid-ace { color: #c62828; } #total-legacy-race { color: #6a1b9a; }
+#total-homograph { color: #ef6c00; } #total-encode-error { color: #1565c0; }
+.files { color: var(--muted); margin: 4px 0 16px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 12px; }
+.chart { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 0; }
+.chart.wide { grid-column: 1 / -1; }
+.chart figcaption { font-weight: 600; margin-bottom: 8px; }
+.chart svg { width: 100%; height: auto; font-size: 12px; }
+.chart text { fill: var(--ink); }
+.chart .count, .chart .tick { fill: var(--muted); }
+.chart .axis { stroke: var(--line); }
+.empty { color: var(--muted); margin: 0; }
+.list { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin-top: 12px; }
+.filters { display: flex; gap: 8px; align-items: center; margin-bottom: 10px; color: var(--muted); }
+.filters input { flex: 0 1 360px; padding: 5px 8px; border: 1px solid #cbd2d9; border-radius: 6px; font: inherit; }
+.filters select { padding: 5px; border: 1px solid #cbd2d9; border-radius: 6px; font: inherit; }
+.note { color: #8d6e00; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+th { position: sticky; top: 0; background: #fff; cursor: pointer; user-select: none; white-space: nowrap; }
+th[aria-sort=ascending]::after { content: " ▲"; } th[aria-sort=descending]::after { content: " ▼"; }
+td.n { font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
+td.id, td.reason { white-space: nowrap; }
+td.id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
+td.file { min-width: 6em; }
+td.why { min-width: 18em; }
+mark { background: #ffe0b2; color: #bf360c; border-radius: 2px; }
+tr:hover td { background: #fafbfc; }
+.kind { display: inline-block; padding: 0 6px; border-radius: 4px; color: #fff; font-size: 12px; white-space: nowrap; }
+.kind.invalid-ace { background: #c62828; } .kind.legacy-race { background: #6a1b9a; }
+.kind.homograph { background: #ef6c00; } .kind.encode-error { background: #1565c0; }
+.check { display: block; color: var(--muted); font-size: 12px; }
+.name { color: var(--muted); font-size: 12px; }
+</style>
+</head>
+<body>
+<h1>idnscope report <span>· invalid ACE labels, legacy RACE labels, homographs, encode errors</span></h1>
+"#;
+
+/// Sorting (a click on a column heading) and filtering (text, kind, and `#q=TEXT` in the
+/// address) of the table, with no library.
+const SCRIPT: &str = r#"
+(function () {
+  "use strict";
+  var table = document.getElementById("findings");
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  var text = document.getElementById("filter");
+  var kind = document.getElementById("kind-filter");
+  var shown = document.getElementById("shown");
+  function apply() {
+    var q = text.value.toLowerCase(), k = kind.value, n = 0;
+    rows.forEach(function (r) {
+      var keep = (!k || r.getAttribute("data-kind") === k) &&
+        (!q || r.textContent.toLowerCase().indexOf(q) >= 0);
+      r.hidden = !keep;
+      if (keep) { n += 1; }
+    });
+    shown.textContent = String(n);
+  }
+  var heads = table.tHead.rows[0].cells;
+  Array.prototype.forEach.call(heads, function (th, column) {
+    th.addEventListener("click", function () {
+      var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+      Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+      var numeric = th.getAttribute("data-type") === "number";
+      rows.sort(function (a, b) {
+        var x = a.cells[column].textContent, y = b.cells[column].textContent;
+        var c = numeric ? Number(x) - Number(y) : x.localeCompare(y);
+        return c * dir || Number(a.getAttribute("data-i")) - Number(b.getAttribute("data-i"));
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+  text.addEventListener("input", apply);
+  kind.addEventListener("change", apply);
+  var hash = /^#q=(.*)$/.exec(window.location.hash);
+  if (hash) { text.value = decodeURIComponent(hash[1]); }
+  apply();
+  document.body.setAttribute("data-ready", "1");
+})();
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(line: u64, kind: Kind, reason: &'static str, label: &str) -> Finding {
+        Finding {
+            file: "in.txt".into(),
+            line,
+            column: 1,
+            name: format!("{label}.com"),
+            label: label.into(),
+            kind,
+            reason,
+            message: "why".into(),
+            unicode: None,
+            target: None,
+            check: None,
+        }
+    }
+
+    fn page(report: &HtmlReport) -> String {
+        let mut out = Vec::new();
+        report.write(None, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn markup_from_the_input_is_escaped_everywhere() {
+        let hostile = "<img src=x onerror=alert(1)>\"'&\u{1b}";
+        let mut report = HtmlReport::new();
+        let mut f = finding(1, Kind::Homograph, "mixed-script", hostile);
+        f.file = hostile.into();
+        f.name = hostile.into();
+        f.message = hostile.into();
+        f.unicode = Some(hostile.into());
+        f.target = Some(hostile.into());
+        report.add(&f);
+        let html = page(&report);
+        assert!(!html.contains("<img"), "raw markup in the page");
+        assert!(!html.contains("onerror=alert(1)>\""));
+        assert!(!html.contains('\u{1b}'));
+        let escaped = "&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;\\u{1b}";
+        // file, label, unicode, target (table and chart), message, name
+        assert!(html.matches(escaped).count() >= 7, "{html}");
+    }
+
+    #[test]
+    fn line_bins_double_and_keep_every_count() {
+        let mut bins = LineBins {
+            width: 1,
+            counts: [0; LINE_BINS],
+        };
+        for line in 1..=1000u64 {
+            bins.add(line);
+        }
+        assert_eq!(bins.counts.iter().sum::<u64>(), 1000);
+        // 1000 lines in 50 bins: the width is the first power of two with 50 * w >= 1000.
+        assert_eq!(bins.width, 32);
+        assert_eq!(bins.counts[0], 32);
+        assert_eq!(bins.counts[31], 1000 - 31 * 32);
+        assert!(bins.counts[32..].iter().all(|&c| c == 0));
+    }
+
+    #[test]
+    fn rows_are_bounded_and_the_page_says_so() {
+        let mut report = HtmlReport::new();
+        let long = "x".repeat(5000);
+        for line in 1..=(MAX_ROWS as u64 + 5) {
+            report.add(&finding(line, Kind::InvalidAce, "bad-digit", &long));
+        }
+        assert_eq!(report.rows.len(), MAX_ROWS);
+        assert!(report.rows[0].label.chars().count() < CELL_CHARS + 30);
+        let html = page(&report);
+        assert_eq!(html.matches("<tr class=\"finding\"").count(), MAX_ROWS);
+        assert!(html.contains("id=\"rows-left-out\""));
+        assert!(html.contains(&format!("id=\"total-findings\">{}<", group(10_005))));
+    }
+
+    #[test]
+    fn scripts_are_counted_once_per_finding_without_common() {
+        let mut report = HtmlReport::new();
+        let mut f = finding(1, Kind::Homograph, "mixed-script", "xn--pple-43d");
+        f.unicode = Some("аpple-ааа.com".into());
+        report.add(&f);
+        assert_eq!(
+            report.scripts.iter().collect::<Vec<_>>(),
+            [(&"Cyrillic", &1), (&"Latin", &1)]
+        );
+    }
+
+    #[test]
+    fn non_ascii_characters_are_marked_and_escaped() {
+        assert_eq!(
+            mark_non_ascii("аp<"),
+            "<mark title=\"U+0430\">а</mark>p&lt;"
+        );
+    }
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1\u{2009}000");
+        assert_eq!(group(1234567), "1\u{2009}234\u{2009}567");
+    }
+}
