@@ -1481,6 +1481,39 @@ mod tests {
     }
 
     #[test]
+    fn names_that_need_two_readings_of_one_character_match() {
+        // Chromium's skeleton generator reads each ł as l or t and each þ as p or b, in
+        // every combination: nełfłix needs its first ł read as t and its second as l.
+        let mut protected = Protected::builtin();
+        protected.add("pubg.com").unwrap();
+        for (name, target) in [
+            ("nełfłix.com", "netflix.com"),
+            ("oułłook.com", "outlook.com"),
+            ("łwiłłer.com", "twitter.com"),
+            ("www.þuþg.com", "pubg.com"),
+        ] {
+            let hit = (Check::SkeletonMatch, Some(target.to_owned()));
+            assert_eq!(matches(&protected, name), vec![hit], "{name}");
+        }
+    }
+
+    #[test]
+    fn combinations_of_readings_stop_past_five_characters() {
+        // Chromium makes no combination for a host name with more than five characters of
+        // two readings; the two uniform readings are still tried.
+        let mut protected = Protected::default();
+        for domain in ["tltlt.com", "tltltl.com", "tttttt.com"] {
+            protected.add(domain).unwrap();
+        }
+        let hit = |t: &str| vec![(Check::SkeletonMatch, Some(t.to_owned()))];
+        assert_eq!(matches(&protected, "łłłłł.com"), hit("tltlt.com"));
+        assert_eq!(matches(&protected, "łłłłłł.com"), hit("tttttt.com"));
+        protected = Protected::default();
+        protected.add("tltltl.com").unwrap();
+        assert_eq!(matches(&protected, "łłłłłł.com"), vec![]);
+    }
+
+    #[test]
     fn deviation_characters_matter_when_idna2003_reads_a_protected_name() {
         let mut protected = Protected::default();
         protected.add("fass.de").unwrap();
