@@ -653,12 +653,17 @@ impl Protected {
                 if suffix.is_ascii() {
                     continue;
                 }
+                let key_of = |v: usize| {
+                    let (text, starts) = variant(v);
+                    &text[starts[from - first]..]
+                };
                 let hit = (0..variants).find_map(|v| {
-                    if k > reaches[v] {
+                    // A key looked up already (the loose skeleton is often the plain one) is
+                    // not looked up again: with a large list, each look-up is a cache miss.
+                    let key = key_of(v);
+                    if k > reaches[v] || (0..v).any(|u| k <= reaches[u] && key_of(u) == key) {
                         return None;
                     }
-                    let (text, starts) = variant(v);
-                    let key = &text[starts[from - first]..];
                     if joined_keys {
                         join_into(key, joined);
                         self.by_joined.find(&self.keys, joined)
