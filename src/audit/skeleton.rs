@@ -1,4 +1,4 @@
-//! Skeletons and the protected list (C28 to C30, C33 of shared/HOMOGRAPH-CHECKS.md).
+//! Skeletons and the protected list (C28 to C30, C33 of docs/homograph-checks.md).
 //!
 //! Two names that look alike have the same UTS #39 skeleton. The name's last two to four
 //! labels are compared, by skeleton, with the protected domains: the built-in list (the
