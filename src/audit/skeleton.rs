@@ -479,9 +479,10 @@ impl Protected {
     ) -> Result<(), String> {
         // Every offset fits 32 bits: a key's joined form is no longer than the key.
         let fits = |n: usize| u32::try_from(n).is_ok();
-        if !(fits(self.domains.len()) && fits(self.keys.len() + 2 * keys.len()))
-            || !fits(self.domain_ends.len() + 1)
-        {
+        let room = fits(self.domains.len())
+            && fits(self.keys.len() + 2 * keys.len())
+            && fits(self.domain_ends.len() + 1);
+        if !room {
             self.domains.truncate(start);
             return Err("the protected list is too large (over 4 GiB of text)".to_owned());
         }
