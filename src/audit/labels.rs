@@ -1,4 +1,4 @@
-//! The checks of one Unicode label (C04 to C27 of shared/HOMOGRAPH-CHECKS.md), from the
+//! The checks of one Unicode label (C04 to C27 of docs/homograph-checks.md), from the
 //! UTS #39 data of the unicode-security and unicode-script crates plus the short lists that
 //! browsers add by hand.
 

@@ -1,7 +1,7 @@
 //! The homograph audit: does a domain name imitate another one?
 //!
 //! The checks follow the ones browsers run before they show a name in Unicode (Chromium's
-//! IDN spoof checker, Firefox, WebKit; shared/HOMOGRAPH-CHECKS.md numbers them C01 to C34):
+//! IDN spoof checker, Firefox, WebKit; docs/homograph-checks.md numbers them C01 to C34):
 //! per label, the UTS #39 identifier status and restriction level, mixed scripts and
 //! numbering systems, suspicious combining marks, Kana and Han patterns, whole-script
 //! confusables and digit look-alikes ([`labels`]); per name, the UTS #39 skeleton of the
@@ -94,7 +94,7 @@ impl Check {
         }
     }
 
-    /// The numbers of the checks in shared/HOMOGRAPH-CHECKS.md.
+    /// The numbers of the checks in docs/homograph-checks.md.
     pub fn ids(self) -> &'static str {
         match self {
             Check::Deviation => "C04",

@@ -1,4 +1,4 @@
-//! Skeletons and the protected list (C28 to C30, C33 of shared/HOMOGRAPH-CHECKS.md).
+//! Skeletons and the protected list (C28 to C30, C33 of docs/homograph-checks.md).
 //!
 //! Two names that look alike have the same UTS #39 skeleton. The name's last two to four
 //! labels are compared, by skeleton, with the protected domains: the built-in list (the
@@ -9,7 +9,9 @@
 //! combining marks stripped again at the end; and, for a name holding a character that
 //! reads two ways (`þ ł œ ӏ`), the loose one with their other reading.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use std::hash::Hasher;
+
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use unicode_normalization::char::{canonical_combining_class, is_combining_mark};
 use unicode_normalization::UnicodeNormalization;
 
@@ -202,6 +204,11 @@ const EXTRA: &[(char, &str)] = &[
 /// (first `l`), `ӏ` as `i` (first `l`). The alternative skeleton takes these. Sorted.
 const ALTERNATIVES: &[(char, &str)] = &[('þ', "b"), ('ł', "t"), ('œ', "oe"), ('ӏ', "i")];
 
+/// Up to this many characters of [`ALTERNATIVES`] in a name's last labels, every
+/// combination of their readings is tried (at most 32 skeletons); Chromium tries none past
+/// five such characters, which make an unconvincing look-alike.
+const MAX_TWO_WAY: usize = 5;
+
 /// Past this many bytes, the endings of protected skeletons are not indexed: a longer
 /// ending is taken as one that may match (the check then looks the name up).
 const ENDING_LIMIT: usize = 8;
@@ -241,10 +248,15 @@ pub struct Buffers {
     loose: String,
     plain_starts: Vec<usize>,
     loose_starts: Vec<usize>,
-    /// The loose skeleton with the other reading of [`ALTERNATIVES`], when the name holds
-    /// one of them (else empty).
+    /// The loose skeletons with other readings of the characters of [`ALTERNATIVES`] that
+    /// the name holds (see [`skeletons`]), back to back.
     alt: String,
+    /// Where each label of each of them starts in `alt`.
     alt_starts: Vec<usize>,
+    /// Where each of them ends in `alt`.
+    alt_ends: Vec<usize>,
+    /// How many labels a match of each skeleton can take (see [`reach`]).
+    reaches: Vec<usize>,
     visible: String,
     mapped: String,
     joined: String,
@@ -297,20 +309,30 @@ struct Piece {
 }
 
 /// The protected domains, indexed by skeleton.
+///
+/// Everything lives in two text arenas (the domains, and their skeleton keys) and three
+/// [`Index`]es of 64-bit hashes into them, so that a domain costs no allocation of its own
+/// and a look-up reads about one entry whatever the size of the list.
 #[derive(Debug, Default)]
 pub struct Protected {
-    /// The domains, in Unicode, lower case.
-    domains: Vec<String>,
-    /// Plain, loose and alternative skeletons of each domain.
-    by_skeleton: FxHashMap<Box<str>, u32>,
-    /// The same with dots and hyphens removed.
-    by_joined: FxHashMap<Box<str>, u32>,
+    /// The domains, in Unicode, lower case, back to back.
+    domains: String,
+    /// Where each domain ends in `domains`.
+    domain_ends: Vec<u32>,
+    /// The skeleton keys of the domains, back to back.
+    keys: String,
+    /// Plain, loose and alternative skeletons of each domain (in `keys`).
+    by_skeleton: Index,
+    /// The same with dots and hyphens removed (in `keys`).
+    by_joined: Index,
     /// The endings of the keys of `by_joined` of up to [`ENDING_LIMIT`] bytes: a name
     /// whose last labels' skeleton (joined) is short and not one cannot match with more
     /// labels either.
-    joined_endings: FxHashSet<Box<str>>,
-    /// The domains themselves.
-    exact: FxHashMap<Box<str>, u32>,
+    joined_endings: Endings,
+    /// The domains themselves (in `domains`).
+    exact: Index,
+    /// How many different domains there are.
+    distinct: usize,
     /// Labels that are never whole-script confusables.
     allowed_words: FxHashSet<String>,
 }
@@ -335,33 +357,62 @@ impl Protected {
     ///
     /// # Errors
     ///
-    /// The 1-based line and a message for the first entry that is not a domain name.
+    /// The 1-based line and a message for the first entry that is not a domain name (the
+    /// entries before it are added).
     pub fn add_list(&mut self, text: &str) -> Result<(), (usize, String)> {
         let mut buffers = Buffers::default();
+        self.reserve(text);
+        let mut added = Ok(());
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            self.add_with(line, &mut buffers)
-                .map_err(|message| (i + 1, message))?;
+            if let Err(message) = self.push(line, &mut buffers) {
+                added = Err((i + 1, message));
+                break;
+            }
         }
-        Ok(())
+        self.regroup();
+        added
     }
 
-    /// Adds one domain.
+    /// Adds one domain. For many, [`Protected::add_list`] is faster: this one indexes the
+    /// whole list again.
     ///
     /// # Errors
     ///
     /// A message when `domain` is not a name of at least two labels, or holds an ACE label
     /// that does not decode.
     pub fn add(&mut self, domain: &str) -> Result<(), String> {
-        self.add_with(domain, &mut Buffers::default())
+        self.reserve(domain);
+        let added = self.push(domain, &mut Buffers::default());
+        self.regroup();
+        added
     }
 
-    /// [`Protected::add`] with reusable buffers.
-    fn add_with(&mut self, domain: &str, buffers: &mut Buffers) -> Result<(), String> {
-        let domain = domain.trim_end_matches('.').to_lowercase();
+    /// Adds one domain to the arenas and to the entries of the indexes, which see it after
+    /// the next [`Protected::regroup`].
+    fn push(&mut self, domain: &str, buffers: &mut Buffers) -> Result<(), String> {
+        let domain = domain.trim_end_matches('.');
+        let start = self.domains.len();
+        if is_plain_ascii_domain(domain) {
+            // The common case: no decoding, and one skeleton (ASCII has no character of two
+            // readings, and its plain and loose skeletons are the same), byte by byte.
+            self.domains.push_str(domain);
+            self.domains[start..].make_ascii_lowercase();
+            let (table, bytes) = (ascii_skeletons(), ascii_skeleton_bytes());
+            buffers.plain.clear();
+            for b in self.domains[start..].bytes() {
+                match bytes[usize::from(b)] {
+                    0 => buffers.plain.push_str(&table[usize::from(b)]),
+                    one => buffers.plain.push(char::from(one)),
+                }
+            }
+            let ends = [buffers.plain.len()];
+            return self.push_keys(start, &buffers.plain, &ends, &mut buffers.joined);
+        }
+        let domain = domain.to_lowercase();
         let mut unicode = String::with_capacity(domain.len());
         for (i, label) in domain.split('.').enumerate() {
             if label.is_empty() || label.contains(char::is_whitespace) {
@@ -384,10 +435,6 @@ impl Protected {
                 "\"{domain}\" has one label; protect a registrable domain such as example.com"
             ));
         }
-        if self.exact.contains_key(unicode.as_str()) {
-            return Ok(());
-        }
-        let index = u32::try_from(self.domains.len()).map_err(|_| "too many domains")?;
         let labels: Vec<std::ops::Range<usize>> = label_ranges(&unicode);
         let name = UnicodeName {
             text: &unicode,
@@ -396,46 +443,118 @@ impl Protected {
             invalid: 0,
         };
         skeletons(&name, 0, buffers);
+        // All the keys back to back in `mapped`: plain, loose, then the alternatives.
         let Buffers {
             plain,
             loose,
             alt,
+            alt_ends,
+            mapped,
             joined,
             ..
         } = buffers;
-        for key in [&*plain, &*loose, &*alt] {
-            if key.is_empty() {
-                continue;
-            }
-            if !self.by_skeleton.contains_key(key.as_str()) {
-                self.by_skeleton.insert(key.as_str().into(), index);
-            }
-            join_into(key, joined);
-            for i in joined.char_indices().map(|(i, _)| i).chain([joined.len()]) {
-                if joined.len() - i <= ENDING_LIMIT && !self.joined_endings.contains(&joined[i..]) {
-                    self.joined_endings.insert(joined[i..].into());
-                }
-            }
-            if !self.by_joined.contains_key(joined.as_str()) {
-                self.by_joined.insert(joined.as_str().into(), index);
-            }
-        }
+        let ends: Vec<usize> = [plain.len(), plain.len() + loose.len()]
+            .into_iter()
+            .chain(alt_ends.iter().map(|&e| plain.len() + loose.len() + e))
+            .collect();
+        mapped.clear();
+        mapped.push_str(plain);
+        mapped.push_str(loose);
+        mapped.push_str(alt);
         for label in unicode.split('.').filter(|l| !l.is_ascii()) {
             self.allowed_words.insert(label.to_owned());
         }
-        self.exact.insert(unicode.as_str().into(), index);
-        self.domains.push(unicode);
+        self.domains.push_str(&unicode);
+        self.push_keys(start, mapped, &ends, joined)
+    }
+
+    /// Indexes the domain at `start..` of the arena by its skeletons, `keys` cut at `ends`
+    /// (each different one once, with its joined form), and by itself.
+    fn push_keys(
+        &mut self,
+        start: usize,
+        keys: &str,
+        ends: &[usize],
+        joined: &mut String,
+    ) -> Result<(), String> {
+        // Every offset fits 32 bits: a key's joined form is no longer than the key.
+        let fits = |n: usize| u32::try_from(n).is_ok();
+        let room = fits(self.domains.len())
+            && fits(self.keys.len() + 2 * keys.len())
+            && fits(self.domain_ends.len() + 1);
+        if !room {
+            self.domains.truncate(start);
+            return Err("the protected list is too large (over 4 GiB of text)".to_owned());
+        }
+        let index = self.domain_ends.len() as u32;
+        let mut from = 0;
+        let mut seen = Vec::new();
+        for &end in ends {
+            let key = &keys[from..end];
+            if key.is_empty() || seen.iter().any(|&(s, e)| &keys[s..e] == key) {
+                from = end;
+                continue;
+            }
+            if ends.len() > 1 {
+                seen.push((from, end));
+            }
+            from = end;
+            let at = self.keys.len() as u32;
+            self.keys.push_str(key);
+            self.by_skeleton
+                .push(&self.keys, at, self.keys.len() as u32, index);
+            join_into(key, joined);
+            self.joined_endings.insert_endings_of(joined);
+            let at = self.keys.len() as u32;
+            self.keys.push_str(joined);
+            self.by_joined
+                .push(&self.keys, at, self.keys.len() as u32, index);
+        }
+        let end = self.domains.len() as u32;
+        self.exact.push(&self.domains, start as u32, end, index);
+        self.domain_ends.push(end);
         Ok(())
+    }
+
+    /// Makes room for the domains of a list of `text`, about one per line, most in ASCII:
+    /// in the arenas, the indexes and the filter of endings.
+    fn reserve(&mut self, text: &str) {
+        let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+        self.domains.reserve(text.len());
+        self.domain_ends.reserve(lines);
+        self.keys.reserve(2 * text.len());
+        for index in [&mut self.by_skeleton, &mut self.by_joined, &mut self.exact] {
+            index.entries.reserve(lines);
+        }
+        let keys = self.by_joined.entries.len() + lines;
+        self.joined_endings
+            .make_room(keys, &self.by_joined, &self.keys);
+    }
+
+    /// Groups the entries of the indexes after additions, and counts the different domains
+    /// again.
+    fn regroup(&mut self) {
+        self.by_skeleton.regroup();
+        self.by_joined.regroup();
+        self.exact.regroup();
+        self.distinct = self.exact.distinct(&self.domains);
+    }
+
+    /// The protected domain number `index`.
+    fn domain(&self, index: u32) -> &str {
+        let i = index as usize;
+        let start = i.checked_sub(1).map_or(0, |j| self.domain_ends[j] as usize);
+        &self.domains[start..self.domain_ends[i] as usize]
     }
 
     /// How many domains are protected.
     pub fn len(&self) -> usize {
-        self.domains.len()
+        self.distinct
     }
 
     /// Whether no domain is protected.
     pub fn is_empty(&self) -> bool {
-        self.domains.is_empty()
+        self.domain_ends.is_empty()
     }
 
     /// Whether `label` is a real word exempt from the whole-script check: a label of a
@@ -453,7 +572,7 @@ impl Protected {
         found: &mut impl FnMut(Spoof),
     ) {
         let n = name.labels.len();
-        if n < 2 || self.domains.is_empty() {
+        if n < 2 || self.is_empty() {
             return;
         }
         if self.deviation(name, buffers, found) {
@@ -498,47 +617,63 @@ impl Protected {
             plain_starts,
             loose_starts,
             alt_starts,
+            alt_ends,
+            reaches,
             joined,
             ..
         } = buffers;
         let count = n - first;
-        let variants = [
-            (&*plain, &*plain_starts),
-            (&*loose, &*loose_starts),
-            (&*alt, &*alt_starts),
-        ]
-        .map(|(text, starts)| {
-            let reach = if text.is_empty() {
+        // The skeletons: plain, loose, then the alternatives.
+        let variant = |v: usize| -> (&str, &[usize]) {
+            match v {
+                0 => (plain, plain_starts),
+                1 => (loose, loose_starts),
+                _ => (
+                    &alt[..alt_ends[v - 2]],
+                    &alt_starts[(v - 2) * count..(v - 1) * count],
+                ),
+            }
+        };
+        let variants = 2 + alt_ends.len();
+        reaches.clear();
+        for v in 0..variants {
+            let (text, starts) = variant(v);
+            reaches.push(if text.is_empty() {
                 0
             } else {
                 reach(self, text, starts, count, joined)
-            };
-            (text, starts, reach)
-        });
+            });
+        }
         for (check, joined_keys) in [
             (Check::SkeletonMatch, false),
             (Check::SkeletonMatchJoined, true),
         ] {
-            for k in 2..=n - first {
+            for k in 2..=count {
                 let from = n - k;
                 let suffix = &name.text[name.labels[from].start..];
                 if suffix.is_ascii() {
                     continue;
                 }
-                let hit = variants.iter().find_map(|&(text, starts, reach)| {
-                    if k > reach {
+                let key_of = |v: usize| {
+                    let (text, starts) = variant(v);
+                    &text[starts[from - first]..]
+                };
+                let hit = (0..variants).find_map(|v| {
+                    // A key looked up already (the loose skeleton is often the plain one) is
+                    // not looked up again: with a large list, each look-up is a cache miss.
+                    let key = key_of(v);
+                    if k > reaches[v] || (0..v).any(|u| k <= reaches[u] && key_of(u) == key) {
                         return None;
                     }
-                    let key = &text[starts[from - first]..];
                     if joined_keys {
                         join_into(key, joined);
-                        self.by_joined.get(joined.as_str())
+                        self.by_joined.find(&self.keys, joined)
                     } else {
-                        self.by_skeleton.get(key)
+                        self.by_skeleton.find(&self.keys, key)
                     }
                 });
-                let Some(&index) = hit else { continue };
-                let target = &self.domains[index as usize];
+                let Some(index) = hit else { continue };
+                let target = self.domain(index);
                 if is_own(target) {
                     continue;
                 }
@@ -558,7 +693,7 @@ impl Protected {
                         describe_all(suffix, |c| !c.is_ascii()),
                         check.ids()
                     ),
-                    target: Some(target.clone()),
+                    target: Some(target.to_owned()),
                 });
             }
         }
@@ -621,8 +756,8 @@ impl Protected {
             }
         }
         for tail in tails(mapped) {
-            if let Some(&index) = self.exact.get(tail) {
-                let target = &self.domains[index as usize];
+            if let Some(index) = self.exact.find(&self.domains, tail) {
+                let target = self.domain(index);
                 let label = name
                     .labels
                     .iter()
@@ -636,7 +771,7 @@ impl Protected {
                         describe_all(name.text, is_deviation),
                         Check::Deviation.ids()
                     ),
-                    target: Some(target.clone()),
+                    target: Some(target.to_owned()),
                 });
                 return true;
             }
@@ -677,10 +812,10 @@ impl Protected {
         for end in boundaries {
             let prefix = &visible[..end];
             for tail in tails(prefix) {
-                let Some(&index) = self.exact.get(tail) else {
+                let Some(index) = self.exact.find(&self.domains, tail) else {
                     continue;
                 };
-                let target = &self.domains[index as usize];
+                let target = self.domain(index);
                 if is_own(target) {
                     continue;
                 }
@@ -697,11 +832,181 @@ impl Protected {
                         describe_all(name.text, |c| !c.is_ascii()),
                         Check::EmbeddedTarget.ids()
                     ),
-                    target: Some(target.clone()),
+                    target: Some(target.to_owned()),
                 });
                 return;
             }
         }
+    }
+}
+
+/// Keys (text in an arena) found by their 64-bit hashes: the entries are grouped by the top
+/// bits of the hash, in the order they were added within a group, so a look-up reads one
+/// group (about one entry) and finds, among equal keys, the one of the earliest domain. A
+/// hash shared by two keys costs a comparison, never a wrong answer.
+#[derive(Debug, Default)]
+struct Index {
+    /// Grouped after [`Index::regroup`]; entries pushed since are not looked at.
+    entries: Vec<Entry>,
+    /// Where each group starts in `entries`, and where the last one ends.
+    groups: Vec<u32>,
+    /// How many top bits of the hash pick the group.
+    bits: u32,
+}
+
+/// One key of an [`Index`].
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    hash: u64,
+    /// Where the key is in its arena.
+    start: u32,
+    end: u32,
+    /// The protected domain it belongs to.
+    domain: u32,
+}
+
+impl Index {
+    /// Adds the key at `start..end` of `arena` for `domain` (looked at after the next
+    /// [`Index::regroup`]).
+    fn push(&mut self, arena: &str, start: u32, end: u32, domain: u32) {
+        let hash = key_hash(&arena[start as usize..end as usize]);
+        self.entries.push(Entry {
+            hash,
+            start,
+            end,
+            domain,
+        });
+    }
+
+    /// Groups the entries by hash again, about one per group: a stable counting sort, so
+    /// entries of one hash stay in the order of their domains.
+    fn regroup(&mut self) {
+        let n = self.entries.len();
+        let bits = n.next_power_of_two().max(2).trailing_zeros();
+        let mut groups = vec![0u32; (1 << bits) + 1];
+        for entry in &self.entries {
+            groups[group(entry.hash, bits) + 1] += 1;
+        }
+        for i in 1..groups.len() {
+            groups[i] += groups[i - 1];
+        }
+        let mut next = groups.clone();
+        let mut grouped = vec![Entry::default(); n];
+        for entry in &self.entries {
+            let slot = &mut next[group(entry.hash, bits)];
+            grouped[*slot as usize] = *entry;
+            *slot += 1;
+        }
+        self.entries = grouped;
+        self.groups = groups;
+        self.bits = bits;
+    }
+
+    /// The domain of the first entry whose key in `arena` is `key`.
+    fn find(&self, arena: &str, key: &str) -> Option<u32> {
+        let hash = key_hash(key);
+        let g = group(hash, self.bits);
+        let (&from, &to) = (self.groups.get(g)?, self.groups.get(g + 1)?);
+        self.entries[from as usize..to as usize]
+            .iter()
+            .find(|e| e.hash == hash && arena.get(e.start as usize..e.end as usize) == Some(key))
+            .map(|e| e.domain)
+    }
+
+    /// How many different keys there are.
+    fn distinct(&self, arena: &str) -> usize {
+        let key = |e: &Entry| &arena[e.start as usize..e.end as usize];
+        self.groups
+            .windows(2)
+            .map(|w| {
+                let group = &self.entries[w[0] as usize..w[1] as usize];
+                let first = |(i, e): &(usize, &Entry)| {
+                    !group[..*i]
+                        .iter()
+                        .any(|d| d.hash == e.hash && key(d) == key(e))
+                };
+                group.iter().enumerate().filter(first).count()
+            })
+            .sum()
+    }
+
+    /// The entries, each with its key, in group order.
+    fn keys<'a>(&'a self, arena: &'a str) -> impl Iterator<Item = (&'a Entry, &'a str)> + 'a {
+        self.entries
+            .iter()
+            .map(move |e| (e, &arena[e.start as usize..e.end as usize]))
+    }
+}
+
+/// The group of `hash` among `1 << bits`.
+fn group(hash: u64, bits: u32) -> usize {
+    (hash >> (64 - bits)) as usize
+}
+
+/// The 64-bit hash of a key of an [`Index`].
+fn key_hash(key: &str) -> u64 {
+    let mut hasher = FxHasher::default();
+    hasher.write(key.as_bytes());
+    mix(hasher.finish())
+}
+
+/// SplitMix64's finalizer: every bit of `z` moves the top bits that pick a group.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A set of short strings (endings of keys) that may answer "present" for one that was not
+/// added, never "absent" for one that was: one bit per hash, about one bit in ten set.
+#[derive(Debug, Default)]
+struct Endings {
+    bits: Vec<u64>,
+    /// How many top bits of the hash pick the bit.
+    width: u32,
+}
+
+impl Endings {
+    /// Makes the filter large enough for `keys` keys in all: when it grows, the endings of
+    /// the keys of `index` are added again.
+    fn make_room(&mut self, keys: usize, index: &Index, arena: &str) {
+        let wanted = (keys * (ENDING_LIMIT + 1) * 16).next_power_of_two();
+        let width = wanted.clamp(1 << 12, 1 << 23).trailing_zeros();
+        if width <= self.width {
+            return;
+        }
+        *self = Endings {
+            bits: vec![0; (1 << width) / 64],
+            width,
+        };
+        for (_, key) in index.keys(arena) {
+            self.insert_endings_of(key);
+        }
+    }
+
+    /// Adds the endings of `key` of up to [`ENDING_LIMIT`] bytes.
+    fn insert_endings_of(&mut self, key: &str) {
+        let from = key.len().saturating_sub(ENDING_LIMIT);
+        for i in (from..=key.len()).filter(|&i| key.is_char_boundary(i)) {
+            let bit = self.bit(&key[i..]);
+            self.bits[bit / 64] |= 1 << (bit % 64);
+        }
+    }
+
+    /// Whether `ending` (of up to [`ENDING_LIMIT`] bytes) may be one of the set.
+    fn may_contain(&self, ending: &str) -> bool {
+        let bit = self.bit(ending);
+        self.bits
+            .get(bit / 64)
+            .is_some_and(|w| w & (1 << (bit % 64)) != 0)
+    }
+
+    /// The bit of `ending`.
+    fn bit(&self, ending: &str) -> usize {
+        let mut packed = [0; ENDING_LIMIT];
+        packed[..ending.len()].copy_from_slice(ending.as_bytes());
+        let hash = mix(mix(u64::from_le_bytes(packed)) ^ ending.len() as u64);
+        (hash >> (64 - self.width.max(1))) as usize
     }
 }
 
@@ -729,6 +1034,22 @@ fn ascii_skeletons() -> &'static [String] {
                     .collect()
             })
             .collect()
+    })
+}
+
+/// The skeleton of each ASCII character when it is one ASCII character (`.` for `.`), else
+/// 0, worked out once.
+fn ascii_skeleton_bytes() -> &'static [u8; 128] {
+    static TABLE: std::sync::OnceLock<[u8; 128]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut bytes = [0; 128];
+        for (b, skeleton) in bytes.iter_mut().zip(ascii_skeletons()) {
+            if let &[one] = skeleton.as_bytes() {
+                *b = one;
+            }
+        }
+        bytes[usize::from(b'.')] = b'.';
+        bytes
     })
 }
 
@@ -763,6 +1084,23 @@ fn tails(text: &str) -> impl Iterator<Item = &str> {
     starts.take(count).map(move |start| &text[start..])
 }
 
+/// Whether `domain` is ASCII with two labels or more, none empty, none an ACE label, and
+/// no white space: one that needs no decoding and cannot be refused.
+fn is_plain_ascii_domain(domain: &str) -> bool {
+    let mut labels = 0;
+    let plain = domain.split('.').all(|label| {
+        labels += 1;
+        !label.is_empty()
+            && label
+                .bytes()
+                .all(|b| b.is_ascii() && !char::from(b).is_whitespace())
+            && !label
+                .get(..4)
+                .is_some_and(|head| head.eq_ignore_ascii_case("xn--"))
+    });
+    plain && labels > 1
+}
+
 /// The ranges of the dot-separated labels of `text`.
 fn label_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut ranges = Vec::new();
@@ -780,9 +1118,12 @@ fn label_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
 /// `key` without dots and hyphens, into `out`.
 fn join_into(key: &str, out: &mut String) {
     out.clear();
-    for piece in key.split(['.', '-']) {
-        out.push_str(piece);
+    let mut from = 0;
+    for at in memchr::memchr2_iter(b'.', b'-', key.as_bytes()) {
+        out.push_str(&key[from..at]);
+        from = at + 1;
     }
+    out.push_str(&key[from..]);
 }
 
 /// How many of the last labels of `text` (a skeleton of `count` labels starting at
@@ -799,14 +1140,16 @@ fn reach(
     (1..=count)
         .take_while(|&k| {
             join_into(&text[starts[count - k]..], joined);
-            joined.len() > ENDING_LIMIT || protected.joined_endings.contains(joined.as_str())
+            joined.len() > ENDING_LIMIT || protected.joined_endings.may_contain(joined)
         })
         .count()
 }
 
-/// The plain, loose and (when the name holds a character of [`ALTERNATIVES`])
-/// alternative skeletons of labels `first..` of `name`, joined with dots, with where each
-/// label starts.
+/// The plain and loose skeletons of labels `first..` of `name`, joined with dots, with
+/// where each label starts, and the alternatives: when those labels hold characters of
+/// [`ALTERNATIVES`], the loose skeleton with every combination of their readings other than
+/// all first ones (`łwiłłer` is read as `twitter` and `nełfłix` as `netflix`), as Chromium
+/// makes them; past [`MAX_TWO_WAY`] such characters, only with all the other readings.
 fn skeletons(name: &UnicodeName<'_>, first: usize, buffers: &mut Buffers) {
     buffers.plain.clear();
     buffers.loose.clear();
@@ -814,6 +1157,7 @@ fn skeletons(name: &UnicodeName<'_>, first: usize, buffers: &mut Buffers) {
     buffers.plain_starts.clear();
     buffers.loose_starts.clear();
     buffers.alt_starts.clear();
+    buffers.alt_ends.clear();
     for i in first..name.labels.len() {
         let label = name.label(i);
         if i > first {
@@ -825,14 +1169,29 @@ fn skeletons(name: &UnicodeName<'_>, first: usize, buffers: &mut Buffers) {
         push_label_skeletons(label, buffers);
     }
     let tail = &name.text[name.labels[first].start..];
-    if tail.contains(|c| alternative(c).is_some()) {
+    let two_way = tail.chars().filter(|&c| alternative(c).is_some()).count();
+    if two_way == 0 {
+        return;
+    }
+    let many = two_way > MAX_TWO_WAY;
+    let combinations = if many { 0 } else { 1u64 << two_way };
+    for readings in (1..combinations).chain(many.then_some(u64::MAX)) {
+        let mut seen = 0;
         for i in first..name.labels.len() {
             if i > first {
                 buffers.alt.push('.');
             }
             buffers.alt_starts.push(buffers.alt.len());
-            push_loose(name.label(i), true, &mut buffers.mapped, &mut buffers.alt);
+            let label = name.label(i);
+            push_loose(
+                label,
+                readings,
+                &mut seen,
+                &mut buffers.mapped,
+                &mut buffers.alt,
+            );
         }
+        buffers.alt_ends.push(buffers.alt.len());
     }
 }
 
@@ -879,18 +1238,24 @@ fn push_plain(text: &str, out: &mut String) {
     }
 }
 
-/// Appends the loose skeleton of `text`: diacritics removed, the extra mappings (with the
-/// other reading of [`ALTERNATIVES`] when `alt`), then the UTS #39 skeleton, marks removed
-/// again, in lower case. `mapped` is scratch.
-fn push_loose(text: &str, alt: bool, mapped: &mut String, out: &mut String) {
+/// Appends the loose skeleton of `text`: diacritics removed, the extra mappings, then the
+/// UTS #39 skeleton, marks removed again, in lower case. The characters of
+/// [`ALTERNATIVES`] take their other reading where `readings` says so: the `i`-th met
+/// (counted in `seen`, over the labels of a name) where bit `i` is set (bit 63 past it).
+/// `mapped` is scratch.
+fn push_loose(text: &str, readings: u64, seen: &mut u32, mapped: &mut String, out: &mut String) {
     mapped.clear();
     for c in text.nfd() {
         if is_combining_mark(c) {
             continue;
         }
-        if let Some(other) = alternative(c).filter(|_| alt) {
-            mapped.push_str(other);
-            continue;
+        if let Some(other) = alternative(c) {
+            let other_reading = readings >> (*seen).min(63) & 1 == 1;
+            *seen += 1;
+            if other_reading {
+                mapped.push_str(other);
+                continue;
+            }
         }
         match EXTRA.binary_search_by_key(&c, |&(from, _)| from) {
             Ok(j) => mapped.push_str(EXTRA[j].1),
@@ -921,7 +1286,7 @@ impl Pieces {
         push_plain(alone, &mut self.text);
         let middle = self.text.len() as u32;
         let mut mapped = String::new();
-        push_loose(alone, false, &mut mapped, &mut self.text);
+        push_loose(alone, 0, &mut 0, &mut mapped, &mut self.text);
         let starter = |c: Option<char>| c.is_none_or(|c| canonical_combining_class(c) == 0);
         let piece = Piece {
             start,
@@ -1005,7 +1370,7 @@ mod tests {
                 loose.push('.');
             }
             push_plain(label, &mut plain);
-            push_loose(label, false, &mut mapped, &mut loose);
+            push_loose(label, 0, &mut 0, &mut mapped, &mut loose);
         }
         [
             (buffers.plain.clone(), plain),
@@ -1122,6 +1487,39 @@ mod tests {
     }
 
     #[test]
+    fn names_that_need_two_readings_of_one_character_match() {
+        // Chromium's skeleton generator reads each ł as l or t and each þ as p or b, in
+        // every combination: nełfłix needs its first ł read as t and its second as l.
+        let mut protected = Protected::builtin();
+        protected.add("pubg.com").unwrap();
+        for (name, target) in [
+            ("nełfłix.com", "netflix.com"),
+            ("oułłook.com", "outlook.com"),
+            ("łwiłłer.com", "twitter.com"),
+            ("www.þuþg.com", "pubg.com"),
+        ] {
+            let hit = (Check::SkeletonMatch, Some(target.to_owned()));
+            assert_eq!(matches(&protected, name), vec![hit], "{name}");
+        }
+    }
+
+    #[test]
+    fn combinations_of_readings_stop_past_five_characters() {
+        // Chromium makes no combination for a host name with more than five characters of
+        // two readings; the two uniform readings are still tried.
+        let mut protected = Protected::default();
+        for domain in ["tltlt.com", "tltltl.com", "tttttt.com"] {
+            protected.add(domain).unwrap();
+        }
+        let hit = |t: &str| vec![(Check::SkeletonMatch, Some(t.to_owned()))];
+        assert_eq!(matches(&protected, "łłłłł.com"), hit("tltlt.com"));
+        assert_eq!(matches(&protected, "łłłłłł.com"), hit("tttttt.com"));
+        protected = Protected::default();
+        protected.add("tltltl.com").unwrap();
+        assert_eq!(matches(&protected, "łłłłłł.com"), vec![]);
+    }
+
+    #[test]
     fn deviation_characters_matter_when_idna2003_reads_a_protected_name() {
         let mut protected = Protected::default();
         protected.add("fass.de").unwrap();
@@ -1160,6 +1558,9 @@ mod tests {
     fn the_builtin_list_loads() {
         let protected = Protected::builtin();
         assert!(protected.len() > 400, "{}", protected.len());
-        assert!(protected.exact.contains_key("paypal.com"));
+        assert!(protected
+            .exact
+            .find(&protected.domains, "paypal.com")
+            .is_some());
     }
 }
