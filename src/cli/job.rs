@@ -2,7 +2,7 @@
 //! rewritten text atomically and the findings in the chosen format.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::{cell::RefCell, rc::Rc};
@@ -12,16 +12,17 @@ use std::io::BufRead;
 use idnscope::audit::{Homographs, Protected};
 use idnscope::display::{escape_controls, quote_input};
 use idnscope::input::log::LogScanner;
+use idnscope::input::mapped::MappedInput;
 use idnscope::input::names::NamesScanner;
-use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{self, ChunkLimits, Include, Input, Options, Scanner};
+use idnscope::input::sink::Scanner;
+use idnscope::input::zone::{Include, Origin, ZoneScanner};
+use idnscope::pipeline::{self, ChunkLimits, Options, Pipeline, Run};
 use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::mapped::MappedInput;
 use super::output::AtomicFile;
 use super::targets::check_distinct;
 use super::{
@@ -32,21 +33,18 @@ use super::{
 pub(super) struct Trouble(pub(super) String);
 
 impl Trouble {
-    /// An I/O failure on `what`; a parse error reads `FILE:LINE:COLUMN: MESSAGE`.
+    /// An I/O failure on `what`.
     pub(super) fn io(what: &Path, e: io::Error) -> Self {
-        Trouble(format!("{}:{}", what.display(), located(&e)))
+        Trouble(format!("{}: {e}", what.display()))
     }
-}
 
-/// The text after `FILE:` for an error: `LINE:COLUMN: MESSAGE` for a parse error, else
-/// ` MESSAGE`.
-fn located(e: &io::Error) -> String {
-    match e
-        .get_ref()
-        .and_then(|inner| inner.downcast_ref::<pipeline::ParseError>())
-    {
-        Some(parse) => parse.to_string(),
-        None => format!(" {e}"),
+    /// A run over the input `shown` that failed; a parse error reads
+    /// `FILE:LINE:COLUMN: MESSAGE`.
+    fn run(shown: &str, e: &pipeline::Error) -> Self {
+        match e {
+            pipeline::Error::Parse(parse) => Trouble(format!("{shown}:{parse}")),
+            e => Trouble(format!("{shown}: {e}")),
+        }
     }
 }
 
@@ -116,10 +114,11 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         profile: Profile::default(),
         threads,
         homographs: Some(Arc::new(Homographs::new(protected_list(&args.protect)?))),
-        origin: args.origin.as_deref().map(origin_option).transpose()?,
-        includes: false,
         chunks: ChunkLimits::default(),
     };
+    let origin = args.origin.as_deref().map(origin_option).transpose()?;
+    let pipeline =
+        Pipeline::new(options).map_err(|e| Trouble(format!("starting the worker threads: {e}")))?;
     let format = match args.report_format {
         ReportFormat::Text => Format::Text,
         ReportFormat::Jsonl => Format::Jsonl,
@@ -162,7 +161,10 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     let ended = run_inputs(
         args,
         &inputs,
-        &options,
+        &Job {
+            pipeline: &pipeline,
+            origin,
+        },
         shared_output.as_mut(),
         &mut report,
         &bar,
@@ -227,7 +229,7 @@ enum Ended {
 fn run_inputs(
     args: &JobArgs,
     inputs: &[PathBuf],
-    options: &Options,
+    job: &Job<'_>,
     mut shared_output: Option<&mut Output>,
     report: &mut ReportWriter<&mut dyn Write>,
     bar: &ProgressBar,
@@ -273,7 +275,7 @@ fn run_inputs(
                 args.format,
                 path,
                 source,
-                options,
+                job,
                 Some(&mut out),
                 report,
                 &mut progress,
@@ -292,7 +294,7 @@ fn run_inputs(
                 args.format,
                 path,
                 source,
-                options,
+                job,
                 out.as_mut().map(|out| out as &mut dyn Write),
                 report,
                 &mut progress,
@@ -313,14 +315,7 @@ fn run_inputs(
         total.add(&stats);
         total.seconds += stats.seconds;
         if follow {
-            follow_zone(
-                path,
-                directives,
-                args.include_budget,
-                options,
-                report,
-                total,
-            )?;
+            follow_zone(path, directives, args.include_budget, job, report, total)?;
         }
     }
     Ok(Ended::Done)
@@ -475,15 +470,23 @@ fn protected_list(files: &[PathBuf]) -> Result<Protected, Trouble> {
     Ok(protected)
 }
 
-/// The scanner for an input: the one asked for, or for `auto` the zone scanner when the
-/// file name ends in `.zone` or `.db` or the text starts like a zone file, the names scanner
-/// when the first lines are one name each, else the log scanner.
-fn scanner_for(format: InputFormat, path: &Path, head: &[u8]) -> &'static dyn Scanner {
+/// The kinds of text input, each read by its own scanner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Zone,
+    Names,
+    Log,
+}
+
+/// The kind of an input: the one asked for, or for `auto` a zone file when the file name
+/// ends in `.zone` or `.db` or the text starts like a zone file, a names list when the
+/// first lines are one name each, else a log.
+fn kind_for(format: InputFormat, path: &Path, head: &[u8]) -> Kind {
     match format {
-        _ if is_zone(format, path, head) => &ZoneScanner,
-        InputFormat::Names => &NamesScanner,
-        InputFormat::Auto if looks_like_names(head) => &NamesScanner,
-        _ => &LogScanner,
+        _ if is_zone(format, path, head) => Kind::Zone,
+        InputFormat::Names => Kind::Names,
+        InputFormat::Auto if looks_like_names(head) => Kind::Names,
+        _ => Kind::Log,
     }
 }
 
@@ -510,7 +513,7 @@ fn looks_like_names(head: &[u8]) -> bool {
     names > 0
 }
 
-/// Whether an input is read as a zone file (see [`scanner_for`]).
+/// Whether an input is read as a zone file (see [`kind_for`]).
 fn is_zone(format: InputFormat, path: &Path, head: &[u8]) -> bool {
     match format {
         InputFormat::Zone => true,
@@ -533,7 +536,7 @@ fn follow_zone(
     path: &Path,
     directives: Vec<Include>,
     budget: Option<u64>,
-    options: &Options,
+    job: &Job<'_>,
     report: &mut ReportWriter<&mut dyn Write>,
     total: &mut Stats,
 ) -> Result<(), Trouble> {
@@ -541,7 +544,7 @@ fn follow_zone(
     let meta = std::fs::metadata(path).map_err(|e| Trouble::io(path, e))?;
     let budget = budget.unwrap_or_else(|| default_budget(meta.len()));
     let mut tree = IncludeTree::new(path, &meta, budget).map_err(|e| Trouble::io(path, e))?;
-    follow_includes(path, directives, &mut tree, options, report, total)
+    follow_includes(path, directives, &mut tree, job, report, total)
 }
 
 /// Without descriptor-relative opening, `$INCLUDE` files cannot be opened safely.
@@ -550,7 +553,7 @@ fn follow_zone(
     _: &Path,
     _: Vec<Include>,
     _: Option<u64>,
-    _: &Options,
+    _: &Job<'_>,
     _: &mut ReportWriter<&mut dyn Write>,
     _: &mut Stats,
 ) -> Result<(), Trouble> {
@@ -569,7 +572,7 @@ fn follow_includes(
     path: &Path,
     directives: Vec<Include>,
     tree: &mut idnscope::input::include::IncludeTree,
-    options: &Options,
+    job: &Job<'_>,
     report: &mut ReportWriter<&mut dyn Write>,
     total: &mut Stats,
 ) -> Result<(), Trouble> {
@@ -593,9 +596,9 @@ fn follow_includes(
                 meta: file.metadata().map_err(|e| Trouble::io(&named, e))?,
                 file,
             },
-            &Options {
+            &Job {
+                pipeline: job.pipeline,
                 origin: include.origin,
-                ..options.clone()
             },
             None,
             report,
@@ -603,7 +606,7 @@ fn follow_includes(
             Some(&mut nested),
         )?;
         total.add(&stats);
-        follow_includes(&named, nested, tree, options, report, total)?;
+        follow_includes(&named, nested, tree, job, report, total)?;
         tree.leave();
     }
     Ok(())
@@ -663,6 +666,22 @@ fn open_input(path: &Path) -> Result<Source, Trouble> {
     Ok(Source::File { file, meta })
 }
 
+/// What every input of a job runs with.
+struct Job<'p> {
+    /// The pipeline, built once for all inputs.
+    pipeline: &'p Pipeline,
+    /// The zone origin before any `$ORIGIN` (`--origin`, or an `$INCLUDE` directive's).
+    origin: Origin,
+}
+
+/// Where one input's bytes are.
+enum Data<'a> {
+    /// Mapped.
+    Slice(&'a [u8]),
+    /// Read as a stream.
+    Reader(&'a mut dyn Read),
+}
+
 /// Runs one input, opened as `source`, through the pipeline. With `includes`, the
 /// `$INCLUDE` directives of an input read as a zone file are added to it, found by the zone
 /// scanner in the bytes it reads: each input is read once (a FIFO or a pipe can be read only
@@ -674,58 +693,106 @@ fn process(
     format: InputFormat,
     path: &Path,
     source: Source,
-    options: &Options,
+    job: &Job<'_>,
     out: Option<&mut dyn Write>,
     report: &mut ReportWriter<&mut dyn Write>,
     progress: &mut dyn FnMut(u64),
     includes: Option<&mut Vec<Include>>,
 ) -> Result<Stats, Trouble> {
     let shown = path.to_string_lossy();
-    let options = &Options {
-        includes: includes.is_some(),
-        ..options.clone()
-    };
-    let run = match source {
+    let collect = includes.is_some();
+    let (stats, found) = match source {
         Source::Stdin => {
             let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, io::stdin().lock());
             let head = stdin
                 .fill_buf()
                 .map_err(|e| Trouble(format!("standard input: {e}")))?;
-            let scanner = scanner_for(format, path, head);
-            let input = Input::Stream(Box::new(stdin));
-            pipeline::run(scanner, input, "-", options, out, report, progress)
-                .map_err(|e| Trouble(format!("-:{}", located(&e))))?
+            let kind = kind_for(format, path, head);
+            let data = Data::Reader(&mut stdin);
+            run_kind(kind, job, collect, data, "-", out, report, progress)
+                .map_err(|e| Trouble::run("-", &e))?
         }
         Source::File { file, meta } if !meta.is_file() || meta.len() == 0 => {
             let mut file = io::BufReader::with_capacity(HEAD_BYTES, file);
             let head = file.fill_buf().map_err(|e| Trouble::io(path, e))?;
-            let scanner = scanner_for(format, path, head);
-            let input = Input::Stream(Box::new(file));
-            pipeline::run(scanner, input, &shown, options, out, report, progress)
-                .map_err(|e| Trouble::io(path, e))?
+            let kind = kind_for(format, path, head);
+            let data = Data::Reader(&mut file);
+            run_kind(kind, job, collect, data, &shown, out, report, progress)
+                .map_err(|e| Trouble::run(&shown, &e))?
         }
         Source::File { file, meta } => {
             let map = MappedInput::new(&file, &meta, path).map_err(|e| Trouble::io(path, e))?;
             let data = map.bytes();
             let head = &data[..data.len().min(HEAD_BYTES)];
-            let scanner = scanner_for(format, path, head);
-            let run = pipeline::run(
-                scanner,
-                Input::Bytes(data),
+            let kind = kind_for(format, path, head);
+            let run = run_kind(
+                kind,
+                job,
+                collect,
+                Data::Slice(data),
                 &shown,
-                options,
                 out,
                 report,
                 progress,
             )
-            .map_err(|e| Trouble::io(path, e))?;
+            .map_err(|e| Trouble::run(&shown, &e))?;
             map.check_unchanged(&file)
                 .map_err(|e| Trouble::io(path, e))?;
             run
         }
     };
     if let Some(includes) = includes {
-        includes.extend(run.includes);
+        includes.extend(found);
     }
-    Ok(run.stats)
+    Ok(stats)
+}
+
+/// Runs `data` through the scanner of `kind`: the run's figures and, for a zone file with
+/// `collect`, its `$INCLUDE` directives.
+#[allow(clippy::too_many_arguments)]
+fn run_kind(
+    kind: Kind,
+    job: &Job<'_>,
+    collect: bool,
+    data: Data<'_>,
+    shown: &str,
+    out: Option<&mut dyn Write>,
+    report: &mut ReportWriter<&mut dyn Write>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(Stats, Vec<Include>), pipeline::Error> {
+    let pipeline = job.pipeline;
+    Ok(match kind {
+        Kind::Zone => {
+            let mut zone = ZoneScanner::new().with_origin(job.origin.clone());
+            if collect {
+                zone = zone.with_includes();
+            }
+            let run = run_data(pipeline, &zone, data, shown, out, report, progress)?;
+            (run.stats, run.notes)
+        }
+        Kind::Names => {
+            let run = run_data(pipeline, &NamesScanner, data, shown, out, report, progress)?;
+            (run.stats, Vec::new())
+        }
+        Kind::Log => {
+            let run = run_data(pipeline, &LogScanner, data, shown, out, report, progress)?;
+            (run.stats, Vec::new())
+        }
+    })
+}
+
+/// Runs `data` through `scanner`.
+fn run_data<S: Scanner>(
+    pipeline: &Pipeline,
+    scanner: &S,
+    data: Data<'_>,
+    shown: &str,
+    out: Option<&mut dyn Write>,
+    report: &mut ReportWriter<&mut dyn Write>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Run<S::Note>, pipeline::Error> {
+    match data {
+        Data::Slice(bytes) => pipeline.run_slice(scanner, bytes, shown, out, report, progress),
+        Data::Reader(reader) => pipeline.run_reader(scanner, reader, shown, out, report, progress),
+    }
 }

@@ -4,7 +4,6 @@ mod batch;
 mod codec_cmd;
 mod gen_cmd;
 mod job;
-mod mapped;
 mod output;
 mod targets;
 
@@ -316,6 +315,8 @@ fn misspelt_option(strings: &[std::ffi::OsString]) -> Option<String> {
 /// Parses the command line, runs the subcommand and returns its exit status.
 pub fn main() -> ExitCode {
     output::ignore_file_size_signal();
+    #[cfg(unix)]
+    idnscope::input::mapped::on_fault(output::remove_temp_files);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(refused_or_answered(&e)),

@@ -4,6 +4,8 @@
 #[cfg(unix)]
 pub mod include;
 pub mod log;
+pub mod mapped;
 pub mod names;
 pub mod rdata;
+pub mod sink;
 pub mod zone;
