@@ -5,12 +5,12 @@ use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::{cell::RefCell, rc::Rc};
 
 use std::io::BufRead;
 
 use idnscope::audit::{Homographs, Protected};
 use idnscope::display::{escape_controls, quote_input};
+use idnscope::input::format::{self, Kind, HEAD_BYTES};
 use idnscope::input::log::LogScanner;
 use idnscope::input::mapped::MappedInput;
 use idnscope::input::names::NamesScanner;
@@ -21,13 +21,13 @@ use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
+use super::blame::Blame;
 use super::output::AtomicFile;
+use super::progress::progress_bar;
 use super::targets::check_distinct;
-use super::{
-    InputFormat, JobArgs, Progress, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE,
-};
+use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
 /// A failure that stops the job: exit status 2 with this message.
 pub(super) struct Trouble(pub(super) String);
@@ -321,122 +321,19 @@ fn run_inputs(
     Ok(Ended::Done)
 }
 
-/// A progress bar in bytes on standard error, hidden unless `--progress` asks for it (or
-/// `auto` and standard error is a terminal).
-fn progress_bar(when: Progress, inputs: &[PathBuf]) -> ProgressBar {
-    let target = match when {
-        Progress::Never => ProgressDrawTarget::hidden(),
-        Progress::Always => ProgressDrawTarget::stderr(),
-        Progress::Auto => {
-            use std::io::IsTerminal;
-            if io::stderr().is_terminal() {
-                ProgressDrawTarget::stderr()
-            } else {
-                ProgressDrawTarget::hidden()
-            }
-        }
-    };
-    let total: Option<u64> = inputs
-        .iter()
-        .map(|p| {
-            (p.as_os_str() != "-")
-                .then(|| std::fs::metadata(p).ok().map(|m| m.len()))
-                .flatten()
-        })
-        .sum();
-    match total {
-        Some(total) => ProgressBar::with_draw_target(Some(total), target).with_style(
-            ProgressStyle::with_template(
-                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        ),
-        None => ProgressBar::with_draw_target(None, target).with_style(
-            ProgressStyle::with_template("{spinner} {bytes} {bytes_per_sec}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        ),
-    }
-}
-
 /// Whether the inputs name standard input.
 fn has_stdin(args: &JobArgs) -> bool {
     args.paths.iter().any(|p| p.as_os_str() == "-")
 }
 
-/// A place the job writes to (an output or the report), and the first error of writing
-/// there. The pipeline's errors name the input being read, but a full disk or a closed
-/// pipe is the fault of the place written to, and [`Blame::blame`] then names that instead.
-struct Blame {
-    /// The place as the user knows it: `FILE: writing the output`, `FILE: writing the
-    /// report`, `standard output`.
-    name: String,
-    /// Why a write or flush failed first (its kind and message), shared with the
-    /// [`Blamed`] writers.
-    failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
-}
-
-impl Blame {
-    fn new(name: String) -> Self {
-        Blame {
-            name,
-            failed: Rc::default(),
-        }
-    }
-
-    /// Output file `path`.
-    fn output(path: &Path) -> Self {
-        Blame::new(format!("{}: writing the output", path.display()))
-    }
-
-    /// A writer into `inner` that notes its first failure here.
-    fn writer<'w>(&self, inner: &'w mut dyn Write) -> Blamed<'w> {
-        Blamed {
-            inner,
-            failed: Rc::clone(&self.failed),
-        }
-    }
-
-    /// `result`, with its error blamed on this place when writing to it failed.
-    fn blame<T>(&self, result: Result<T, Trouble>) -> Result<T, Trouble> {
-        match (result, &*self.failed.borrow()) {
-            (Err(_), Some((_, why))) => Err(Trouble(format!("{}: {why}", self.name))),
-            (result, _) => result,
-        }
-    }
-
-    /// Whether writing failed because this is a pipe whose reader has gone.
-    fn broken_pipe(&self) -> bool {
-        matches!(&*self.failed.borrow(), Some((io::ErrorKind::BrokenPipe, _)))
-    }
-}
-
-/// A writer that notes its first failure in its [`Blame`].
-struct Blamed<'w> {
-    inner: &'w mut dyn Write,
-    failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
-}
-
-impl Blamed<'_> {
-    fn note<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
-        if let Err(e) = &result {
-            let mut failed = self.failed.borrow_mut();
-            if e.kind() != io::ErrorKind::Interrupted && failed.is_none() {
-                *failed = Some((e.kind(), e.to_string()));
-            }
-        }
-        result
-    }
-}
-
-impl Write for Blamed<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let result = self.inner.write(buf);
-        self.note(result)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        let result = self.inner.flush();
-        self.note(result)
+/// The kind of an input: the one asked for, or for `auto` the one its name and first bytes
+/// tell ([`format::detect`]).
+fn kind_for(format: InputFormat, path: &Path, head: &[u8]) -> Kind {
+    match format {
+        InputFormat::Auto => format::detect(path, head),
+        InputFormat::Zone => Kind::Zone,
+        InputFormat::Names => Kind::Names,
+        InputFormat::Log => Kind::Log,
     }
 }
 
@@ -468,63 +365,6 @@ fn protected_list(files: &[PathBuf]) -> Result<Protected, Trouble> {
         })?;
     }
     Ok(protected)
-}
-
-/// The kinds of text input, each read by its own scanner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Zone,
-    Names,
-    Log,
-}
-
-/// The kind of an input: the one asked for, or for `auto` a zone file when the file name
-/// ends in `.zone` or `.db` or the text starts like a zone file, a names list when the
-/// first lines are one name each, else a log.
-fn kind_for(format: InputFormat, path: &Path, head: &[u8]) -> Kind {
-    match format {
-        _ if is_zone(format, path, head) => Kind::Zone,
-        InputFormat::Names => Kind::Names,
-        InputFormat::Auto if looks_like_names(head) => Kind::Names,
-        _ => Kind::Log,
-    }
-}
-
-/// Whether the first lines of a text are a name list: each one empty, a `#` comment, or one
-/// run of name characters (letters, digits, `-`, `_`, `*`, `.`, `\`, non-ASCII bytes) with
-/// at most spaces around it; a last line cut by the head's end is not judged.
-fn looks_like_names(head: &[u8]) -> bool {
-    let complete = match memchr::memrchr(b'\n', head) {
-        Some(at) => &head[..at],
-        None => head,
-    };
-    let mut names = 0;
-    for line in complete.split(|&b| b == b'\n') {
-        let line = line.trim_ascii();
-        if line.is_empty() || line[0] == b'#' {
-            continue;
-        }
-        let name_byte = |&b: &u8| b.is_ascii_alphanumeric() || b >= 0x80 || b"-_*.\\".contains(&b);
-        if !line.iter().all(name_byte) {
-            return false;
-        }
-        names += 1;
-    }
-    names > 0
-}
-
-/// Whether an input is read as a zone file (see [`kind_for`]).
-fn is_zone(format: InputFormat, path: &Path, head: &[u8]) -> bool {
-    match format {
-        InputFormat::Zone => true,
-        InputFormat::Names | InputFormat::Log => false,
-        InputFormat::Auto => {
-            let by_name = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("zone") || e.eq_ignore_ascii_case("db"));
-            by_name || looks_like_zone(head)
-        }
-    }
 }
 
 /// `audit --follow-includes` of the zone `path`: audits the files that its `$INCLUDE`
@@ -611,39 +451,6 @@ fn follow_includes(
     }
     Ok(())
 }
-
-/// Whether text starts like an RFC 1035 master file: its first line that is not blank or a
-/// `;` comment is a `$ORIGIN`, `$TTL` or `$INCLUDE` directive, or a record with a class or
-/// SOA (a `#` comment first means a name list).
-fn looks_like_zone(head: &[u8]) -> bool {
-    for line in head.split(|&b| b == b'\n') {
-        let text = String::from_utf8_lossy(line);
-        let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with(';') {
-            continue;
-        }
-        if trimmed.starts_with('#') {
-            // A name list's comment: zone files comment with ';'.
-            return false;
-        }
-        let upper = trimmed.to_ascii_uppercase();
-        if ["$ORIGIN", "$TTL", "$INCLUDE"]
-            .iter()
-            .any(|d| upper.starts_with(d))
-        {
-            return true;
-        }
-        return upper
-            .split_whitespace()
-            .skip(1)
-            .take(4)
-            .any(|t| matches!(t, "IN" | "CH" | "HS" | "SOA"));
-    }
-    false
-}
-
-/// Bytes of an input looked at by `--format auto`.
-const HEAD_BYTES: usize = 4096;
 
 /// An input opened for reading.
 enum Source {

@@ -1,10 +1,12 @@
 //! Command-line parsing (clap) and dispatch to the subcommands.
 
 mod batch;
+mod blame;
 mod codec_cmd;
 mod gen_cmd;
 mod job;
 mod output;
+mod progress;
 mod targets;
 
 use std::process::ExitCode;

@@ -1,6 +1,7 @@
 //! Input formats: scanners that find the domain names in a chunk of input and hand them to
 //! the [`crate::rewrite::NameRewriter`].
 
+pub mod format;
 #[cfg(unix)]
 pub mod include;
 pub mod log;
