@@ -30,9 +30,9 @@
 
 use memchr::memmem;
 
+use crate::finding::Kind;
 use crate::input::sink::{Carry, Chunk, ChunkOutput, Locate, Scanner};
 use crate::reason::Reason;
-use crate::report::Kind;
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter, Outcome};
 
 /// Scans arbitrary text (DNS server logs, passive-DNS exports, JSON, CSV).
@@ -250,7 +250,7 @@ fn long_run(
             } else {
                 Kind::EncodeError
             },
-            reason: Reason::TooLong.code(),
+            reason: Reason::TooLong.into(),
             message: format!(
                 "in a run of more than {MAX_NAME_RUN} name characters, longer than any \
                  domain name; left as it is"
@@ -1142,7 +1142,14 @@ mod tests {
         let findings = out
             .findings()
             .iter()
-            .map(|f| (f.line + 1, f.column, f.label.clone(), f.finding.reason))
+            .map(|f| {
+                (
+                    f.line + 1,
+                    f.column,
+                    f.label.clone(),
+                    f.finding.reason.as_str(),
+                )
+            })
             .collect();
         (written, findings)
     }
@@ -1319,7 +1326,7 @@ mod tests {
             .findings()
             .iter()
             .chain(second.findings())
-            .map(|f| (f.label.clone(), f.finding.reason))
+            .map(|f| (f.label.clone(), f.finding.reason.as_str()))
             .collect();
         (written, findings)
     }
@@ -1338,7 +1345,7 @@ mod tests {
         let whole_findings: Vec<_> = out
             .findings()
             .iter()
-            .map(|f| (f.label.clone(), f.finding.reason))
+            .map(|f| (f.label.clone(), f.finding.reason.as_str()))
             .collect();
         assert_eq!(whole_findings, vec![("xn--8t".to_owned(), "truncated")]);
         for cut in 1..text.len() - 1 {
@@ -1359,7 +1366,7 @@ mod tests {
             let whole_findings: Vec<_> = out
                 .findings()
                 .iter()
-                .map(|f| (f.label.clone(), f.finding.reason))
+                .map(|f| (f.label.clone(), f.finding.reason.as_str()))
                 .collect();
             for cut in 1..text.len() - 1 {
                 let (written, findings) = scan_cut(mode, text.as_bytes(), cut);

@@ -10,9 +10,9 @@ use std::ops::Range;
 
 use std::convert::Infallible;
 
+use crate::finding::Kind;
 use crate::input::sink::{Carry, Chunk, ChunkOutput, Scanner};
 use crate::reason::Reason;
-use crate::report::Kind;
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
 use crate::swar::{bytes_equal, LOW7};
 
@@ -238,7 +238,7 @@ fn over_long(
             } else {
                 Kind::EncodeError
             },
-            reason: Reason::TooLong.code(),
+            reason: Reason::TooLong.into(),
             message: "the name's line is longer than any domain name (it runs past where \
                       the input is cut into chunks); its labels are left as they are"
                 .to_owned(),
