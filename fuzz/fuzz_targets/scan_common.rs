@@ -247,7 +247,7 @@ pub fn check_cuts_inside_lines<S: Scanner>(scanner: &S, data: &[u8]) {
         let labels = |o: &ChunkOutput<S::State, S::Note>| -> Vec<(String, &'static str)> {
             o.findings()
                 .iter()
-                .map(|f| (f.label.clone(), f.finding.reason))
+                .map(|f| (f.label.clone(), f.finding.reason.as_str()))
                 .collect()
         };
         let mut found = labels(&first);
@@ -258,7 +258,7 @@ pub fn check_cuts_inside_lines<S: Scanner>(scanner: &S, data: &[u8]) {
 
 /// The input cut inside a line at a third and at a half, as the pipeline cuts a line too
 /// long to wait for: both pieces scan without a panic, and their output covers the input.
-pub fn cut_inside_lines_does_not_panic(scanner: &dyn Scanner, data: &[u8]) {
+pub fn cut_inside_lines_does_not_panic<S: Scanner>(scanner: &S, data: &[u8]) {
     for cut in [data.len() / 3, data.len() / 2] {
         let mut rewriter = NameRewriter::new(Mode::Encode, Profile::default());
         let mut first = ChunkOutput::new(S::State::default());

@@ -13,7 +13,10 @@
 
 mod chars;
 pub mod labels;
+mod marks;
+mod message;
 pub mod skeleton;
+mod tables;
 
 use std::cell::RefCell;
 use std::ops::Range;
