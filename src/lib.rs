@@ -22,6 +22,9 @@
 //!
 //! The `idnscope` binary is a thin command-line layer over this API.
 
+#![deny(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 pub mod audit;
 pub mod codec;
 pub mod convert;
