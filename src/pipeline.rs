@@ -408,7 +408,7 @@ impl Pipeline {
                 let mut guess = scanner.start();
                 let mut owned_now = blocks.next_batch(batch).map_err(Error::Input)?;
                 let mut states_now = guess_states(scanner, &owned_now, &mut guess);
-                let mut done: Option<(Vec<Block>, Vec<S::State>, Vec<_>)> = None;
+                let mut done: Option<StreamBatch<S>> = None;
                 while !owned_now.is_empty() {
                     let chunks_now = chunks_of(&owned_now, &states_now);
                     let mut results = Vec::new();
@@ -539,6 +539,14 @@ fn chunks_of<'a, S: Clone>(blocks: &'a [Block], states: &[S]) -> Vec<Chunk<'a, S
         })
         .collect()
 }
+
+/// A batch of chunks read from a stream, the states guessed for their starts, and what
+/// their scans gave.
+type StreamBatch<S> = (
+    Vec<Block>,
+    Vec<<S as Scanner>::State>,
+    Vec<ChunkOutput<<S as Scanner>::State, <S as Scanner>::Note>>,
+);
 
 /// An owned chunk read from a stream.
 struct Block {
