@@ -14,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use idnscope::codec::punycode::Decoder;
 use idnscope::input::names::NamesScanner;
 use idnscope::label::Labeler;
-use idnscope::pipeline::{self, ChunkLimits, Input, Options};
+use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
 use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
@@ -103,25 +103,24 @@ fn names_1m(c: &mut Criterion) {
                 profile: Profile::default(),
                 threads,
                 homographs: None,
-                origin: None,
-                includes: false,
                 chunks: ChunkLimits::default(),
             };
+            let pipeline = Pipeline::new(options).expect("threads");
             let mut out = Vec::with_capacity(text.len() * 2);
             b.iter(|| {
                 out.clear();
                 let mut sink = std::io::sink();
                 let mut report = ReportWriter::new(Format::Text, &mut sink as &mut dyn Write);
-                pipeline::run(
-                    &NamesScanner,
-                    Input::Bytes(&text),
-                    "bench",
-                    &options,
-                    Some(&mut out),
-                    &mut report,
-                    &mut |_| {},
-                )
-                .expect("runs");
+                pipeline
+                    .run_slice(
+                        &NamesScanner,
+                        &text,
+                        "bench",
+                        Some(&mut out),
+                        &mut report,
+                        &mut |_| {},
+                    )
+                    .expect("runs");
                 black_box(&out);
             })
         });

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use idnscope::audit::{Homographs, Protected};
 use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{self, ChunkLimits, Input, Options};
+use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
 use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
@@ -21,28 +21,28 @@ fn main() -> io::Result<()> {
     let path = std::env::args()
         .nth(1)
         .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/samples/example.zone").into());
-    let reader = io::BufReader::new(std::fs::File::open(&path)?);
+    let mut reader = io::BufReader::new(std::fs::File::open(&path)?);
     let options = Options {
         mode: Mode::Decode { race: false },
         profile: Profile::default(),
         threads: 2,
         homographs: Some(Arc::new(Homographs::new(Protected::builtin()))),
-        origin: None,
-        includes: false,
         chunks: ChunkLimits::default(),
     };
     let mut output = Vec::new();
     let mut findings = Vec::new();
     let mut report = ReportWriter::new(Format::Jsonl, &mut findings as &mut dyn Write);
-    let run = pipeline::run(
-        &ZoneScanner,
-        Input::Stream(Box::new(reader)),
-        &path,
-        &options,
-        Some(&mut output),
-        &mut report,
-        &mut |_| {},
-    )?;
+    let pipeline = Pipeline::new(options)?;
+    let run = pipeline
+        .run_reader(
+            &ZoneScanner::new(),
+            &mut reader,
+            &path,
+            Some(&mut output),
+            &mut report,
+            &mut |_| {},
+        )
+        .map_err(io::Error::other)?;
     report.finish(Some(&run.stats))?;
     drop(report);
     io::stdout().write_all(&output)?;

@@ -21,8 +21,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::audit::{Homographs, Protected};
+use crate::finding::{Code, Kind};
 use crate::input::names::line_name;
-use crate::report::Kind;
 use crate::rewrite::{LabelFinding, Mode, NameRewriter};
 use crate::uts46::Profile;
 
@@ -35,8 +35,8 @@ pub struct ValueFinding {
     pub label: Range<usize>,
     /// What the finding is about.
     pub kind: Kind,
-    /// The contract's reason code.
-    pub reason: &'static str,
+    /// Why: its reason code.
+    pub reason: Code,
     /// A sentence for a person.
     pub message: String,
     /// The decoded label or name, where one exists.
@@ -62,7 +62,7 @@ impl Converted<'_> {
         self.findings
             .iter()
             .find(|f| matches!(f.kind, Kind::InvalidAce | Kind::EncodeError))
-            .map(|f| f.reason)
+            .map(|f| f.reason.as_str())
     }
 }
 

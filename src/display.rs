@@ -13,7 +13,8 @@ use std::borrow::Cow;
 use std::fmt::Write;
 use std::io;
 
-use crate::report::{Finding, Kind};
+use crate::finding::Kind;
+use crate::report::Finding;
 
 /// Most characters of an input echoed in a message; a longer one is cut (see [`shorten`]).
 pub const ECHO_CHARS: usize = 200;
@@ -119,7 +120,7 @@ mod tests {
             name: "xn--pple-43d.com".into(),
             label: "xn--pple-43d".into(),
             kind: Kind::Homograph,
-            reason: "mixed-script",
+            reason: crate::finding::Check::MixedScript.into(),
             message: "Latin mixed with Cyrillic".into(),
             unicode: None,
             target: None,

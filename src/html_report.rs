@@ -48,7 +48,8 @@ use std::io::{self, Write};
 use unicode_script::{Script, UnicodeScript};
 
 use crate::display::escape_controls;
-use crate::report::{Finding, Kind, Stats};
+use crate::finding::{Check, Kind};
+use crate::report::{Finding, Stats};
 
 /// Most findings listed in the table; the charts count them all.
 pub const MAX_ROWS: usize = 10_000;
@@ -158,7 +159,10 @@ impl HtmlReport {
         self.total += 1;
         let kind = kind_index(finding.kind);
         self.by_kind[kind] += 1;
-        *self.by_reason.entry((kind, finding.reason)).or_default() += 1;
+        *self
+            .by_reason
+            .entry((kind, finding.reason.as_str()))
+            .or_default() += 1;
         if let Some(target) = &finding.target {
             if !count_bounded(&mut self.targets, &cut(target)) {
                 self.other_targets += 1;
@@ -183,12 +187,12 @@ impl HtmlReport {
                 line: finding.line,
                 column: finding.column,
                 kind: finding.kind,
-                reason: finding.reason,
+                reason: finding.reason.as_str(),
                 label: cut(&finding.label).into_owned(),
                 name: cut(&finding.name).into_owned(),
                 unicode: cut(finding.unicode.as_deref().unwrap_or("")).into_owned(),
                 target: cut(finding.target.as_deref().unwrap_or("")).into_owned(),
-                check: finding.check.unwrap_or(""),
+                check: finding.check.map_or("", Check::ids),
                 message: cut(&finding.message).into_owned(),
             });
         }
@@ -691,8 +695,10 @@ const SCRIPT: &str = r#"
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::finding::Code;
+    use crate::Reason;
 
-    fn finding(line: u64, kind: Kind, reason: &'static str, label: &str) -> Finding {
+    fn finding(line: u64, kind: Kind, reason: Code, label: &str) -> Finding {
         Finding {
             file: "in.txt".into(),
             line,
@@ -718,7 +724,7 @@ mod tests {
     fn markup_from_the_input_is_escaped_everywhere() {
         let hostile = "<img src=x onerror=alert(1)>\"'&\u{1b}";
         let mut report = HtmlReport::new();
-        let mut f = finding(1, Kind::Homograph, "mixed-script", hostile);
+        let mut f = finding(1, Kind::Homograph, Check::MixedScript.into(), hostile);
         f.file = hostile.into();
         f.name = hostile.into();
         f.message = hostile.into();
@@ -756,7 +762,7 @@ mod tests {
         let mut report = HtmlReport::new();
         let long = "x".repeat(5000);
         for line in 1..=(MAX_ROWS as u64 + 5) {
-            report.add(&finding(line, Kind::InvalidAce, "bad-digit", &long));
+            report.add(&finding(line, Kind::InvalidAce, Reason::BadDigit.into(), &long));
         }
         assert_eq!(report.rows.len(), MAX_ROWS);
         assert!(report.rows[0].label.chars().count() < CELL_CHARS + 30);
@@ -769,7 +775,7 @@ mod tests {
     #[test]
     fn scripts_are_counted_once_per_finding_without_common() {
         let mut report = HtmlReport::new();
-        let mut f = finding(1, Kind::Homograph, "mixed-script", "xn--pple-43d");
+        let mut f = finding(1, Kind::Homograph, Check::MixedScript.into(), "xn--pple-43d");
         f.unicode = Some("аpple-ааа.com".into());
         report.add(&f);
         assert_eq!(

@@ -18,14 +18,19 @@
 //! - [`display`]: text for a terminal, control characters escaped and long inputs cut;
 //! - [`gen`]: deterministic synthetic zones and query logs for throughput runs;
 //! - [`lines`]: line reading in bounded memory, for batch input;
-//! - [`reason`]: the contract's reason codes.
+//! - [`finding`]: the one vocabulary of findings (kind, reason code, homograph check);
+//! - [`reason`]: why an ACE label is invalid, as the codecs report it.
 //!
 //! The `idnscope` binary is a thin command-line layer over this API.
+
+#![deny(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod audit;
 pub mod codec;
 pub mod convert;
 pub mod display;
+pub mod finding;
 pub mod gen;
 pub mod html_report;
 pub mod input;

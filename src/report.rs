@@ -13,45 +13,13 @@
 //! CR, which a spreadsheet would take for a formula, is written with a `'` in front.
 
 use std::borrow::Cow;
-use std::fmt;
 use std::io::{self, Write};
 
 use crate::display::{escape_controls, write_colored_finding};
+use crate::finding::{Check, Code, Kind};
 use crate::html_report::HtmlReport;
 
 use serde::Serialize;
-
-/// What a finding is about (the contract's `kind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    /// An ACE label that does not decode, or decodes to something no A-label may hold.
-    InvalidAce,
-    /// A RACE (`bq--`) label, a legacy encoding.
-    LegacyRace,
-    /// A look-alike of another name.
-    Homograph,
-    /// A Unicode label that could not be encoded.
-    EncodeError,
-}
-
-impl Kind {
-    /// The contract's string for this kind.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::InvalidAce => "invalid-ace",
-            Kind::LegacyRace => "legacy-race",
-            Kind::Homograph => "homograph",
-            Kind::EncodeError => "encode-error",
-        }
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// One finding: where, what, why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -68,18 +36,29 @@ pub struct Finding {
     pub label: String,
     /// What the finding is about.
     pub kind: Kind,
-    /// A reason code from the contract.
-    pub reason: &'static str,
+    /// Why: its reason code.
+    pub reason: Code,
     /// A sentence for a person.
     pub message: String,
     /// The decoded label or name, where one exists.
     pub unicode: Option<String>,
     /// For homographs: the protected domain imitated, where one was matched.
     pub target: Option<String>,
-    /// For homographs: the numbers of the check in the browsers' list (`C26`, `C08/C09`);
-    /// written in JSON Lines only, after the contract's keys.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub check: Option<&'static str>,
+    /// For homographs: the check that fired, written in JSON Lines only, after the
+    /// contract's keys, as its numbers in the browsers' list (`C26`, `C08/C09`).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "check_ids")]
+    pub check: Option<Check>,
+}
+
+/// Writes a finding's check as its numbers ([`Check::ids`]).
+fn check_ids<S: serde::Serializer>(
+    check: &Option<Check>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match check {
+        Some(check) => serializer.serialize_str(check.ids()),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// Figures of a whole run, for `--stats`.
@@ -238,7 +217,7 @@ impl<W: Write> ReportWriter<W> {
                     no_formula(&finding.name),
                     no_formula(&finding.label),
                     Cow::Borrowed(finding.kind.as_str()),
-                    Cow::Borrowed(finding.reason),
+                    Cow::Borrowed(finding.reason.as_str()),
                     no_formula(&finding.message),
                     no_formula(finding.unicode.as_deref().unwrap_or("")),
                     no_formula(finding.target.as_deref().unwrap_or("")),
@@ -355,7 +334,7 @@ mod tests {
             name: "xn--a-ecp.example.".into(),
             label: "xn--a-ecp".into(),
             kind: Kind::InvalidAce,
-            reason: "idna-invalid",
+            reason: crate::Reason::IdnaInvalid.into(),
             message: "U+2488 DIGIT ONE FULL STOP is disallowed, \"quoted\", with a comma".into(),
             unicode: Some("a⒈".into()),
             target: None,

@@ -12,8 +12,9 @@ use idnscope::audit::{Homographs, Protected};
 use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
 use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
+use idnscope::input::sink::{Scanner, LOOKAHEAD};
 use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{self, ChunkLimits, Input, Options, Scanner, LOOKAHEAD};
+use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
 use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
@@ -29,8 +30,8 @@ const MODES: [Mode; 4] = [
 type Outcome = (Vec<u8>, Vec<u8>, Result<(), String>);
 
 /// `input` through `scanner` in `mode` with chunks cut by `limits`, mapped or streamed.
-fn run(
-    scanner: &dyn Scanner,
+fn run<S: Scanner>(
+    scanner: &S,
     input: &[u8],
     mode: Mode,
     limits: ChunkLimits,
@@ -42,30 +43,28 @@ fn run(
         profile: Profile::default(),
         threads: 2,
         homographs: Some(Arc::clone(homographs)),
-        origin: None,
-        includes: false,
         chunks: limits,
     };
+    let pipeline = Pipeline::new(options).expect("threads");
     let mut output = Vec::new();
     let mut findings = Vec::new();
     let result = {
         let sink: &mut dyn io::Write = &mut findings;
         let mut report = ReportWriter::new(Format::Jsonl, sink);
         let out: &mut dyn io::Write = &mut output;
-        let input = if stream {
-            Input::Stream(Box::new(input))
+        let result = if stream {
+            let mut reader = input;
+            pipeline.run_reader(
+                scanner,
+                &mut reader,
+                "input",
+                Some(out),
+                &mut report,
+                &mut |_| {},
+            )
         } else {
-            Input::Bytes(input)
+            pipeline.run_slice(scanner, input, "input", Some(out), &mut report, &mut |_| {})
         };
-        let result = pipeline::run(
-            scanner,
-            input,
-            "input",
-            &options,
-            Some(out),
-            &mut report,
-            &mut |_| {},
-        );
         report.finish(None).unwrap();
         result.map(|_| ()).map_err(|e| e.to_string())
     };
@@ -85,7 +84,12 @@ fn limits() -> [ChunkLimits; 3] {
 /// checks that each run gives what the default gives. An input over 100 KB (the root zone)
 /// runs in the mode that reads the most (decode with RACE) with 64-byte chunks mapped and
 /// 1 KiB chunks streamed, to keep the debug-build test within a few minutes.
-fn same_for_every_chunk_size(scanner: &dyn Scanner, name: &str, input: &[u8], h: &Arc<Homographs>) {
+fn same_for_every_chunk_size<S: Scanner>(
+    scanner: &S,
+    name: &str,
+    input: &[u8],
+    h: &Arc<Homographs>,
+) {
     let big = input.len() > 100_000;
     for mode in MODES {
         if big && mode != (Mode::Decode { race: true }) {
@@ -159,7 +163,7 @@ fn zones_give_the_same_output_and_findings_for_every_chunk_size() {
     zones.push(data_dir("tests/data/logs/zone-example.zone"));
     for path in zones {
         let input = std::fs::read(&path).unwrap();
-        same_for_every_chunk_size(&ZoneScanner, &path.display().to_string(), &input, &h);
+        same_for_every_chunk_size(&ZoneScanner::new(), &path.display().to_string(), &input, &h);
     }
     let mut generated = Vec::new();
     gen::zone(
@@ -172,7 +176,7 @@ fn zones_give_the_same_output_and_findings_for_every_chunk_size() {
         &mut generated,
     )
     .unwrap();
-    same_for_every_chunk_size(&ZoneScanner, "generated zone", &generated, &h);
+    same_for_every_chunk_size(&ZoneScanner::new(), "generated zone", &generated, &h);
 }
 
 #[test]

@@ -14,8 +14,8 @@ use std::process::Stdio;
 
 use assert_cmd::Command;
 
-/// The reason codes of CONTRACT.md ("Findings").
-const CONTRACT_REASONS: [&str; 10] = [
+/// The reason codes of docs/interface.md ("Findings").
+const DOCUMENTED_REASONS: [&str; 10] = [
     "empty",
     "bad-digit",
     "truncated",
@@ -208,7 +208,7 @@ fn punycode_samples_in_reverse_order_come_back_reversed() {
 
 #[test]
 fn contract_example_sample_l_byte_for_byte() {
-    // CONTRACT.md, `punycode --codepoints`; the same strings are sample L of RFC 3492 7.1.
+    // docs/interface.md, `punycode --codepoints`; the same strings are sample L of RFC 3492 7.1.
     let notation = "u+0033 u+5E74 U+0042 u+7D44 u+91D1 u+516B u+5148 u+751F";
     let punycode = "3B-ww4c5e180e575a65lsy2b";
     let l = sample('L');
@@ -713,7 +713,7 @@ fn race_decode_missing_prefix() {
         .strip_prefix("idnscope: race decode: \"xn--abc\": ")
         .unwrap_or_else(|| panic!("error names the input: {:?}", errors[0]));
     let code = rest.split(": ").next().unwrap_or("");
-    assert!(CONTRACT_REASONS.contains(&code), "reason code {code:?}");
+    assert!(DOCUMENTED_REASONS.contains(&code), "reason code {code:?}");
     assert!(
         rest.contains("bq--"),
         "message names the missing prefix: {rest:?}"

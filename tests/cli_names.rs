@@ -110,7 +110,7 @@ const KEYS: [&str; 10] = [
     "file", "line", "column", "name", "label", "kind", "reason", "message", "unicode", "target",
 ];
 
-/// The reason codes of CONTRACT.md for `invalid-ace`.
+/// The reason codes of docs/interface.md for `invalid-ace`.
 const INVALID_ACE_REASONS: [&str; 10] = [
     "empty",
     "bad-digit",
@@ -554,7 +554,7 @@ type Brief = (u64, u64, String, String, String);
 /// A names file of at least `size` bytes with valid A-labels, comments, blank and CRLF
 /// lines, and invalid labels scattered; with its expected decoding and findings (the
 /// invalid labels are ones whose reason needs no IDNA table: worked out by hand in
-/// tests/labels.rs and CONTRACT.md).
+/// tests/labels.rs and docs/interface.md).
 fn big_file(size: usize) -> (Vec<u8>, Vec<u8>, Vec<Brief>) {
     let tlds = tlds();
     let mut rng = Rng(0x1D45_C09E);

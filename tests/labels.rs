@@ -225,7 +225,7 @@ fn bidi_rule_applies_across_the_domain() {
     let (out, findings) = decode("xn--1-eha.xn--4dbrk0ce");
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert_eq!(
-        (findings[0].offset, findings[0].reason),
+        (findings[0].offset, findings[0].reason.as_str()),
         (0, "idna-invalid")
     );
     assert!(

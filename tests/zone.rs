@@ -13,8 +13,10 @@ mod common;
 use std::fs;
 use std::io;
 
+use idnscope::input::sink::{ChunkOutput, Scanner};
 use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{self, ChunkLimits, ChunkOutput, Input, Options, ParseError, Scanner};
+use idnscope::input::zone::{Include, Origin};
+use idnscope::pipeline::{self, ChunkLimits, Options, ParseError, Pipeline};
 use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
@@ -35,14 +37,16 @@ const EVERY_DECODED: &str = "every-construct.decoded.zone";
 const ROOT: &str = "root-2026082201-rrsig-stripped.zone";
 
 /// Output, findings (JSON) and stats of a pipeline run over `input`.
-fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Value>, Stats)> {
+fn run(
+    input: &[u8],
+    mode: Mode,
+    threads: usize,
+) -> Result<(Vec<u8>, Vec<Value>, Stats), pipeline::Error> {
     let options = Options {
         mode,
         profile: Profile::default(),
         threads,
         homographs: None,
-        origin: None,
-        includes: false,
         chunks: ChunkLimits::default(),
     };
     let mut output = Vec::new();
@@ -51,16 +55,17 @@ fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Val
         let sink: &mut dyn io::Write = &mut report_bytes;
         let mut report = ReportWriter::new(Format::Jsonl, sink);
         let out: &mut dyn io::Write = &mut output;
-        pipeline::run(
-            &ZoneScanner,
-            Input::Bytes(input),
-            "zone",
-            &options,
-            Some(out),
-            &mut report,
-            &mut |_| {},
-        )?
-        .stats
+        Pipeline::new(options)
+            .expect("threads")
+            .run_slice(
+                &ZoneScanner::new(),
+                input,
+                "zone",
+                Some(out),
+                &mut report,
+                &mut |_| {},
+            )?
+            .stats
     };
     let findings = String::from_utf8(report_bytes)
         .unwrap()
@@ -71,19 +76,16 @@ fn run(input: &[u8], mode: Mode, threads: usize) -> io::Result<(Vec<u8>, Vec<Val
 }
 
 /// One chunk scanned directly: its output bytes and its scan result.
-fn scan(data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput) {
-    common::scan(&ZoneScanner, data, mode)
+fn scan(data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput<Origin, Include>) {
+    common::scan(&ZoneScanner::new(), data, mode)
 }
 
 /// The parse error of a failed run.
 fn parse_error(input: &[u8]) -> ParseError {
-    let err = run(input, DECODE, 1).expect_err("the input is refused");
-    assert_eq!(err.kind(), io::ErrorKind::InvalidData);
-    err.into_inner()
-        .unwrap()
-        .downcast::<ParseError>()
-        .map(|e| *e)
-        .unwrap()
+    match run(input, DECODE, 1).expect_err("the input is refused") {
+        pipeline::Error::Parse(e) => e,
+        e => panic!("not a parse error: {e}"),
+    }
 }
 
 #[test]
@@ -154,7 +156,7 @@ fn every_construct_cut_at_every_target() {
     for target in 0..=input.len() + 1 {
         let expected = ends.iter().copied().find(|&end| end > target);
         assert_eq!(
-            ZoneScanner.record_end(&input, target),
+            ZoneScanner::new().record_end(&input, target),
             expected,
             "target {target}"
         );
@@ -162,23 +164,25 @@ fn every_construct_cut_at_every_target() {
     for &cut in &ends {
         let (first, first_out) = scan(&input[..cut], DECODE);
         let (second, second_out) = scan(&input[cut..], DECODE);
-        assert!(first_out.fatal.is_none() && second_out.fatal.is_none());
+        assert!(first_out.fatal().is_none() && second_out.fatal().is_none());
         assert_eq!([first, second].concat(), whole, "cut at {cut}");
         let shifted: Vec<_> = first_out
-            .findings
+            .findings()
             .iter()
             .cloned()
-            .chain(second_out.findings.iter().map(|f| {
+            .chain(second_out.findings().iter().map(|f| {
                 let mut f = f.clone();
-                f.line += first_out.newlines;
+                f.line += first_out.newlines();
                 f
             }))
             .collect();
-        assert_eq!(shifted, whole_out.findings);
+        assert_eq!(shifted, whole_out.findings());
         // From a record start, the next cut is found the same way.
         let next = ends.iter().copied().find(|&end| end > cut);
         assert_eq!(
-            ZoneScanner.record_end(&input[cut..], 0).map(|e| cut + e),
+            ZoneScanner::new()
+                .record_end(&input[cut..], 0)
+                .map(|e| cut + e),
             next
         );
     }
@@ -243,7 +247,7 @@ fn root_zone_cut_at_record_ends() {
     let ends: Vec<usize> = memchr_ends(&input);
     for target in (0..input.len()).step_by(4093) {
         let expected = ends.iter().copied().find(|&end| end > target);
-        assert_eq!(ZoneScanner.record_end(&input, target), expected);
+        assert_eq!(ZoneScanner::new().record_end(&input, target), expected);
     }
     // Every record scanned alone gives the same bytes as the whole.
     let (whole, whole_out) = scan(&input, DECODE);
@@ -253,11 +257,11 @@ fn root_zone_cut_at_record_ends() {
     for &end in &ends {
         let (part, out) = scan(&input[start..end], DECODE);
         joined.extend_from_slice(&part);
-        names += out.stats.names;
+        names += out.stats().names;
         start = end;
     }
     assert!(joined == whole);
-    assert_eq!(names, whole_out.stats.names);
+    assert_eq!(names, whole_out.stats().names);
 }
 
 /// The runs of white space of `line`.
@@ -330,34 +334,34 @@ fn bad_escapes_are_kept_as_they_are() {
 
 /// The `$INCLUDE` directives of a pipeline run over `input` with `threads` threads, mapped
 /// (`stream` false) or streamed.
-fn includes(input: &[u8], threads: usize, stream: bool) -> Vec<pipeline::Include> {
+fn includes(input: &[u8], threads: usize, stream: bool) -> Vec<Include> {
     let options = Options {
         mode: Mode::Audit,
         profile: Profile::default(),
         threads,
         homographs: None,
-        origin: Some(std::sync::Arc::from(&b"example."[..])),
-        includes: true,
         chunks: ChunkLimits::default(),
     };
+    let scanner = ZoneScanner::new()
+        .with_origin(Some(std::sync::Arc::from(&b"example."[..])))
+        .with_includes();
+    let pipeline = Pipeline::new(options).expect("threads");
     let mut sink = io::sink();
     let mut report = ReportWriter::new(Format::Jsonl, &mut sink as &mut dyn io::Write);
-    let input = if stream {
-        Input::Stream(Box::new(input))
+    let run = if stream {
+        let mut reader = input;
+        pipeline.run_reader(
+            &scanner,
+            &mut reader,
+            "zone",
+            None,
+            &mut report,
+            &mut |_| {},
+        )
     } else {
-        Input::Bytes(input)
+        pipeline.run_slice(&scanner, input, "zone", None, &mut report, &mut |_| {})
     };
-    pipeline::run(
-        &ZoneScanner,
-        input,
-        "zone",
-        &options,
-        None,
-        &mut report,
-        &mut |_| {},
-    )
-    .expect("runs")
-    .includes
+    run.expect("runs").notes
 }
 
 #[test]

@@ -22,9 +22,7 @@
 
 #![allow(dead_code)] // each target uses the checks that fit its scanner
 
-use std::sync::Arc;
-
-use idnscope::pipeline::{Chunk, ChunkOutput, Scanner, Segment, LOOKAHEAD};
+use idnscope::input::sink::{Chunk, ChunkOutput, Scanner, Segment, LOOKAHEAD};
 use idnscope::rewrite::{Mode, NameRewriter};
 use idnscope::uts46::Profile;
 
@@ -35,27 +33,24 @@ pub const MODES: [Mode; 4] = [
     Mode::Audit,
 ];
 
-/// One chunk scanned under the zone origin `origin` (`None`: unknown): the output bytes and
-/// the scan result.
-pub fn scan(
-    scanner: &dyn Scanner,
+/// One chunk scanned in the scanner state `state` (the zone origin; `None`: unknown): the
+/// output bytes and the scan result.
+pub fn scan<S: Scanner>(
+    scanner: &S,
     data: &[u8],
     mode: Mode,
     starts_mid_line: bool,
     ends_mid_line: bool,
-    origin: Option<Arc<[u8]>>,
-) -> (Vec<u8>, ChunkOutput) {
+    state: S::State,
+) -> (Vec<u8>, ChunkOutput<S::State, S::Note>) {
     let mut rewriter = NameRewriter::new(mode, Profile::default());
-    // As the pipeline does: the chunk's output starts with the origin it starts under.
-    let mut out = ChunkOutput {
-        origin: origin.clone(),
-        ..ChunkOutput::default()
-    };
+    // As the pipeline does: the chunk's output starts with the state it starts in.
+    let mut out = ChunkOutput::new(state.clone());
     let chunk = Chunk {
         data,
         starts_mid_line,
         ends_mid_line,
-        origin,
+        state,
         ..Chunk::default()
     };
     scanner.scan(chunk, &mut rewriter, &mut out);
@@ -63,7 +58,7 @@ pub fn scan(
     // End of the input covered so far, and whether an owned segment stands since then.
     let mut next_input = 0;
     let mut owned_since = false;
-    for segment in &out.segments {
+    for segment in out.segments() {
         match segment {
             Segment::Input(r) => {
                 assert!(
@@ -74,13 +69,13 @@ pub fn scan(
                     assert!(
                         r.start > next_input,
                         "a converted name replaced no input: {:?}",
-                        out.segments
+                        out.segments()
                     );
                 } else {
                     assert_eq!(
                         r.start, next_input,
                         "input skipped with nothing in its place: {:?}",
-                        out.segments
+                        out.segments()
                     );
                 }
                 next_input = r.end;
@@ -89,31 +84,31 @@ pub fn scan(
             }
             Segment::Owned(r) => {
                 assert!(
-                    r.start < r.end && r.end <= out.owned.len(),
+                    r.start < r.end && r.end <= out.owned().len(),
                     "bad owned segment {r:?}"
                 );
                 assert!(
                     !owned_since,
                     "two owned segments in a row: {:?}",
-                    out.segments
+                    out.segments()
                 );
                 owned_since = true;
-                bytes.extend_from_slice(&out.owned[r.clone()]);
+                bytes.extend_from_slice(&out.owned()[r.clone()]);
             }
         }
     }
-    if out.fatal.is_none() && owned_since {
+    if out.fatal().is_none() && owned_since {
         assert!(
             next_input < data.len(),
             "a converted name at the end replaced no input"
         );
     }
-    if out.fatal.is_none() && !owned_since {
+    if out.fatal().is_none() && !owned_since {
         assert_eq!(
             next_input,
             data.len(),
             "the output misses the end of the input: {:?}",
-            out.segments
+            out.segments()
         );
     }
     (bytes, out)
@@ -125,19 +120,19 @@ fn has_ace_prefix(data: &[u8]) -> bool {
         .any(|w| w.eq_ignore_ascii_case(b"xn--") || w.eq_ignore_ascii_case(b"bq--"))
 }
 
-pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
+pub fn check<S: Scanner>(scanner: &S, data: &[u8], same_structure: bool) {
     let plain = !data.contains(&b'\\') && !has_ace_prefix(data);
     for mode in MODES {
-        let (bytes, out) = scan(scanner, data, mode, false, false, None);
+        let (bytes, out) = scan(scanner, data, mode, false, false, S::State::default());
         let owned_segments = out
-            .segments
+            .segments()
             .iter()
             .filter(|s| matches!(s, Segment::Owned(_)))
             .count();
         if mode == Mode::Audit {
             assert_eq!(owned_segments, 0, "audit mode converted a name");
         }
-        if out.fatal.is_some() {
+        if out.fatal().is_some() {
             // The output stops where the scanner stopped.
             if owned_segments == 0 {
                 assert!(
@@ -148,7 +143,7 @@ pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
             continue;
         }
         assert_eq!(
-            out.newlines,
+            out.newlines(),
             data.iter().filter(|&&b| b == b'\n').count() as u64
         );
         if mode == Mode::Audit || (plain && matches!(mode, Mode::Decode { .. })) {
@@ -165,16 +160,16 @@ pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
         }
         if same_structure && matches!(mode, Mode::Decode { .. }) && owned_segments > 0 {
             // The structure survives the conversion.
-            let (_, again) = scan(scanner, &bytes, Mode::Audit, false, false, None);
+            let (_, again) = scan(scanner, &bytes, Mode::Audit, false, false, S::State::default());
             assert!(
-                again.fatal.is_none(),
+                again.fatal().is_none(),
                 "{mode:?} output does not scan: {:?}\noutput: {:?}",
-                again.fatal,
+                again.fatal(),
                 String::from_utf8_lossy(&bytes)
             );
             assert_eq!(
-                (again.stats.records, again.stats.names, again.newlines),
-                (out.stats.records, out.stats.names, out.newlines),
+                (again.stats().records, again.stats().names, again.newlines()),
+                (out.stats().records, out.stats().names, out.newlines()),
                 "{mode:?} output has another structure: {:?}",
                 String::from_utf8_lossy(&bytes)
             );
@@ -190,43 +185,43 @@ pub fn check(scanner: &dyn Scanner, data: &[u8], same_structure: bool) {
                     "record_end out of range"
                 );
                 assert!(end >= target, "record_end before its target");
-                let (first, a) = scan(scanner, &data[..end], mode, false, false, None);
+                let (first, a) = scan(scanner, &data[..end], mode, false, false, S::State::default());
                 // The second piece starts under the origin the first ended with, as the
                 // pipeline hands it on.
-                let (second, b) = scan(scanner, &data[end..], mode, false, false, a.origin.clone());
+                let (second, b) = scan(scanner, &data[end..], mode, false, false, a.state().clone());
                 assert!(
-                    a.fatal.is_none() && b.fatal.is_none(),
+                    a.fatal().is_none() && b.fatal().is_none(),
                     "a piece fails where the whole does not: cut at {end}: {:?} {:?}",
-                    a.fatal,
-                    b.fatal
+                    a.fatal(),
+                    b.fatal()
                 );
                 let mut joined = first;
                 joined.extend_from_slice(&second);
                 assert_eq!(joined, bytes, "output depends on the cut at {end}");
-                assert_eq!(a.findings.len() + b.findings.len(), out.findings.len());
-                assert_eq!(a.stats.records + b.stats.records, out.stats.records);
-                assert_eq!(a.stats.names + b.stats.names, out.stats.names);
+                assert_eq!(a.findings().len() + b.findings().len(), out.findings().len());
+                assert_eq!(a.stats().records + b.stats().records, out.stats().records);
+                assert_eq!(a.stats().names + b.stats().names, out.stats().names);
             }
         }
     }
     // A chunk the pipeline had to cut inside a record, and one that starts inside one.
-    let _ = scan(scanner, data, Mode::Decode { race: true }, true, true, None);
+    let _ = scan(scanner, data, Mode::Decode { race: true }, true, true, S::State::default());
 }
 
 /// For the log scanner, which reads names across a cut inside a line: cutting the input
 /// anywhere (at a third and at a half), the piece before it seeing the bytes after it as
 /// the pipeline gives them and the piece after it starting with the piece before's
-/// [`idnscope::pipeline::Carry`], gives the output and the findings of one chunk.
-pub fn check_cuts_inside_lines(scanner: &dyn Scanner, data: &[u8]) {
+/// [`idnscope::input::sink::Carry`], gives the output and the findings of one chunk.
+pub fn check_cuts_inside_lines<S: Scanner>(scanner: &S, data: &[u8]) {
     let mode = Mode::Decode { race: true };
-    let (whole, out) = scan(scanner, data, mode, false, false, None);
+    let (whole, out) = scan(scanner, data, mode, false, false, S::State::default());
     for cut in [data.len() / 3, data.len() / 2] {
         if cut == 0 || data[cut - 1] == b'\n' {
             continue;
         }
         let ahead = &data[..(cut + LOOKAHEAD).min(data.len())];
         let mut rewriter = NameRewriter::new(mode, Profile::default());
-        let mut first = ChunkOutput::default();
+        let mut first = ChunkOutput::new(S::State::default());
         let chunk = Chunk {
             data: &data[..cut],
             ends_mid_line: true,
@@ -234,11 +229,11 @@ pub fn check_cuts_inside_lines(scanner: &dyn Scanner, data: &[u8]) {
             ..Chunk::default()
         };
         scanner.scan(chunk.clone(), &mut rewriter, &mut first);
-        let mut second = ChunkOutput::default();
+        let mut second = ChunkOutput::new(S::State::default());
         let next = Chunk {
             data: &data[cut..],
             starts_mid_line: true,
-            carry: first.carry,
+            carry: first.carry(),
             ..Chunk::default()
         };
         scanner.scan(next.clone(), &mut rewriter, &mut second);
@@ -247,12 +242,12 @@ pub fn check_cuts_inside_lines(scanner: &dyn Scanner, data: &[u8]) {
         assert_eq!(
             joined, whole,
             "output depends on the cut inside a line at {cut} (carry {:?})",
-            first.carry
+            first.carry()
         );
-        let labels = |o: &ChunkOutput| -> Vec<(String, &'static str)> {
-            o.findings
+        let labels = |o: &ChunkOutput<S::State, S::Note>| -> Vec<(String, &'static str)> {
+            o.findings()
                 .iter()
-                .map(|f| (f.label.clone(), f.finding.reason))
+                .map(|f| (f.label.clone(), f.finding.reason.as_str()))
                 .collect()
         };
         let mut found = labels(&first);
@@ -263,10 +258,10 @@ pub fn check_cuts_inside_lines(scanner: &dyn Scanner, data: &[u8]) {
 
 /// The input cut inside a line at a third and at a half, as the pipeline cuts a line too
 /// long to wait for: both pieces scan without a panic, and their output covers the input.
-pub fn cut_inside_lines_does_not_panic(scanner: &dyn Scanner, data: &[u8]) {
+pub fn cut_inside_lines_does_not_panic<S: Scanner>(scanner: &S, data: &[u8]) {
     for cut in [data.len() / 3, data.len() / 2] {
         let mut rewriter = NameRewriter::new(Mode::Encode, Profile::default());
-        let mut first = ChunkOutput::default();
+        let mut first = ChunkOutput::new(S::State::default());
         let chunk = Chunk {
             data: &data[..cut],
             ends_mid_line: true,
@@ -274,11 +269,11 @@ pub fn cut_inside_lines_does_not_panic(scanner: &dyn Scanner, data: &[u8]) {
             ..Chunk::default()
         };
         scanner.scan(chunk.clone(), &mut rewriter, &mut first);
-        let mut second = ChunkOutput::default();
+        let mut second = ChunkOutput::new(S::State::default());
         let next = Chunk {
             data: &data[cut.min(data.len())..],
             starts_mid_line: true,
-            carry: first.carry,
+            carry: first.carry(),
             ..Chunk::default()
         };
         scanner.scan(next.clone(), &mut rewriter, &mut second);

@@ -9,5 +9,5 @@ use libfuzzer_sys::fuzz_target;
 mod scan_common;
 
 fuzz_target!(|data: &[u8]| {
-    scan_common::check(&ZoneScanner, data, true);
+    scan_common::check(&ZoneScanner::new(), data, true);
 });

@@ -279,7 +279,7 @@ impl Findings {
             self.name.push(&value[name]);
             self.label.push(&value[f.label.clone()]);
             self.kind.push(f.kind.as_str().as_bytes());
-            self.reason.push(f.reason.as_bytes());
+            self.reason.push(f.reason.as_str().as_bytes());
             self.message.push(f.message.as_bytes());
             self.unicode.push_option(f.unicode.as_deref());
             self.target.push_option(f.target.as_deref());

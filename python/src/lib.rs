@@ -68,7 +68,7 @@ fn findings_list<'py>(
         dict.set_item("name", name.as_deref())?;
         dict.set_item("label", String::from_utf8_lossy(&value[f.label.clone()]))?;
         dict.set_item("kind", f.kind.as_str())?;
-        dict.set_item("reason", f.reason)?;
+        dict.set_item("reason", f.reason.as_str())?;
         dict.set_item("message", &f.message)?;
         dict.set_item("unicode", f.unicode.as_deref())?;
         dict.set_item("target", f.target.as_deref())?;

@@ -17,8 +17,9 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::mixed_script::AugmentedScriptSet;
 
-use super::labels::{
-    allowed, blocklisted, digit_lookalike, digit_zero, is_cjk, looks_latin, marks, quote_lookalike,
+use super::marks::marks;
+use super::tables::{
+    allowed, blocklisted, digit_lookalike, digit_zero, is_cjk, looks_latin, quote_lookalike,
     tld_letter, whole_script_letter, CJK_LATIN_LOOKALIKES, HIRAGANA_HE, KATAKANA_HE,
     SLASH_LOOKALIKES,
 };

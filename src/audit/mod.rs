@@ -13,118 +13,18 @@
 
 mod chars;
 pub mod labels;
+mod marks;
+mod message;
 pub mod skeleton;
+mod tables;
 
 use std::cell::RefCell;
-use std::fmt;
 use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
+pub use crate::finding::Check;
 pub use skeleton::Protected;
-
-/// Which check fired.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Check {
-    /// C04: a name with characters that IDNA2003 and IDNA2008 treat differently (ß, ς,
-    /// ZWJ, ZWNJ) that IDNA2003 reads as a protected domain (`faß.de` is `fass.de` there).
-    Deviation,
-    /// C05: a character whose UTS #39 Identifier_Status is Restricted.
-    IdentifierStatus,
-    /// C06: a character that browsers block although UTS #39 allows it.
-    Blocklisted,
-    /// C07: a UTS #39 restriction level above Highly Restrictive.
-    RestrictionLevel,
-    /// C08, C09: Latin, Greek and Cyrillic mixed, or non-ASCII Latin with another script.
-    MixedScript,
-    /// C10: decimal digits from more than one numbering system.
-    MixedNumbers,
-    /// C11: the same combining mark twice on one base.
-    RepeatedMark,
-    /// C12, C13: a dot above hidden on a dotted letter, or a mark on a dotless i.
-    HiddenOverlay,
-    /// C14, C15: a combining mark on a base of another script.
-    MarkOnOtherScript,
-    /// C16 to C19, C22: Kana marks and Hiragana/Katakana swaps out of their place.
-    KanaPattern,
-    /// C20, C21: Kana or Han look-alikes of `/`, `-` or Latin letters next to non-CJK text.
-    CjkLookalike,
-    /// C23: a middle dot outside Catalan `l·l`.
-    MiddleDot,
-    /// C24: letters that belong to one ccTLD (þ, ð, ə) elsewhere.
-    TldLetters,
-    /// C25: look-alikes of the apostrophe.
-    QuoteLookalike,
-    /// C26: a label wholly in one non-Latin script whose letters all look like Latin ones.
-    WholeScriptConfusable,
-    /// C27: digits and look-alikes of digits only.
-    DigitLookalike,
-    /// C28, C30: the skeleton of the name's last labels equals a protected domain's.
-    SkeletonMatch,
-    /// C29: the same with dots and hyphens removed.
-    SkeletonMatchJoined,
-    /// C20, C33: a protected domain shown at the start of the name, behind look-alikes of
-    /// `/` or `.`, or behind invisible marks and symbols.
-    EmbeddedTarget,
-}
-
-impl Check {
-    /// The `reason` code of the finding.
-    pub fn code(self) -> &'static str {
-        match self {
-            Check::Deviation => "deviation-character",
-            Check::IdentifierStatus => "restricted-character",
-            Check::Blocklisted => "blocklisted-character",
-            Check::RestrictionLevel => "restriction-level",
-            Check::MixedScript => "mixed-script",
-            Check::MixedNumbers => "mixed-numbers",
-            Check::RepeatedMark => "repeated-mark",
-            Check::HiddenOverlay => "hidden-overlay",
-            Check::MarkOnOtherScript => "mark-on-other-script",
-            Check::KanaPattern => "kana-pattern",
-            Check::CjkLookalike => "cjk-lookalike",
-            Check::MiddleDot => "middle-dot",
-            Check::TldLetters => "tld-letters",
-            Check::QuoteLookalike => "quote-lookalike",
-            Check::WholeScriptConfusable => "whole-script-confusable",
-            Check::DigitLookalike => "digit-lookalike",
-            Check::SkeletonMatch => "skeleton-match",
-            Check::SkeletonMatchJoined => "skeleton-match-joined",
-            Check::EmbeddedTarget => "embedded-target",
-        }
-    }
-
-    /// The numbers of the checks in docs/homograph-checks.md.
-    pub fn ids(self) -> &'static str {
-        match self {
-            Check::Deviation => "C04",
-            Check::IdentifierStatus => "C05",
-            Check::Blocklisted => "C06",
-            Check::RestrictionLevel => "C07",
-            Check::MixedScript => "C08/C09",
-            Check::MixedNumbers => "C10",
-            Check::RepeatedMark => "C11",
-            Check::HiddenOverlay => "C12/C13",
-            Check::MarkOnOtherScript => "C14/C15",
-            Check::KanaPattern => "C16-C19/C22",
-            Check::CjkLookalike => "C20/C21",
-            Check::MiddleDot => "C23",
-            Check::TldLetters => "C24",
-            Check::QuoteLookalike => "C25",
-            Check::WholeScriptConfusable => "C26",
-            Check::DigitLookalike => "C27",
-            Check::SkeletonMatch => "C28/C30",
-            Check::SkeletonMatchJoined => "C29",
-            Check::EmbeddedTarget => "C20/C33",
-        }
-    }
-}
-
-impl fmt::Display for Check {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
 
 /// One homograph finding.
 #[derive(Debug, Clone, PartialEq, Eq)]

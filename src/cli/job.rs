@@ -2,51 +2,49 @@
 //! rewritten text atomically and the findings in the chosen format.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::{cell::RefCell, rc::Rc};
 
 use std::io::BufRead;
 
 use idnscope::audit::{Homographs, Protected};
 use idnscope::display::{escape_controls, quote_input};
+use idnscope::input::format::{self, Kind, HEAD_BYTES};
 use idnscope::input::log::LogScanner;
+use idnscope::input::mapped::MappedInput;
 use idnscope::input::names::NamesScanner;
-use idnscope::input::zone::ZoneScanner;
-use idnscope::pipeline::{self, ChunkLimits, Include, Input, Options, Scanner};
+use idnscope::input::sink::Scanner;
+use idnscope::input::zone::{Include, Origin, ZoneScanner};
+use idnscope::pipeline::{self, ChunkLimits, Options, Pipeline, Run};
 use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
-use super::mapped::MappedInput;
+use super::blame::Blame;
 use super::output::AtomicFile;
+use super::progress::progress_bar;
 use super::targets::check_distinct;
-use super::{
-    InputFormat, JobArgs, Progress, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE,
-};
+use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
 /// A failure that stops the job: exit status 2 with this message.
 pub(super) struct Trouble(pub(super) String);
 
 impl Trouble {
-    /// An I/O failure on `what`; a parse error reads `FILE:LINE:COLUMN: MESSAGE`.
+    /// An I/O failure on `what`.
     pub(super) fn io(what: &Path, e: io::Error) -> Self {
-        Trouble(format!("{}:{}", what.display(), located(&e)))
+        Trouble(format!("{}: {e}", what.display()))
     }
-}
 
-/// The text after `FILE:` for an error: `LINE:COLUMN: MESSAGE` for a parse error, else
-/// ` MESSAGE`.
-fn located(e: &io::Error) -> String {
-    match e
-        .get_ref()
-        .and_then(|inner| inner.downcast_ref::<pipeline::ParseError>())
-    {
-        Some(parse) => parse.to_string(),
-        None => format!(" {e}"),
+    /// A run over the input `shown` that failed; a parse error reads
+    /// `FILE:LINE:COLUMN: MESSAGE`.
+    fn run(shown: &str, e: &pipeline::Error) -> Self {
+        match e {
+            pipeline::Error::Parse(parse) => Trouble(format!("{shown}:{parse}")),
+            e => Trouble(format!("{shown}: {e}")),
+        }
     }
 }
 
@@ -116,10 +114,11 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         profile: Profile::default(),
         threads,
         homographs: Some(Arc::new(Homographs::new(protected_list(&args.protect)?))),
-        origin: args.origin.as_deref().map(origin_option).transpose()?,
-        includes: false,
         chunks: ChunkLimits::default(),
     };
+    let origin = args.origin.as_deref().map(origin_option).transpose()?;
+    let pipeline =
+        Pipeline::new(options).map_err(|e| Trouble(format!("starting the worker threads: {e}")))?;
     let format = match args.report_format {
         ReportFormat::Text => Format::Text,
         ReportFormat::Jsonl => Format::Jsonl,
@@ -164,7 +163,10 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     let ended = run_inputs(
         args,
         &inputs,
-        &options,
+        &Job {
+            pipeline: &pipeline,
+            origin,
+        },
         shared_output.as_mut(),
         &mut report,
         &bar,
@@ -231,7 +233,7 @@ enum Ended {
 fn run_inputs(
     args: &JobArgs,
     inputs: &[PathBuf],
-    options: &Options,
+    job: &Job<'_>,
     mut shared_output: Option<&mut Output>,
     report: &mut ReportWriter<&mut dyn Write>,
     bar: &ProgressBar,
@@ -277,7 +279,7 @@ fn run_inputs(
                 args.format,
                 path,
                 source,
-                options,
+                job,
                 Some(&mut out),
                 report,
                 &mut progress,
@@ -296,7 +298,7 @@ fn run_inputs(
                 args.format,
                 path,
                 source,
-                options,
+                job,
                 out.as_mut().map(|out| out as &mut dyn Write),
                 report,
                 &mut progress,
@@ -317,54 +319,10 @@ fn run_inputs(
         total.add(&stats);
         total.seconds += stats.seconds;
         if follow {
-            follow_zone(
-                path,
-                directives,
-                args.include_budget,
-                options,
-                report,
-                total,
-            )?;
+            follow_zone(path, directives, args.include_budget, job, report, total)?;
         }
     }
     Ok(Ended::Done)
-}
-
-/// A progress bar in bytes on standard error, hidden unless `--progress` asks for it (or
-/// `auto` and standard error is a terminal).
-fn progress_bar(when: Progress, inputs: &[PathBuf]) -> ProgressBar {
-    let target = match when {
-        Progress::Never => ProgressDrawTarget::hidden(),
-        Progress::Always => ProgressDrawTarget::stderr(),
-        Progress::Auto => {
-            use std::io::IsTerminal;
-            if io::stderr().is_terminal() {
-                ProgressDrawTarget::stderr()
-            } else {
-                ProgressDrawTarget::hidden()
-            }
-        }
-    };
-    let total: Option<u64> = inputs
-        .iter()
-        .map(|p| {
-            (p.as_os_str() != "-")
-                .then(|| std::fs::metadata(p).ok().map(|m| m.len()))
-                .flatten()
-        })
-        .sum();
-    match total {
-        Some(total) => ProgressBar::with_draw_target(Some(total), target).with_style(
-            ProgressStyle::with_template(
-                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        ),
-        None => ProgressBar::with_draw_target(None, target).with_style(
-            ProgressStyle::with_template("{spinner} {bytes} {bytes_per_sec}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        ),
-    }
 }
 
 /// Whether the inputs name standard input.
@@ -372,80 +330,14 @@ fn has_stdin(args: &JobArgs) -> bool {
     args.paths.iter().any(|p| p.as_os_str() == "-")
 }
 
-/// A place the job writes to (an output or the report), and the first error of writing
-/// there. The pipeline's errors name the input being read, but a full disk or a closed
-/// pipe is the fault of the place written to, and [`Blame::blame`] then names that instead.
-struct Blame {
-    /// The place as the user knows it: `FILE: writing the output`, `FILE: writing the
-    /// report`, `standard output`.
-    name: String,
-    /// Why a write or flush failed first (its kind and message), shared with the
-    /// [`Blamed`] writers.
-    failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
-}
-
-impl Blame {
-    fn new(name: String) -> Self {
-        Blame {
-            name,
-            failed: Rc::default(),
-        }
-    }
-
-    /// Output file `path`.
-    fn output(path: &Path) -> Self {
-        Blame::new(format!("{}: writing the output", path.display()))
-    }
-
-    /// A writer into `inner` that notes its first failure here.
-    fn writer<'w>(&self, inner: &'w mut dyn Write) -> Blamed<'w> {
-        Blamed {
-            inner,
-            failed: Rc::clone(&self.failed),
-        }
-    }
-
-    /// `result`, with its error blamed on this place when writing to it failed.
-    fn blame<T>(&self, result: Result<T, Trouble>) -> Result<T, Trouble> {
-        match (result, &*self.failed.borrow()) {
-            (Err(_), Some((_, why))) => Err(Trouble(format!("{}: {why}", self.name))),
-            (result, _) => result,
-        }
-    }
-
-    /// Whether writing failed because this is a pipe whose reader has gone.
-    fn broken_pipe(&self) -> bool {
-        matches!(&*self.failed.borrow(), Some((io::ErrorKind::BrokenPipe, _)))
-    }
-}
-
-/// A writer that notes its first failure in its [`Blame`].
-struct Blamed<'w> {
-    inner: &'w mut dyn Write,
-    failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
-}
-
-impl Blamed<'_> {
-    fn note<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
-        if let Err(e) = &result {
-            let mut failed = self.failed.borrow_mut();
-            if e.kind() != io::ErrorKind::Interrupted && failed.is_none() {
-                *failed = Some((e.kind(), e.to_string()));
-            }
-        }
-        result
-    }
-}
-
-impl Write for Blamed<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let result = self.inner.write(buf);
-        self.note(result)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        let result = self.inner.flush();
-        self.note(result)
+/// The kind of an input: the one asked for, or for `auto` the one its name and first bytes
+/// tell ([`format::detect`]).
+fn kind_for(format: InputFormat, path: &Path, head: &[u8]) -> Kind {
+    match format {
+        InputFormat::Auto => format::detect(path, head),
+        InputFormat::Zone => Kind::Zone,
+        InputFormat::Names => Kind::Names,
+        InputFormat::Log => Kind::Log,
     }
 }
 
@@ -479,55 +371,6 @@ fn protected_list(files: &[PathBuf]) -> Result<Protected, Trouble> {
     Ok(protected)
 }
 
-/// The scanner for an input: the one asked for, or for `auto` the zone scanner when the
-/// file name ends in `.zone` or `.db` or the text starts like a zone file, the names scanner
-/// when the first lines are one name each, else the log scanner.
-fn scanner_for(format: InputFormat, path: &Path, head: &[u8]) -> &'static dyn Scanner {
-    match format {
-        _ if is_zone(format, path, head) => &ZoneScanner,
-        InputFormat::Names => &NamesScanner,
-        InputFormat::Auto if looks_like_names(head) => &NamesScanner,
-        _ => &LogScanner,
-    }
-}
-
-/// Whether the first lines of a text are a name list: each one empty, a `#` comment, or one
-/// run of name characters (letters, digits, `-`, `_`, `*`, `.`, `\`, non-ASCII bytes) with
-/// at most spaces around it; a last line cut by the head's end is not judged.
-fn looks_like_names(head: &[u8]) -> bool {
-    let complete = match memchr::memrchr(b'\n', head) {
-        Some(at) => &head[..at],
-        None => head,
-    };
-    let mut names = 0;
-    for line in complete.split(|&b| b == b'\n') {
-        let line = line.trim_ascii();
-        if line.is_empty() || line[0] == b'#' {
-            continue;
-        }
-        let name_byte = |&b: &u8| b.is_ascii_alphanumeric() || b >= 0x80 || b"-_*.\\".contains(&b);
-        if !line.iter().all(name_byte) {
-            return false;
-        }
-        names += 1;
-    }
-    names > 0
-}
-
-/// Whether an input is read as a zone file (see [`scanner_for`]).
-fn is_zone(format: InputFormat, path: &Path, head: &[u8]) -> bool {
-    match format {
-        InputFormat::Zone => true,
-        InputFormat::Names | InputFormat::Log => false,
-        InputFormat::Auto => {
-            let by_name = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("zone") || e.eq_ignore_ascii_case("db"));
-            by_name || looks_like_zone(head)
-        }
-    }
-}
-
 /// `audit --follow-includes` of the zone `path`: audits the files that its `$INCLUDE`
 /// `directives` name, and theirs in turn, with the policy of
 /// [`idnscope::input::include`] and a budget of `budget` bytes (or the default for the
@@ -537,7 +380,7 @@ fn follow_zone(
     path: &Path,
     directives: Vec<Include>,
     budget: Option<u64>,
-    options: &Options,
+    job: &Job<'_>,
     report: &mut ReportWriter<&mut dyn Write>,
     total: &mut Stats,
 ) -> Result<(), Trouble> {
@@ -545,7 +388,7 @@ fn follow_zone(
     let meta = std::fs::metadata(path).map_err(|e| Trouble::io(path, e))?;
     let budget = budget.unwrap_or_else(|| default_budget(meta.len()));
     let mut tree = IncludeTree::new(path, &meta, budget).map_err(|e| Trouble::io(path, e))?;
-    follow_includes(path, directives, &mut tree, options, report, total)
+    follow_includes(path, directives, &mut tree, job, report, total)
 }
 
 /// Without descriptor-relative opening, `$INCLUDE` files cannot be opened safely.
@@ -554,7 +397,7 @@ fn follow_zone(
     _: &Path,
     _: Vec<Include>,
     _: Option<u64>,
-    _: &Options,
+    _: &Job<'_>,
     _: &mut ReportWriter<&mut dyn Write>,
     _: &mut Stats,
 ) -> Result<(), Trouble> {
@@ -573,7 +416,7 @@ fn follow_includes(
     path: &Path,
     directives: Vec<Include>,
     tree: &mut idnscope::input::include::IncludeTree,
-    options: &Options,
+    job: &Job<'_>,
     report: &mut ReportWriter<&mut dyn Write>,
     total: &mut Stats,
 ) -> Result<(), Trouble> {
@@ -597,9 +440,9 @@ fn follow_includes(
                 meta: file.metadata().map_err(|e| Trouble::io(&named, e))?,
                 file,
             },
-            &Options {
+            &Job {
+                pipeline: job.pipeline,
                 origin: include.origin,
-                ..options.clone()
             },
             None,
             report,
@@ -607,44 +450,11 @@ fn follow_includes(
             Some(&mut nested),
         )?;
         total.add(&stats);
-        follow_includes(&named, nested, tree, options, report, total)?;
+        follow_includes(&named, nested, tree, job, report, total)?;
         tree.leave();
     }
     Ok(())
 }
-
-/// Whether text starts like an RFC 1035 master file: its first line that is not blank or a
-/// `;` comment is a `$ORIGIN`, `$TTL` or `$INCLUDE` directive, or a record with a class or
-/// SOA (a `#` comment first means a name list).
-fn looks_like_zone(head: &[u8]) -> bool {
-    for line in head.split(|&b| b == b'\n') {
-        let text = String::from_utf8_lossy(line);
-        let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with(';') {
-            continue;
-        }
-        if trimmed.starts_with('#') {
-            // A name list's comment: zone files comment with ';'.
-            return false;
-        }
-        let upper = trimmed.to_ascii_uppercase();
-        if ["$ORIGIN", "$TTL", "$INCLUDE"]
-            .iter()
-            .any(|d| upper.starts_with(d))
-        {
-            return true;
-        }
-        return upper
-            .split_whitespace()
-            .skip(1)
-            .take(4)
-            .any(|t| matches!(t, "IN" | "CH" | "HS" | "SOA"));
-    }
-    false
-}
-
-/// Bytes of an input looked at by `--format auto`.
-const HEAD_BYTES: usize = 4096;
 
 /// An input opened for reading.
 enum Source {
@@ -667,6 +477,22 @@ fn open_input(path: &Path) -> Result<Source, Trouble> {
     Ok(Source::File { file, meta })
 }
 
+/// What every input of a job runs with.
+struct Job<'p> {
+    /// The pipeline, built once for all inputs.
+    pipeline: &'p Pipeline,
+    /// The zone origin before any `$ORIGIN` (`--origin`, or an `$INCLUDE` directive's).
+    origin: Origin,
+}
+
+/// Where one input's bytes are.
+enum Data<'a> {
+    /// Mapped.
+    Slice(&'a [u8]),
+    /// Read as a stream.
+    Reader(&'a mut dyn Read),
+}
+
 /// Runs one input, opened as `source`, through the pipeline. With `includes`, the
 /// `$INCLUDE` directives of an input read as a zone file are added to it, found by the zone
 /// scanner in the bytes it reads: each input is read once (a FIFO or a pipe can be read only
@@ -678,58 +504,106 @@ fn process(
     format: InputFormat,
     path: &Path,
     source: Source,
-    options: &Options,
+    job: &Job<'_>,
     out: Option<&mut dyn Write>,
     report: &mut ReportWriter<&mut dyn Write>,
     progress: &mut dyn FnMut(u64),
     includes: Option<&mut Vec<Include>>,
 ) -> Result<Stats, Trouble> {
     let shown = path.to_string_lossy();
-    let options = &Options {
-        includes: includes.is_some(),
-        ..options.clone()
-    };
-    let run = match source {
+    let collect = includes.is_some();
+    let (stats, found) = match source {
         Source::Stdin => {
             let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, io::stdin().lock());
             let head = stdin
                 .fill_buf()
                 .map_err(|e| Trouble(format!("standard input: {e}")))?;
-            let scanner = scanner_for(format, path, head);
-            let input = Input::Stream(Box::new(stdin));
-            pipeline::run(scanner, input, "-", options, out, report, progress)
-                .map_err(|e| Trouble(format!("-:{}", located(&e))))?
+            let kind = kind_for(format, path, head);
+            let data = Data::Reader(&mut stdin);
+            run_kind(kind, job, collect, data, "-", out, report, progress)
+                .map_err(|e| Trouble::run("-", &e))?
         }
         Source::File { file, meta } if !meta.is_file() || meta.len() == 0 => {
             let mut file = io::BufReader::with_capacity(HEAD_BYTES, file);
             let head = file.fill_buf().map_err(|e| Trouble::io(path, e))?;
-            let scanner = scanner_for(format, path, head);
-            let input = Input::Stream(Box::new(file));
-            pipeline::run(scanner, input, &shown, options, out, report, progress)
-                .map_err(|e| Trouble::io(path, e))?
+            let kind = kind_for(format, path, head);
+            let data = Data::Reader(&mut file);
+            run_kind(kind, job, collect, data, &shown, out, report, progress)
+                .map_err(|e| Trouble::run(&shown, &e))?
         }
         Source::File { file, meta } => {
             let map = MappedInput::new(&file, &meta, path).map_err(|e| Trouble::io(path, e))?;
             let data = map.bytes();
             let head = &data[..data.len().min(HEAD_BYTES)];
-            let scanner = scanner_for(format, path, head);
-            let run = pipeline::run(
-                scanner,
-                Input::Bytes(data),
+            let kind = kind_for(format, path, head);
+            let run = run_kind(
+                kind,
+                job,
+                collect,
+                Data::Slice(data),
                 &shown,
-                options,
                 out,
                 report,
                 progress,
             )
-            .map_err(|e| Trouble::io(path, e))?;
+            .map_err(|e| Trouble::run(&shown, &e))?;
             map.check_unchanged(&file)
                 .map_err(|e| Trouble::io(path, e))?;
             run
         }
     };
     if let Some(includes) = includes {
-        includes.extend(run.includes);
+        includes.extend(found);
     }
-    Ok(run.stats)
+    Ok(stats)
+}
+
+/// Runs `data` through the scanner of `kind`: the run's figures and, for a zone file with
+/// `collect`, its `$INCLUDE` directives.
+#[allow(clippy::too_many_arguments)]
+fn run_kind(
+    kind: Kind,
+    job: &Job<'_>,
+    collect: bool,
+    data: Data<'_>,
+    shown: &str,
+    out: Option<&mut dyn Write>,
+    report: &mut ReportWriter<&mut dyn Write>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(Stats, Vec<Include>), pipeline::Error> {
+    let pipeline = job.pipeline;
+    Ok(match kind {
+        Kind::Zone => {
+            let mut zone = ZoneScanner::new().with_origin(job.origin.clone());
+            if collect {
+                zone = zone.with_includes();
+            }
+            let run = run_data(pipeline, &zone, data, shown, out, report, progress)?;
+            (run.stats, run.notes)
+        }
+        Kind::Names => {
+            let run = run_data(pipeline, &NamesScanner, data, shown, out, report, progress)?;
+            (run.stats, Vec::new())
+        }
+        Kind::Log => {
+            let run = run_data(pipeline, &LogScanner, data, shown, out, report, progress)?;
+            (run.stats, Vec::new())
+        }
+    })
+}
+
+/// Runs `data` through `scanner`.
+fn run_data<S: Scanner>(
+    pipeline: &Pipeline,
+    scanner: &S,
+    data: Data<'_>,
+    shown: &str,
+    out: Option<&mut dyn Write>,
+    report: &mut ReportWriter<&mut dyn Write>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Run<S::Note>, pipeline::Error> {
+    match data {
+        Data::Slice(bytes) => pipeline.run_slice(scanner, bytes, shown, out, report, progress),
+        Data::Reader(reader) => pipeline.run_reader(scanner, reader, shown, out, report, progress),
+    }
 }

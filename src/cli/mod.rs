@@ -1,14 +1,15 @@
 //! Command-line parsing (clap) and dispatch to the subcommands.
 
 mod batch;
+mod blame;
 mod codec_cmd;
 mod color;
 mod completions;
 mod gen_cmd;
 mod job;
 mod man;
-mod mapped;
 mod output;
+mod progress;
 mod targets;
 
 use std::process::ExitCode;
@@ -355,6 +356,8 @@ fn misspelt_option(strings: &[std::ffi::OsString]) -> Option<String> {
 /// Parses the command line, runs the subcommand and returns its exit status.
 pub fn main() -> ExitCode {
     output::ignore_file_size_signal();
+    #[cfg(unix)]
+    idnscope::input::mapped::on_fault(output::remove_temp_files);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(refused_or_answered(&e)),

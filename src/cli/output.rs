@@ -16,7 +16,7 @@
 //! (`ulimit -f`) is ignored from the start, so that a write past the limit fails with EFBIG
 //! and goes through the normal error path: exit status 2, a message that names the file,
 //! the temporary file removed. SIGBUS on a mapped input is the business of
-//! [`super::mapped`], which calls [`remove_temp_files`] from its handler. The target itself
+//! [`idnscope::input::mapped`], whose handler calls [`remove_temp_files`]. The target itself
 //! is never written before the rename, so a signal at any point leaves either the original
 //! or the complete new file, and no temporary file.
 
@@ -345,7 +345,7 @@ pub(super) fn ignore_file_size_signal() {}
 
 /// The signals whose default action ends the process and that a program may catch (SIGKILL
 /// and SIGSTOP cannot be; SIGILL, SIGFPE and SIGSEGV are faults of the program itself,
-/// SIGBUS is [`super::mapped`]'s, SIGPIPE is ignored by Rust programs, SIGXFSZ by
+/// SIGBUS is [`idnscope::input::mapped`]'s, SIGPIPE is ignored by Rust programs, SIGXFSZ by
 /// [`ignore_file_size_signal`]).
 #[cfg(unix)]
 fn fatal_signals() -> Vec<libc::c_int> {

@@ -1,7 +1,7 @@
 //! The files that a zone names with `$INCLUDE`, opened safely for `audit
 //! --follow-includes`.
 //!
-//! The zone scanner records each directive ([`crate::pipeline::Include`]); this module
+//! The zone scanner notes each directive ([`crate::input::zone::Include`]); this module
 //! decides whether the file it names may be read, and opens it:
 //!
 //! - The name is read relative to the folder of the file that holds the directive, links

@@ -30,10 +30,10 @@
 
 use memchr::memmem;
 
-use crate::pipeline::{Carry, Chunk, ChunkOutput, Locate, Scanner};
+use crate::finding::Kind;
+use crate::input::sink::{Carry, Chunk, ChunkOutput, Locate, Scanner};
 use crate::reason::Reason;
-use crate::report::Kind;
-use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
+use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter, Outcome};
 
 /// Scans arbitrary text (DNS server logs, passive-DNS exports, JSON, CSV).
 #[derive(Debug, Clone, Copy, Default)]
@@ -66,6 +66,11 @@ enum Found {
 }
 
 impl Scanner for LogScanner {
+    type State = ();
+    type Note = std::convert::Infallible;
+
+    fn start(&self) {}
+
     fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput) {
         // Names that start in the chunk are its own, and may be read into the bytes after
         // a cut; the chunk after the cut starts where they end.
@@ -154,19 +159,19 @@ impl Scanner for LogScanner {
             floor = range.end;
             covered = covered.max(range.end);
             lines.advance(data, range.start);
-            out.stats.names += 1;
+            out.add_name();
             let column = (range.start - lines.line_start) as u64 + 1;
             out.keep(kept..range.start);
             if syntax == Syntax::Plain {
                 out.rewrite_name(rewriter, data, range.clone(), lines.line, column);
             } else {
-                let before = out.owned.len();
-                let name = &data[range.clone()];
-                if scratch.rewrite(name, syntax, rewriter, out, lines.line, column) {
-                    out.commit_owned(before);
-                } else {
-                    out.keep(range.clone());
-                }
+                out.rewrite_name_with(
+                    data,
+                    range.clone(),
+                    lines.line,
+                    column,
+                    |name, owned, sink| scratch.rewrite(name, syntax, rewriter, owned, sink),
+                );
             }
             kept = range.end;
         }
@@ -190,9 +195,9 @@ impl Scanner for LogScanner {
         let covered = covered.max(len);
         out.keep(kept..covered);
         lines.advance(data, len);
-        out.newlines = lines.line;
+        out.set_newlines(lines.line);
         let unterminated = len > 0 && data[len - 1] != b'\n' && !chunk.ends_mid_line;
-        out.stats.records = lines.line + u64::from(unterminated);
+        out.add_records(lines.line + u64::from(unterminated));
         if chunk.ends_mid_line {
             // The two bytes before the cut, those before the chunk where it is shorter.
             let mut before = state.before;
@@ -206,10 +211,10 @@ impl Scanner for LogScanner {
                 reported: long.is_some_and(|(reported, _)| reported),
             };
             let resume = long.map_or(covered.max(carry.skip), |(_, at)| at);
-            out.carry = Carry {
+            out.carry_on(Carry {
                 skip: resume - len,
                 state: at_cut.bits(),
-            };
+            });
         }
     }
 }
@@ -242,12 +247,11 @@ fn long_run(
             .min(anchor.start + MAX_LABEL_SHOWN);
         let label = &data[anchor.start..label_end];
         lines.advance(data, anchor.start);
-        let mut sink = Locate {
-            found: &mut out.findings,
-            line: lines.line,
-            column: (anchor.start - lines.line_start) as u64 + 1,
-            name: label,
-        };
+        let mut sink = out.locate(
+            lines.line,
+            (anchor.start - lines.line_start) as u64 + 1,
+            label,
+        );
         sink.finding(LabelFinding {
             offset: 0,
             len: label.len(),
@@ -256,7 +260,7 @@ fn long_run(
             } else {
                 Kind::EncodeError
             },
-            reason: Reason::TooLong.code(),
+            reason: Reason::TooLong.into(),
             message: format!(
                 "in a run of more than {MAX_NAME_RUN} name characters, longer than any \
                  domain name; left as it is"
@@ -275,7 +279,7 @@ const MAX_TOKEN: usize = 16;
 
 /// The most bytes a name takes in any syntax the scanner reads (255 octets on the wire,
 /// at most five bytes each as a doubled `\\DDD` escape, and room to spare); a longer run
-/// of name characters is no name. Less than [`crate::pipeline::LOOKAHEAD`], so that a
+/// of name characters is no name. Less than [`crate::input::sink::LOOKAHEAD`], so that a
 /// name across a cut is always seen whole by the chunk before it.
 pub const MAX_NAME_RUN: usize = 4096;
 
@@ -862,17 +866,16 @@ struct Scratch {
 }
 
 impl Scratch {
-    /// Rewrites `name` (written in `syntax`); appends the output to `out.owned` when a
-    /// label changed and says whether one did.
+    /// Rewrites `name` (written in `syntax`), its findings into `sink`; appends the output
+    /// to `owned` when a label changed.
     fn rewrite(
         &mut self,
         name: &[u8],
         syntax: Syntax,
         rewriter: &mut NameRewriter,
-        out: &mut ChunkOutput,
-        line: u64,
-        column: u64,
-    ) -> bool {
+        owned: &mut Vec<u8>,
+        sink: &mut Locate<'_>,
+    ) -> Outcome {
         match syntax {
             Syntax::Windows => self.load_windows(name),
             Syntax::Escaped { .. } => self.load_escaped(name),
@@ -882,17 +885,11 @@ impl Scratch {
         let mut sink = Remap {
             spans: &self.spans,
             name,
-            inner: Locate {
-                found: &mut out.findings,
-                line,
-                column,
-                name,
-            },
+            inner: sink,
         };
         let outcome = rewriter.rewrite(&self.presentation, &mut self.rewritten, &mut sink);
-        out.stats.ace_labels += u64::from(outcome.ace_labels);
         if !outcome.changed {
-            return false;
+            return outcome;
         }
         // Put back the labels that changed, each in the name's own syntax.
         let mut copied = 0;
@@ -907,22 +904,21 @@ impl Scratch {
             if old == new {
                 continue;
             }
-            out.owned.extend_from_slice(&name[copied..span.original.0]);
+            owned.extend_from_slice(&name[copied..span.original.0]);
             match syntax {
                 Syntax::Windows => {
                     self.wire.clear();
                     unescape(new, &mut self.wire);
-                    out.owned
-                        .extend_from_slice(format!("({})", self.wire.len()).as_bytes());
-                    out.owned.extend_from_slice(&self.wire);
+                    owned.extend_from_slice(format!("({})", self.wire.len()).as_bytes());
+                    owned.extend_from_slice(&self.wire);
                 }
-                Syntax::Escaped { doubled: true } => push_doubled(new, &mut out.owned),
-                _ => out.owned.extend_from_slice(new),
+                Syntax::Escaped { doubled: true } => push_doubled(new, owned),
+                _ => owned.extend_from_slice(new),
             }
             copied = span.original.1;
         }
-        out.owned.extend_from_slice(&name[copied..]);
-        true
+        owned.extend_from_slice(&name[copied..]);
+        outcome
     }
 
     /// Translates a Windows debug name into presentation format.
@@ -1107,13 +1103,13 @@ fn push_doubled(text: &[u8], out: &mut Vec<u8>) {
 }
 
 /// Moves the findings of a translated name back onto the name as written.
-struct Remap<'s, 'a> {
+struct Remap<'s, 'a, 'l> {
     spans: &'s [LabelOrigin],
     name: &'a [u8],
-    inner: Locate<'a>,
+    inner: &'s mut Locate<'l>,
 }
 
-impl FindingSink for Remap<'_, '_> {
+impl FindingSink for Remap<'_, '_, '_> {
     fn finding(&mut self, mut finding: LabelFinding) {
         if let Some(span) = self
             .spans
@@ -1154,9 +1150,16 @@ mod tests {
     fn run(mode: Mode, text: &[u8]) -> (Vec<u8>, Vec<Spot>) {
         let (written, out) = scan(mode, text);
         let findings = out
-            .findings
+            .findings()
             .iter()
-            .map(|f| (f.line + 1, f.column, f.label.clone(), f.finding.reason))
+            .map(|f| {
+                (
+                    f.line + 1,
+                    f.column,
+                    f.label.clone(),
+                    f.finding.reason.as_str(),
+                )
+            })
             .collect();
         (written, findings)
     }
@@ -1287,16 +1290,16 @@ mod tests {
         // ends. Both convert; the output says which input bytes they replace as one piece.
         let text = b"x (1\xff4)XN--80AK6AA92E(3)c2E(3)com(014)XN--80AK6AA92E(3)com(0)1\n";
         let (written, out) = scan(Mode::Decode { race: false }, text);
-        let owned_in_a_row = out.segments.windows(2).any(|w| {
+        let owned_in_a_row = out.segments().windows(2).any(|w| {
             matches!(
                 w,
                 [
-                    crate::pipeline::Segment::Owned(_),
-                    crate::pipeline::Segment::Owned(_)
+                    crate::input::sink::Segment::Owned(_),
+                    crate::input::sink::Segment::Owned(_)
                 ]
             )
         });
-        assert!(!owned_in_a_row, "{:?}", out.segments);
+        assert!(!owned_in_a_row, "{:?}", out.segments());
         assert_eq!(
             String::from_utf8_lossy(&written),
             "x (1\u{FFFD}4)аррӏе(3)c2E(3)com(10)аррӏе(3)com(0)1\n"
@@ -1318,7 +1321,7 @@ mod tests {
         let second_chunk = Chunk {
             data: &text[cut..],
             starts_mid_line: true,
-            carry: first.carry,
+            carry: first.carry(),
             ..Chunk::default()
         };
         let mut second = ChunkOutput::default();
@@ -1330,10 +1333,10 @@ mod tests {
             .collect();
         written.extend(second.pieces(second_chunk.extended()).flatten());
         let findings = first
-            .findings
+            .findings()
             .iter()
-            .chain(&second.findings)
-            .map(|f| (f.label.clone(), f.finding.reason))
+            .chain(second.findings())
+            .map(|f| (f.label.clone(), f.finding.reason.as_str()))
             .collect();
         (written, findings)
     }
@@ -1350,9 +1353,9 @@ mod tests {
         text.extend_from_slice(b" xn--bcher-kva.example www.xnd\\,xn--80ak6aa92e\"\n");
         let (whole, out) = scan(Mode::Decode { race: false }, &text);
         let whole_findings: Vec<_> = out
-            .findings
+            .findings()
             .iter()
-            .map(|f| (f.label.clone(), f.finding.reason))
+            .map(|f| (f.label.clone(), f.finding.reason.as_str()))
             .collect();
         assert_eq!(whole_findings, vec![("xn--8t".to_owned(), "truncated")]);
         for cut in 1..text.len() - 1 {
@@ -1371,9 +1374,9 @@ mod tests {
         for mode in [Mode::Decode { race: false }, Mode::Encode, Mode::Audit] {
             let (whole, out) = scan(mode, text.as_bytes());
             let whole_findings: Vec<_> = out
-                .findings
+                .findings()
                 .iter()
-                .map(|f| (f.label.clone(), f.finding.reason))
+                .map(|f| (f.label.clone(), f.finding.reason.as_str()))
                 .collect();
             for cut in 1..text.len() - 1 {
                 let (written, findings) = scan_cut(mode, text.as_bytes(), cut);

@@ -2,9 +2,12 @@
 //! the [`crate::rewrite::NameRewriter`].
 
 pub mod capture;
+pub mod format;
 #[cfg(unix)]
 pub mod include;
 pub mod log;
+pub mod mapped;
 pub mod names;
 pub mod rdata;
+pub mod sink;
 pub mod zone;

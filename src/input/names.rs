@@ -1,16 +1,18 @@
 //! The `names` format: one domain name per line. Empty lines and lines starting with `#`
 //! pass through; spaces and tabs around a name are kept as they are.
 //!
-//! A line that the pipeline has to cut (longer than [`crate::pipeline::LOOKAHEAD`] at the
+//! A line that the pipeline has to cut (longer than [`crate::input::sink::LOOKAHEAD`] at the
 //! least, so longer than any name) is written as it is, and its first ACE label (or, when
 //! encoding, its first label that would be encoded) is reported `too-long`, wherever the
 //! cuts fall.
 
 use std::ops::Range;
 
-use crate::pipeline::{Carry, Chunk, ChunkOutput, Locate, Scanner};
+use std::convert::Infallible;
+
+use crate::finding::Kind;
+use crate::input::sink::{Carry, Chunk, ChunkOutput, Scanner};
 use crate::reason::Reason;
-use crate::report::Kind;
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
 use crate::swar::{bytes_equal, LOW7};
 
@@ -86,6 +88,11 @@ pub fn line_name(line: &[u8]) -> Option<Range<usize>> {
 pub struct NamesScanner;
 
 impl Scanner for NamesScanner {
+    type State = ();
+    type Note = Infallible;
+
+    fn start(&self) {}
+
     fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput) {
         let data = chunk.data;
         let mut line_start = 0;
@@ -104,7 +111,7 @@ impl Scanner for NamesScanner {
             let line = &data[line_start..line_end];
             let body = line_name(line);
             if !(line_start == 0 && chunk.starts_mid_line) {
-                out.stats.records += 1;
+                out.add_records(1);
             }
             if cut {
                 // A piece of a line too long for any name.
@@ -118,7 +125,7 @@ impl Scanner for NamesScanner {
                 out.keep(line_start..next);
             } else if let Some(body) = body {
                 let name = &line[body.clone()];
-                out.stats.names += 1;
+                out.add_name();
                 if marked && rewriter.needs_work(name) {
                     let name_at = line_start + body.start;
                     let name_end = name_at + name.len();
@@ -143,9 +150,9 @@ impl Scanner for NamesScanner {
             }
             line_start = next;
         }
-        out.newlines = line_no;
+        out.set_newlines(line_no);
         if chunk.ends_mid_line {
-            out.carry = Carry { skip: 0, state };
+            out.carry_on(Carry { skip: 0, state });
         }
     }
 }
@@ -222,12 +229,7 @@ fn over_long(
         if !(ace || encoded) {
             continue;
         }
-        let mut sink = Locate {
-            found: &mut out.findings,
-            line,
-            column: (start - piece.start) as u64 + 1,
-            name: label,
-        };
+        let mut sink = out.locate(line, (start - piece.start) as u64 + 1, label);
         sink.finding(LabelFinding {
             offset: 0,
             len: label.len(),
@@ -236,7 +238,7 @@ fn over_long(
             } else {
                 Kind::EncodeError
             },
-            reason: Reason::TooLong.code(),
+            reason: Reason::TooLong.into(),
             message: "the name's line is longer than any domain name (it runs past where \
                       the input is cut into chunks); its labels are left as they are"
                 .to_owned(),

@@ -22,7 +22,8 @@
 //!   [`resolve_origin`]) is handed to the rewriter, which judges relative names under it in
 //!   the homograph checks and the name length; the chunk's output records the origin in
 //!   effect at its end.
-//! - When the pipeline collects them, each `$INCLUDE` directive is recorded with the origin
+//! - When the scanner is made to collect them ([`ZoneScanner::with_includes`]), each
+//!   `$INCLUDE` directive is recorded with the origin
 //!   its file starts under, as BIND reads it: the directive's origin argument (a relative
 //!   one under the origin in effect), else the origin in effect. The origin of the file
 //!   that holds the directive does not change.
@@ -41,14 +42,72 @@ use std::sync::Arc;
 use memchr::{memchr, memchr2, memchr3};
 
 use crate::input::rdata::{self, Fields, NameFields};
+use crate::input::sink::{Chunk, ChunkError, ChunkOutput, Placed, Scanner};
 use crate::name::{Name, NameError, NameKind};
-use crate::pipeline::{Chunk, ChunkError, ChunkOutput, Include, Scanner, MAX_PATH_BYTES};
 use crate::rewrite::NameRewriter;
 use crate::swar::{bytes_equal_first, HIGH, ONES};
 
 /// Scans DNS master files.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ZoneScanner;
+#[derive(Debug, Clone, Default)]
+pub struct ZoneScanner {
+    /// The origin before any `$ORIGIN`.
+    origin: Option<Arc<[u8]>>,
+    /// Whether `$INCLUDE` directives are noted.
+    includes: bool,
+}
+
+impl ZoneScanner {
+    /// A scanner with no origin before the first `$ORIGIN`, that notes no `$INCLUDE`.
+    pub fn new() -> Self {
+        ZoneScanner::default()
+    }
+
+    /// The scanner with `origin` (absolute, presentation format; see [`resolve_origin`])
+    /// in effect before any `$ORIGIN`.
+    pub fn with_origin(self, origin: Option<Arc<[u8]>>) -> Self {
+        ZoneScanner { origin, ..self }
+    }
+
+    /// The scanner noting each `$INCLUDE` directive ([`Include`]), so that the files they
+    /// name can be read in turn.
+    pub fn with_includes(self) -> Self {
+        ZoneScanner {
+            includes: true,
+            ..self
+        }
+    }
+}
+
+/// A `$INCLUDE` directive of a zone file, as the zone scanner reads it
+/// ([`ZoneScanner::with_includes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    /// Line of the file name: 0-based inside the chunk in a [`ChunkOutput`], 1-based in
+    /// the pipeline's [`crate::pipeline::Run::notes`].
+    pub line: u64,
+    /// 1-based byte column of the file name.
+    pub column: u64,
+    /// The file name as written (quotes removed), at most [`MAX_PATH_BYTES`] bytes of it.
+    pub path: Vec<u8>,
+    /// The origin the included file starts under (RFC 1035 section 5.1): the directive's
+    /// origin argument, a relative one completed by the origin in effect, else the origin
+    /// in effect at the directive; `None` when unknown.
+    pub origin: Option<Arc<[u8]>>,
+}
+
+impl Placed for Include {
+    fn place_mut(&mut self) -> (&mut u64, &mut u64) {
+        (&mut self.line, &mut self.column)
+    }
+}
+
+/// Bytes of an `$INCLUDE` file name kept: one more than Linux's `PATH_MAX` (4,096, the
+/// terminating NUL included), so that a longer name, cut here, still fails to open ("File
+/// name too long") while a hostile line of any length costs bounded memory.
+pub const MAX_PATH_BYTES: usize = 4097;
+
+/// The zone origin in effect (absolute, presentation format; `None`: unknown).
+pub type Origin = Option<Arc<[u8]>>;
 
 /// What a byte means inside an unquoted field ([`CLASS`]): nothing special.
 const ORDINARY: u8 = 0;
@@ -80,9 +139,22 @@ const CLASS: [u8; 256] = {
 };
 
 impl Scanner for ZoneScanner {
-    fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput) {
+    type State = Origin;
+    type Note = Include;
+
+    fn start(&self) -> Origin {
+        self.origin.clone()
+    }
+
+    fn scan(
+        &self,
+        chunk: Chunk<'_, Origin>,
+        rewriter: &mut NameRewriter,
+        out: &mut ChunkOutput<Origin, Include>,
+    ) {
         let mut scan = Scan {
             data: chunk.data,
+            includes: self.includes,
             ends_mid_line: chunk.ends_mid_line,
             rewriter,
             out,
@@ -98,18 +170,18 @@ impl Scanner for ZoneScanner {
             phase: Phase::Empty,
             fields: Fields::new(NameFields::None),
         };
-        scan.rewriter.set_origin(scan.out.origin.as_ref());
+        scan.rewriter.set_origin(scan.out.state().as_ref());
         scan.start_record();
         let result = scan.run();
         let stop = scan.pos.min(scan.data.len());
         scan.out.keep(scan.emitted..stop);
-        scan.out.newlines = scan.line;
+        scan.out.set_newlines(scan.line);
         if let Err(e) = result {
-            scan.out.fatal = Some(e);
+            scan.out.fail(e);
         }
     }
 
-    fn origin_after(&self, data: &[u8], mut origin: Option<Arc<[u8]>>) -> Option<Arc<[u8]>> {
+    fn state_after(&self, data: &[u8], mut origin: Origin) -> Origin {
         for at in memchr::memchr_iter(b'$', data) {
             if at > 0 && data[at - 1] != b'\n' {
                 continue;
@@ -325,8 +397,7 @@ enum Phase {
     Origin,
     /// `$INCLUDE`: its file name comes next.
     IncludeFile,
-    /// `$INCLUDE`: its optional origin comes next; whether the directive was recorded in
-    /// [`ChunkOutput::includes`].
+    /// `$INCLUDE`: its optional origin comes next; whether the directive was noted.
     IncludeOrigin(bool),
     /// Nothing more in this record is a name.
     Rest,
@@ -335,9 +406,11 @@ enum Phase {
 /// The state of one chunk's scan.
 struct Scan<'a, 'r> {
     data: &'a [u8],
+    /// Whether `$INCLUDE` directives are noted.
+    includes: bool,
     ends_mid_line: bool,
     rewriter: &'r mut NameRewriter,
-    out: &'r mut ChunkOutput,
+    out: &'r mut ChunkOutput<Origin, Include>,
     pos: usize,
     /// 0-based line of `pos` in the chunk.
     line: u64,
@@ -515,7 +588,7 @@ impl Scan<'_, '_> {
     fn field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) -> Result<(), ChunkError> {
         let text = &self.data[range.clone()];
         if matches!(self.phase, Phase::Empty | Phase::EmptyNoOwner) {
-            self.out.stats.records += 1;
+            self.out.add_records(1);
         }
         self.phase = match self.phase {
             Phase::Empty if quoted => Phase::Header,
@@ -549,21 +622,23 @@ impl Scan<'_, '_> {
             }
             Phase::Origin => {
                 if !quoted {
-                    if let Some(e) = completed_origin_error(text, self.out.origin.as_ref()) {
+                    if let Some(e) = completed_origin_error(text, self.out.state().as_ref()) {
                         return Err(self.error(
                             self.line,
                             range.start,
                             &format!(
                                 "$ORIGIN {} under {}: the origin {e}",
                                 String::from_utf8_lossy(text),
-                                String::from_utf8_lossy(self.out.origin.as_deref().unwrap_or(b"."))
+                                String::from_utf8_lossy(
+                                    self.out.state().as_deref().unwrap_or(b".")
+                                )
                             ),
                         ));
                     }
                     self.name(range.clone(), marks);
-                    let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
+                    let origin = resolve_origin(&self.data[range], self.out.state().as_ref());
                     self.rewriter.set_origin(origin.as_ref());
-                    self.out.origin = origin;
+                    self.out.set_state(origin);
                 }
                 Phase::Rest
             }
@@ -571,9 +646,8 @@ impl Scan<'_, '_> {
                 if !quoted {
                     self.name(range.clone(), marks);
                     if recorded {
-                        let origin = resolve_origin(&self.data[range], self.out.origin.as_ref());
-                        if let Some(include) = self.out.includes.as_mut().and_then(|i| i.last_mut())
-                        {
+                        let origin = resolve_origin(&self.data[range], self.out.state().as_ref());
+                        if let Some(include) = self.out.last_note_mut() {
                             include.origin = origin;
                         }
                     }
@@ -595,9 +669,9 @@ impl Scan<'_, '_> {
         } else {
             (self.line, self.column(range.start))
         };
-        let Some(includes) = self.out.includes.as_mut() else {
+        if !self.includes {
             return false;
-        };
+        }
         let mut path = &self.data[range.clone()];
         if quoted {
             path = path.strip_prefix(b"\"").unwrap_or(path);
@@ -606,11 +680,12 @@ impl Scan<'_, '_> {
         if path.is_empty() {
             return false;
         }
-        includes.push(Include {
+        let origin = self.out.state().clone();
+        self.out.note(Include {
             line,
             column,
             path: path[..path.len().min(MAX_PATH_BYTES)].to_vec(),
-            origin: self.out.origin.clone(),
+            origin,
         });
         true
     }
@@ -628,7 +703,7 @@ impl Scan<'_, '_> {
     /// rewriter when it needs work.
     fn name(&mut self, range: Range<usize>, marks: Marks) {
         let out = &mut *self.out;
-        out.stats.names += 1;
+        out.add_name();
         if !self
             .rewriter
             .needs_work_given(marks.dashes_or_escape, marks.not_ascii)
@@ -790,12 +865,12 @@ mod tests {
         let data = b"a TXT \"x\ny\" ; (\nb TXT \\( c\nd SOA ( 1\n 2 ) ; )\ne\n";
         let ends: Vec<Option<usize>> = [0, 8, 17, 27, 47]
             .iter()
-            .map(|&t| ZoneScanner.record_end(data, t))
+            .map(|&t| ZoneScanner::new().record_end(data, t))
             .collect();
         assert_eq!(ends, [Some(16), Some(16), Some(27), Some(46), Some(48)]);
-        assert_eq!(ZoneScanner.record_end(data, 48), None);
-        assert_eq!(ZoneScanner.record_end(b"a \"x\n", 0), None);
-        assert_eq!(ZoneScanner.record_end(b"a ; x", 0), None);
+        assert_eq!(ZoneScanner::new().record_end(data, 48), None);
+        assert_eq!(ZoneScanner::new().record_end(b"a \"x\n", 0), None);
+        assert_eq!(ZoneScanner::new().record_end(b"a ; x", 0), None);
     }
 
     fn origin(text: &str) -> Option<Arc<[u8]>> {
@@ -839,19 +914,22 @@ mod tests {
                      a IN TXT \"$ORIGIN no.\"\n  $ORIGIN indented.no.\n$ORIGINAL no.\n\
                      $origin\tsub ; relative\n$TTL 1h\n";
         assert_eq!(
-            ZoneScanner.origin_after(zone, origin("com.")),
+            ZoneScanner::new().state_after(zone, origin("com.")),
             origin("sub.example.")
         );
         assert_eq!(
-            ZoneScanner.origin_after(b"$ORIGIN a\\ b.\n", None),
+            ZoneScanner::new().state_after(b"$ORIGIN a\\ b.\n", None),
             origin("a\\ b.")
         );
         assert_eq!(
-            ZoneScanner.origin_after(b"www IN A 192.0.2.1\n", com()),
+            ZoneScanner::new().state_after(b"www IN A 192.0.2.1\n", com()),
             com()
         );
-        assert_eq!(ZoneScanner.origin_after(b"$ORIGIN", com()), com());
-        assert_eq!(ZoneScanner.origin_after(b"$ORIGIN \"x.\"\n", com()), com());
+        assert_eq!(ZoneScanner::new().state_after(b"$ORIGIN", com()), com());
+        assert_eq!(
+            ZoneScanner::new().state_after(b"$ORIGIN \"x.\"\n", com()),
+            com()
+        );
     }
 
     fn com() -> Option<Arc<[u8]>> {
@@ -861,37 +939,35 @@ mod tests {
     #[test]
     fn the_scan_follows_origin_lines_and_ends_with_the_last_one() {
         let mut rewriter = NameRewriter::new(Mode::Decode { race: false }, Profile::default());
-        let mut out = ChunkOutput {
-            origin: com(),
-            ..ChunkOutput::default()
-        };
+        let mut out = ChunkOutput::new(com());
         let data = b"$ORIGIN example.\na IN TXT \"x\n$ORIGIN not.\"\n$ORIGIN sub\n";
         let chunk = Chunk {
             data,
             ..Chunk::default()
         };
-        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
-        assert_eq!(out.origin, origin("sub.example."));
+        ZoneScanner::new().scan(chunk, &mut rewriter, &mut out);
+        assert_eq!(*out.state(), origin("sub.example."));
         // The quick look is fooled by the quoted line: the pipeline checks it against this.
-        assert_eq!(ZoneScanner.origin_after(data, com()), origin("sub.not."));
+        assert_eq!(
+            ZoneScanner::new().state_after(data, com()),
+            origin("sub.not.")
+        );
     }
 
     /// The `$INCLUDE` directives of `data` scanned as one chunk under `origin`, and the
     /// origin in effect at its end.
     fn includes_of(data: &[u8], origin: Option<Arc<[u8]>>) -> (Vec<Include>, Option<Arc<[u8]>>) {
         let mut rewriter = NameRewriter::new(Mode::Audit, Profile::default());
-        let mut out = ChunkOutput {
-            origin,
-            includes: Some(Vec::new()),
-            ..ChunkOutput::default()
-        };
+        let mut out = ChunkOutput::new(origin);
         let chunk = Chunk {
             data,
             ..Chunk::default()
         };
-        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
-        assert_eq!(out.fatal, None);
-        (out.includes.expect("collected"), out.origin)
+        ZoneScanner::new()
+            .with_includes()
+            .scan(chunk, &mut rewriter, &mut out);
+        assert_eq!(out.fatal(), None);
+        (out.notes().to_vec(), out.state().clone())
     }
 
     fn include(line: u64, path: &str, origin_text: Option<&str>) -> Include {
@@ -964,9 +1040,9 @@ mod tests {
             data: b"$INCLUDE a.zone com.\n",
             ..Chunk::default()
         };
-        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
-        assert_eq!(out.includes, None);
-        assert_eq!(out.stats.records, 1);
+        ZoneScanner::new().scan(chunk, &mut rewriter, &mut out);
+        assert_eq!(out.notes(), []);
+        assert_eq!(out.stats().records, 1);
     }
 
     #[test]
@@ -992,12 +1068,11 @@ mod tests {
             data: data.as_bytes(),
             starts_mid_line: false,
             ends_mid_line: true,
-            origin: None,
             ..Chunk::default()
         };
-        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
-        assert_eq!(out.findings, []);
-        assert!(out.fatal.is_some());
+        ZoneScanner::new().scan(chunk, &mut rewriter, &mut out);
+        assert_eq!(out.findings(), []);
+        assert!(out.fatal().is_some());
         let output: Vec<u8> = out.pieces(data.as_bytes()).flatten().copied().collect();
         assert_eq!(output, data.as_bytes());
     }
@@ -1010,12 +1085,11 @@ mod tests {
             data: b"a IN NS b.\nc IN TXT \"long",
             starts_mid_line: false,
             ends_mid_line: true,
-            origin: None,
             ..Chunk::default()
         };
-        ZoneScanner.scan(chunk, &mut rewriter, &mut out);
-        let fatal = out.fatal.expect("refused");
+        ZoneScanner::new().scan(chunk, &mut rewriter, &mut out);
+        let fatal = out.fatal().expect("refused");
         assert_eq!((fatal.line, fatal.column), (1, 1));
-        assert_eq!(out.stats.records, 2);
+        assert_eq!(out.stats().records, 2);
     }
 }

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use idnscope::pipeline::{Chunk, ChunkOutput, Scanner};
+use idnscope::input::sink::{Chunk, ChunkOutput, Scanner};
 use idnscope::rewrite::{Mode, NameRewriter};
 use idnscope::uts46::Profile;
 
@@ -59,14 +59,18 @@ pub fn with_stdout_closed(
 // ---- One chunk through a scanner ---------------------------------------------------------
 
 /// `data` as one chunk through `scanner`: the output bytes and the scan result.
-pub fn scan(scanner: &dyn Scanner, data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput) {
+pub fn scan<S: Scanner>(
+    scanner: &S,
+    data: &[u8],
+    mode: Mode,
+) -> (Vec<u8>, ChunkOutput<S::State, S::Note>) {
     let mut rewriter = NameRewriter::new(mode, Profile::default());
-    let mut out = ChunkOutput::default();
+    let mut out = ChunkOutput::new(scanner.start());
     let chunk = Chunk {
         data,
         starts_mid_line: false,
         ends_mid_line: false,
-        origin: None,
+        state: scanner.start(),
         ..Chunk::default()
     };
     scanner.scan(chunk, &mut rewriter, &mut out);

@@ -6,15 +6,21 @@
 //! labels changed, and pushes each problem into a [`FindingSink`] with the label's offset
 //! inside the name. It knows nothing of files, lines or report formats.
 
+mod cache;
+mod homograph;
+
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::audit::{self, Homographs, UnicodeName};
+use crate::audit::{self, Homographs};
+use crate::finding::{Check, Code, Kind};
 use crate::label::{ace_kind, Ace, LabelError, Labeler};
 use crate::name::{Label, LabelSpan, Name, NameError, NameKind, MAX_NAME_OCTETS};
 use crate::reason::Reason;
-use crate::report::Kind;
 use crate::uts46::{Facts, Profile};
+
+use cache::{Copying, RecentLabels, RecentNames};
+use homograph::{push_lower, LowerCase};
 
 /// What to do with the names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,16 +45,16 @@ pub struct LabelFinding {
     pub len: usize,
     /// What the finding is about.
     pub kind: Kind,
-    /// The contract's reason code.
-    pub reason: &'static str,
+    /// Why: its reason code.
+    pub reason: Code,
     /// A sentence for a person.
     pub message: String,
     /// The decoded label, where one exists (for homographs: the whole name in Unicode).
     pub unicode: Option<String>,
     /// For homographs: the protected domain imitated, where one was matched.
     pub target: Option<String>,
-    /// For homographs: the numbers of the check in the browsers' list (`C26`, `C08/C09`).
-    pub check: Option<&'static str>,
+    /// For homographs: the check that fired.
+    pub check: Option<Check>,
 }
 
 /// Receives the findings of a name, in label order.
@@ -108,147 +114,6 @@ impl LabelState {
         } else {
             &name[span.range()]
         }
-    }
-}
-
-/// How many decoded A-labels [`RecentLabels`] keeps.
-const RECENT_LABELS: usize = 4;
-
-/// The A-labels decoded lately, with their text and facts: a zone writes the same label
-/// again and again (an owner, then the same name as the target of its record; the name
-/// servers of many delegations), and a copy costs a small part of a decoding.
-#[derive(Debug, Default)]
-struct RecentLabels {
-    entries: [RecentLabel; RECENT_LABELS],
-    /// The entry the next decoding replaces.
-    next: usize,
-}
-
-/// One decoded A-label (an empty `label`: none yet).
-#[derive(Debug, Default)]
-struct RecentLabel {
-    label: Vec<u8>,
-    text: String,
-    facts: Facts,
-}
-
-impl RecentLabels {
-    /// What [`Labeler::decode_a_label`] gives for `label`: copied from a recent decoding
-    /// of the same bytes, or decoded with `labeler` (and kept, when it decodes).
-    fn decode(
-        &mut self,
-        labeler: &mut Labeler,
-        label: &[u8],
-        out: &mut String,
-    ) -> Result<Facts, LabelError> {
-        if let Some(hit) = self
-            .entries
-            .iter()
-            .find(|entry| !entry.label.is_empty() && entry.label == label)
-        {
-            out.push_str(&hit.text);
-            return Ok(hit.facts);
-        }
-        let start = out.len();
-        let facts = labeler.decode_a_label(label, out)?;
-        let entry = &mut self.entries[self.next];
-        self.next = (self.next + 1) % RECENT_LABELS;
-        entry.label.clear();
-        entry.label.extend_from_slice(label);
-        entry.text.clear();
-        entry.text.push_str(&out[start..]);
-        entry.facts = facts;
-        Ok(facts)
-    }
-}
-
-/// How many rewritten names [`RecentNames`] keeps.
-const RECENT_NAMES: usize = 16;
-
-/// Names longer than this (in presentation format, where 255 octets take at most 1,020
-/// bytes) are invalid and not kept: a hostile zone cannot make [`RecentNames`] hold more
-/// than a few kilobytes.
-const RECENT_NAME_MAX: usize = 1024;
-
-/// The names rewritten lately under the origin in effect, with all that their rewriting
-/// gave: a zone names the same hosts again and again (the name servers of many
-/// delegations, a mail exchanger, the target of many aliases), and replaying a rewriting
-/// costs a small part of it. A rewriting depends only on the name, the origin, and the
-/// rewriter's mode, profile and homograph checker, which do not change; a change of origin
-/// empties the list. An entry that was used since the last replacement is passed over once
-/// (the clock algorithm), so that a name met often stays.
-#[derive(Debug, Default)]
-struct RecentNames {
-    entries: [RecentName; RECENT_NAMES],
-    /// The entry the next replacement looks at first.
-    next: usize,
-    /// The findings of the name being rewritten, kept for its entry.
-    findings: Vec<LabelFinding>,
-}
-
-/// One rewritten name (an empty `name`: none).
-#[derive(Debug, Default)]
-struct RecentName {
-    name: Vec<u8>,
-    /// What [`NameRewriter::rewrite`] wrote for it (nothing in audit mode).
-    written: Vec<u8>,
-    findings: Vec<LabelFinding>,
-    outcome: Outcome,
-    /// Replayed since the clock last passed.
-    used: bool,
-}
-
-impl RecentNames {
-    /// The entry of `name`, marked as used.
-    fn find(&mut self, name: &[u8]) -> Option<&RecentName> {
-        let entry = self
-            .entries
-            .iter_mut()
-            .find(|entry| entry.name == name && !name.is_empty())?;
-        entry.used = true;
-        Some(entry)
-    }
-
-    /// Keeps `name`, which was written as `written` with `outcome` and the findings in
-    /// [`RecentNames::findings`], in place of an entry not used lately (unless it is over
-    /// [`RECENT_NAME_MAX`] bytes).
-    fn keep(&mut self, name: &[u8], written: &[u8], outcome: Outcome) {
-        if name.len() > RECENT_NAME_MAX {
-            return;
-        }
-        while self.entries[self.next].used {
-            self.entries[self.next].used = false;
-            self.next = (self.next + 1) % RECENT_NAMES;
-        }
-        let entry = &mut self.entries[self.next];
-        self.next = (self.next + 1) % RECENT_NAMES;
-        entry.name.clear();
-        entry.name.extend_from_slice(name);
-        entry.written.clear();
-        entry.written.extend_from_slice(written);
-        std::mem::swap(&mut entry.findings, &mut self.findings);
-        entry.outcome = outcome;
-    }
-
-    /// Forgets every name.
-    fn clear(&mut self) {
-        for entry in &mut self.entries {
-            entry.name.clear();
-            entry.used = false;
-        }
-    }
-}
-
-/// A [`FindingSink`] that passes each finding on and keeps a copy.
-struct Copying<'a, S> {
-    sink: &'a mut S,
-    copies: &'a mut Vec<LabelFinding>,
-}
-
-impl<S: FindingSink> FindingSink for Copying<'_, S> {
-    fn finding(&mut self, finding: LabelFinding) {
-        self.copies.push(finding.clone());
-        self.sink.finding(finding);
     }
 }
 
@@ -534,7 +399,7 @@ impl NameRewriter {
                                 offset: span.start,
                                 len: span.len,
                                 kind: Kind::LegacyRace,
-                                reason: "legacy-race",
+                                reason: Code::LegacyRace,
                                 message: format!(
                                     "legacy RACE label (draft-ietf-idn-race-03), decodes to \"{}\"{}",
                                     &self.converted[start..end],
@@ -614,7 +479,7 @@ impl NameRewriter {
                                 offset: span.start,
                                 len: span.len,
                                 kind: Kind::EncodeError,
-                                reason: e.reason().code(),
+                                reason: e.reason().into(),
                                 message: e.to_string(),
                                 unicode: None,
                                 target: None,
@@ -662,118 +527,6 @@ impl NameRewriter {
         }
     }
 
-    /// Builds the Unicode form of the current name (decoded labels, raw Unicode labels, the
-    /// rest as written, all in lower case) and runs the homograph checks on it when some
-    /// label is not ASCII.
-    fn check_homographs(&mut self, parsed: &Name<'_>, sink: &mut impl FindingSink) {
-        // Borrowed field by field: the checker is read while the buffers are written.
-        let NameRewriter {
-            homographs: Some(homographs),
-            spans,
-            labels,
-            converted,
-            wire,
-            invalid,
-            unicode,
-            unicode_labels,
-            lower,
-            audit_scratch,
-            origin,
-            ..
-        } = self
-        else {
-            return;
-        };
-        let name_text = parsed.text();
-        // A name in ASCII under a TLD (or an origin) in Unicode: one look-up, in most cases.
-        let count = labels.len();
-        // Labels `..end` are ASCII on the wire, and not decoded.
-        let ascii_up_to = |end: usize| {
-            labels[..end]
-                .iter()
-                .all(|l| l.decoded.is_none() && !l.raw_unicode)
-        };
-        let tld = match (parsed.kind(), &origin.text) {
-            (NameKind::Relative, Some(_)) => {
-                let last = origin.labels.len().saturating_sub(1);
-                (ascii_up_to(count)
-                    && origin.labels[..last]
-                        .iter()
-                        .all(|r| origin.unicode[r.clone()].is_ascii()))
-                .then(|| origin.labels.last().map(|r| &origin.unicode[r.clone()]))
-                .flatten()
-            }
-            (kind, _) if count >= 2 || kind == NameKind::Absolute => {
-                match labels.last().and_then(|l| l.decoded) {
-                    Some((from, to)) if ascii_up_to(count - 1) => Some(&converted[from..to]),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        if tld.is_some_and(|tld| !tld.is_ascii() && homographs.passes_under_tld(tld, audit_scratch))
-        {
-            return;
-        }
-        unicode.clear();
-        unicode_labels.clear();
-        for (j, (span, state)) in spans.iter().zip(labels.iter()).enumerate() {
-            if j > 0 {
-                unicode.push('.');
-            }
-            let start = unicode.len();
-            match state.decoded {
-                Some((from, to)) => unicode.push_str(&converted[from..to]),
-                None => {
-                    // Bytes that are not UTF-8 are not characters to judge.
-                    if !push_lower(state.octets(span, name_text, wire), unicode, lower) {
-                        *invalid |= bit(j);
-                    }
-                }
-            }
-            unicode_labels.push(start..unicode.len());
-        }
-        if unicode.is_ascii() {
-            return;
-        }
-        let own = unicode_labels.len();
-        let mut absolute = parsed.kind() == NameKind::Absolute;
-        let mut skip = *invalid;
-        if let (NameKind::Relative, Some(_)) = (parsed.kind(), &origin.text) {
-            // The origin's labels take part in the name checks, not in the label checks.
-            let base = unicode.len();
-            unicode.push_str(&origin.unicode);
-            for (k, r) in origin.labels.iter().enumerate() {
-                unicode_labels.push(base + r.start..base + r.end);
-                skip |= bit(own + k);
-            }
-            absolute = true;
-        }
-        let name = UnicodeName {
-            text: unicode,
-            labels: unicode_labels,
-            absolute,
-            invalid: skip,
-        };
-        homographs.check(&name, audit_scratch, &mut |spoof| {
-            if spoof.label >= own {
-                // About the origin alone: reported where the origin is written.
-                return;
-            }
-            let span = spans[spoof.label];
-            sink.finding(LabelFinding {
-                offset: span.start,
-                len: span.len,
-                kind: Kind::Homograph,
-                reason: spoof.check.code(),
-                message: spoof.message,
-                unicode: Some(name.text.to_owned()),
-                target: spoof.target,
-                check: Some(spoof.check.ids()),
-            });
-        });
-    }
-
     /// The length of `parsed` on the wire as a whole name: a relative name with the
     /// origin's labels and root octet, or with the root octet alone when no origin is
     /// known (names in lists and logs are written without the final dot).
@@ -815,7 +568,7 @@ impl NameRewriter {
                     offset: label.start,
                     len: label.text.len(),
                     kind: Kind::InvalidAce,
-                    reason: Reason::TooLong.code(),
+                    reason: Reason::TooLong.into(),
                     message: format!(
                         "the name is {whole_len} octets long on the wire{}, over the limit \
                          of {MAX_NAME_OCTETS}; its labels are left as they are",
@@ -863,7 +616,7 @@ impl NameRewriter {
             offset: first.start,
             len: first.len,
             kind: Kind::EncodeError,
-            reason: Reason::TooLong.code(),
+            reason: Reason::TooLong.into(),
             message: format!(
                 "encoded, the name would be {encoded_len} octets long on the wire{}, over the \
                  limit of {MAX_NAME_OCTETS}; it is written as it was",
@@ -979,76 +732,6 @@ fn wire_octets<'a>(label: &Label<'a>, scratch: &'a mut Vec<u8>) -> &'a [u8] {
     }
 }
 
-/// Appends `octets` as text in lower case (bytes that are not UTF-8 as U+FFFD); false when
-/// they are not UTF-8.
-///
-/// ASCII bytes are folded and pushed one by one, until one is not ASCII.
-fn push_lower(octets: &[u8], text: &mut String, lower: &mut LowerCase) -> bool {
-    let start = text.len();
-    text.reserve(octets.len());
-    for &b in octets {
-        if !b.is_ascii() {
-            text.truncate(start);
-            return push_lower_unicode(octets, text, lower);
-        }
-        text.push(char::from(b.to_ascii_lowercase()));
-    }
-    true
-}
-
-/// [`push_lower`] for octets that are not all ASCII, a character at a time.
-fn push_lower_unicode(octets: &[u8], text: &mut String, lower: &mut LowerCase) -> bool {
-    let utf8 = std::str::from_utf8(octets);
-    let lossy;
-    let chars = match utf8 {
-        Ok(valid) => valid,
-        Err(_) => {
-            lossy = String::from_utf8_lossy(octets);
-            &lossy
-        }
-    };
-    for c in chars.chars() {
-        lower.push(c, text);
-    }
-    utf8.is_ok()
-}
-
-/// The lower case of the characters met lately, for [`push_lower`]: slot `c & 0xFF` holds
-/// the last character `c` seen there whose lower case is one character, with that lower
-/// case. The slots start as `('\0', '\0')`, which is true as well.
-#[derive(Debug, Clone)]
-struct LowerCase {
-    slots: Box<[(char, char); 256]>,
-}
-
-impl Default for LowerCase {
-    fn default() -> Self {
-        LowerCase {
-            slots: Box::new([('\0', '\0'); 256]),
-        }
-    }
-}
-
-impl LowerCase {
-    /// Appends the lower case of `c` (`char::to_lowercase`) to `text`.
-    #[inline]
-    fn push(&mut self, c: char, text: &mut String) {
-        let slot = &mut self.slots[c as usize & 0xFF];
-        if slot.0 == c {
-            text.push(slot.1);
-            return;
-        }
-        let mut lower = c.to_lowercase();
-        match (lower.next(), lower.next()) {
-            (Some(one), None) => {
-                *slot = (c, one);
-                text.push(one);
-            }
-            (first, second) => text.extend(first.into_iter().chain(second).chain(lower)),
-        }
-    }
-}
-
 /// The bit of label `i` in a set of the first 64 labels (0 for the others).
 fn bit(i: usize) -> u64 {
     1u64.checked_shl(i as u32).unwrap_or(0)
@@ -1060,7 +743,7 @@ fn empty_label(kind: Kind, offset: usize, len: usize, empty_at: usize) -> LabelF
         offset,
         len,
         kind,
-        reason: Reason::Empty.code(),
+        reason: Reason::Empty.into(),
         message: format!(
             "the name has an empty label at byte {} (two dots in a row, or a dot at its \
              start), so it is no domain name; its labels are left as they are",
@@ -1083,7 +766,7 @@ fn invalid_ace(
         offset,
         len,
         kind: Kind::InvalidAce,
-        reason: error.reason().code(),
+        reason: error.reason().into(),
         message: error.to_string(),
         unicode,
         target: None,

@@ -4,9 +4,9 @@
 //! end fault with SIGBUS, which would kill the run and leave its temporary files. While a
 //! file is mapped, a SIGBUS handler looks at the faulting address: inside the map, it writes
 //! `idnscope: FILE: changed while it was read: the file was truncated` on standard error,
-//! removes the temporary files ([`super::output::remove_temp_files`]) and exits with status
-//! 2; elsewhere (a fault of another cause), it removes them too and lets the signal's
-//! default action end the process, as it would have. A change that does not fault (the
+//! calls the clean-up set with [`on_fault`] (the command line removes its temporary files
+//! there) and exits with status 2; elsewhere (a fault of another cause), it calls the
+//! clean-up too and lets the signal's default action end the process, as it would have. A change that does not fault (the
 //! file grown, rewritten, or truncated after its last page was read) is found by
 //! [`MappedInput::check_unchanged`] once the file has been read, before any output is kept.
 //! Files that cannot be mapped usefully (pipes, devices, and files whose size the kernel
@@ -17,7 +17,7 @@ use std::io;
 use std::path::Path;
 
 /// An input file mapped into memory, registered with the SIGBUS handler until dropped.
-pub(super) struct MappedInput {
+pub struct MappedInput {
     map: memmap2::Mmap,
     /// The file's size and modification time when it was mapped.
     len: u64,
@@ -28,7 +28,7 @@ impl MappedInput {
     /// Maps `file` (a regular file, of size `meta.len()` > 0), named `shown` in messages.
     /// Only one input is mapped at a time: a second map replaces the first in the handler's
     /// view.
-    pub(super) fn new(file: &File, meta: &Metadata, shown: &Path) -> io::Result<Self> {
+    pub fn new(file: &File, meta: &Metadata, shown: &Path) -> io::Result<Self> {
         // SAFETY: the map is read-only and lives as long as this value, which only lends
         // it out for shorter lifetimes. Another process may change the bytes under it (the
         // scanners take any bytes, and `check_unchanged` then refuses the result) or
@@ -44,13 +44,13 @@ impl MappedInput {
     }
 
     /// The file's bytes.
-    pub(super) fn bytes(&self) -> &[u8] {
+    pub fn bytes(&self) -> &[u8] {
         &self.map
     }
 
     /// An error when `file` no longer has the size and modification time it had when it was
     /// mapped: what was read may mix old and new bytes, or miss some.
-    pub(super) fn check_unchanged(&self, file: &File) -> io::Result<()> {
+    pub fn check_unchanged(&self, file: &File) -> io::Result<()> {
         let now = file.metadata()?;
         if now.len() != self.len {
             return Err(io::Error::other(format!(
@@ -68,6 +68,12 @@ impl MappedInput {
     }
 }
 
+/// Sets what the SIGBUS handler does before the process ends: `clean_up` must do only
+/// async-signal-safe things (no allocation, no locks), as a signal handler may.
+pub fn on_fault(clean_up: fn()) {
+    guard::set_clean_up(clean_up);
+}
+
 impl Drop for MappedInput {
     fn drop(&mut self) {
         guard::unregister();
@@ -79,7 +85,7 @@ mod guard {
     //! The SIGBUS handler and the one mapped region it knows.
 
     use std::path::Path;
-    use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicPtr, AtomicU8, AtomicUsize, Ordering};
 
     /// Bytes of the file name kept for the message.
     const NAME_BYTES: usize = 4096;
@@ -90,6 +96,25 @@ mod guard {
     /// The file's name as given, for the message, and how many bytes of it are kept.
     static NAME: [AtomicU8; NAME_BYTES] = [const { AtomicU8::new(0) }; NAME_BYTES];
     static NAME_LEN: AtomicUsize = AtomicUsize::new(0);
+    /// The clean-up to call before the process ends (null: none), a `fn()`.
+    static CLEAN_UP: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
+
+    /// Sets the clean-up.
+    pub(super) fn set_clean_up(clean_up: fn()) {
+        CLEAN_UP.store(clean_up as *mut (), Ordering::Release);
+    }
+
+    /// Calls the clean-up, if one is set.
+    fn clean_up() {
+        let clean_up = CLEAN_UP.load(Ordering::Acquire);
+        if !clean_up.is_null() {
+            // SAFETY: the only non-null value ever stored is a `fn()` cast to a pointer
+            // (`set_clean_up`); a function pointer and a data pointer have the same size
+            // on the platforms Rust supports with signals.
+            let clean_up = unsafe { std::mem::transmute::<*mut (), fn()>(clean_up) };
+            clean_up();
+        }
+    }
 
     /// Makes `map` the region the handler knows (installing the handler the first time).
     pub(super) fn register(map: &[u8], shown: &Path) {
@@ -145,7 +170,7 @@ mod guard {
         let address = unsafe { (*info).si_addr() } as usize;
         let len = LEN.load(Ordering::Acquire);
         let start = START.load(Ordering::Relaxed);
-        super::super::output::remove_temp_files();
+        clean_up();
         if len > 0 && address >= start && address - start < len {
             const BEFORE: &[u8] = b"idnscope: ";
             const AFTER: &[u8] = b": changed while it was read: the file was truncated\n";
@@ -167,6 +192,8 @@ mod guard {
     //! No SIGBUS off Unix: nothing to register.
 
     pub(super) fn register(_map: &[u8], _shown: &std::path::Path) {}
+
+    pub(super) fn set_clean_up(_clean_up: fn()) {}
 
     pub(super) fn unregister() {}
 }

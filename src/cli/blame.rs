@@ -1,0 +1,86 @@
+//! Where a failed job puts the blame: the place being written to (an output, the report)
+//! when writing there failed, else the input being read.
+
+use std::cell::RefCell;
+use std::io::{self, Write};
+use std::path::Path;
+use std::rc::Rc;
+
+use super::job::Trouble;
+
+/// A place the job writes to (an output or the report), and the first error of writing
+/// there. The pipeline's errors name the input being read, but a full disk or a closed
+/// pipe is the fault of the place written to, and [`Blame::blame`] then names that instead.
+pub(super) struct Blame {
+    /// The place as the user knows it: `FILE: writing the output`, `FILE: writing the
+    /// report`, `standard output`.
+    pub(super) name: String,
+    /// Why a write or flush failed first (its kind and message), shared with the
+    /// [`Blamed`] writers.
+    failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
+}
+
+impl Blame {
+    pub(super) fn new(name: String) -> Self {
+        Blame {
+            name,
+            failed: Rc::default(),
+        }
+    }
+
+    /// Output file `path`.
+    pub(super) fn output(path: &Path) -> Self {
+        Blame::new(format!("{}: writing the output", path.display()))
+    }
+
+    /// A writer into `inner` that notes its first failure here.
+    pub(super) fn writer<'w>(&self, inner: &'w mut dyn Write) -> Blamed<'w> {
+        Blamed {
+            inner,
+            failed: Rc::clone(&self.failed),
+        }
+    }
+
+    /// `result`, with its error blamed on this place when writing to it failed.
+    pub(super) fn blame<T>(&self, result: Result<T, Trouble>) -> Result<T, Trouble> {
+        match (result, &*self.failed.borrow()) {
+            (Err(_), Some((_, why))) => Err(Trouble(format!("{}: {why}", self.name))),
+            (result, _) => result,
+        }
+    }
+
+    /// Whether writing failed because this is a pipe whose reader has gone.
+    pub(super) fn broken_pipe(&self) -> bool {
+        matches!(&*self.failed.borrow(), Some((io::ErrorKind::BrokenPipe, _)))
+    }
+}
+
+/// A writer that notes its first failure in its [`Blame`].
+pub(super) struct Blamed<'w> {
+    inner: &'w mut dyn Write,
+    failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
+}
+
+impl Blamed<'_> {
+    fn note<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
+        if let Err(e) = &result {
+            let mut failed = self.failed.borrow_mut();
+            if e.kind() != io::ErrorKind::Interrupted && failed.is_none() {
+                *failed = Some((e.kind(), e.to_string()));
+            }
+        }
+        result
+    }
+}
+
+impl Write for Blamed<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.note(result)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let result = self.inner.flush();
+        self.note(result)
+    }
+}
