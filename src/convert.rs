@@ -21,7 +21,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::audit::{Homographs, Protected};
-use crate::finding::{Code, Kind};
+use crate::finding::{Check, Code, Kind};
 use crate::input::names::line_name;
 use crate::rewrite::{LabelFinding, Mode, NameRewriter};
 use crate::uts46::Profile;
@@ -43,6 +43,8 @@ pub struct ValueFinding {
     pub unicode: Option<String>,
     /// For homographs: the protected domain imitated, where one was matched.
     pub target: Option<String>,
+    /// For homographs: the check that fired.
+    pub check: Option<Check>,
 }
 
 /// What [`Converter::convert`] made of one value.
@@ -131,6 +133,7 @@ impl Converter {
                 message: f.message,
                 unicode: f.unicode,
                 target: f.target,
+                check: f.check,
             }
         }));
         Converted {

@@ -12,7 +12,8 @@ Spark: :mod:`idnscope.spark`.
 
 A finding is a dict with the command line's JSON keys but ``file`` and ``line`` (a value's
 place is its position): ``column`` (1-based byte column of the label in the value),
-``name``, ``label``, ``kind``, ``reason``, ``message``, ``unicode``, ``target``.
+``name``, ``label``, ``kind``, ``reason``, ``message``, ``unicode``, ``target``,
+``check`` (the homograph check's numbers, or ``None``).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ FINDING = pa.struct(
         pa.field("message", pa.string(), nullable=False),
         pa.field("unicode", pa.string()),
         pa.field("target", pa.string()),
+        pa.field("check", pa.string()),
     ]
 )
 FINDINGS = pa.list_(FINDING)

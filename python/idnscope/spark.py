@@ -40,6 +40,7 @@ FINDING_TYPE = StructType(
         StructField("message", StringType(), False),
         StructField("unicode", StringType(), True),
         StructField("target", StringType(), True),
+        StructField("check", StringType(), True),
     ]
 )
 

@@ -252,6 +252,7 @@ pub struct Findings {
     message: StringColumn,
     unicode: StringColumn,
     target: StringColumn,
+    check: StringColumn,
 }
 
 impl Findings {
@@ -283,12 +284,13 @@ impl Findings {
             self.message.push(f.message.as_bytes());
             self.unicode.push_option(f.unicode.as_deref());
             self.target.push_option(f.target.as_deref());
+            self.check.push_option(f.check.map(|c| c.ids()));
         }
         self.end_list(true);
     }
 
     /// `(list length, list null count, list validity or None, list offsets, column bytes,
-    /// name, label, kind, reason, message, unicode, target)`, each string column as
+    /// name, label, kind, reason, message, unicode, target, check)`, each string column as
     /// [`StringColumn::into_py`] gives it.
     pub fn into_py<'py>(mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         if self.list_offsets.is_empty() {
@@ -306,6 +308,7 @@ impl Findings {
             self.message.into_py(py)?,
             self.unicode.into_py(py)?,
             self.target.into_py(py)?,
+            self.check.into_py(py)?,
         ];
         let mut items: Vec<Bound<'py, PyAny>> = vec![
             length.into_pyobject(py)?.into_any(),

@@ -52,6 +52,8 @@ def run_cli(mode: str, lines: List[bytes], tmp: Path) -> Tuple[List[bytes], Dict
         line = record.pop("line") - 1
         for key in ("type", "file"):
             record.pop(key)
+        # JSON Lines leaves `check` out where no homograph check fired.
+        record.setdefault("check", None)
         findings.setdefault(line, []).append(record)
     return written, findings
 
