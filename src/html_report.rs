@@ -762,7 +762,12 @@ mod tests {
         let mut report = HtmlReport::new();
         let long = "x".repeat(5000);
         for line in 1..=(MAX_ROWS as u64 + 5) {
-            report.add(&finding(line, Kind::InvalidAce, Reason::BadDigit.into(), &long));
+            report.add(&finding(
+                line,
+                Kind::InvalidAce,
+                Reason::BadDigit.into(),
+                &long,
+            ));
         }
         assert_eq!(report.rows.len(), MAX_ROWS);
         assert!(report.rows[0].label.chars().count() < CELL_CHARS + 30);
@@ -775,7 +780,12 @@ mod tests {
     #[test]
     fn scripts_are_counted_once_per_finding_without_common() {
         let mut report = HtmlReport::new();
-        let mut f = finding(1, Kind::Homograph, Check::MixedScript.into(), "xn--pple-43d");
+        let mut f = finding(
+            1,
+            Kind::Homograph,
+            Check::MixedScript.into(),
+            "xn--pple-43d",
+        );
         f.unicode = Some("аpple-ааа.com".into());
         report.add(&f);
         assert_eq!(
