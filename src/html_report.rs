@@ -18,7 +18,8 @@
 //!
 //! ```
 //! use idnscope::html_report::HtmlReport;
-//! use idnscope::report::{Finding, Kind, Stats};
+//! use idnscope::finding::{Check, Kind};
+//! use idnscope::report::{Finding, Stats};
 //!
 //! let mut page = HtmlReport::new();
 //! page.add(&Finding {
@@ -28,11 +29,11 @@
 //!     name: "xn--pple-43d.com".into(),
 //!     label: "xn--pple-43d".into(),
 //!     kind: Kind::Homograph,
-//!     reason: "mixed-script",
+//!     reason: Check::MixedScript.into(),
 //!     message: "Latin mixed with Cyrillic".into(),
 //!     unicode: Some("аpple.com".into()),
 //!     target: Some("apple.com".into()),
-//!     check: Some("C08"),
+//!     check: Some(Check::MixedScript),
 //! });
 //! let mut html = Vec::new();
 //! page.write(Some(&Stats::default()), &mut html).unwrap();
