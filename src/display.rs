@@ -16,7 +16,7 @@ use std::io;
 use crate::finding::Kind;
 use crate::report::Finding;
 
-/// Most characters of an input echoed in a message; a longer one is cut (see [`shorten`]).
+/// Most characters of an input echoed in a message; a longer one is cut (see [`quote_input`]).
 pub const ECHO_CHARS: usize = 200;
 
 /// `text` with each control character written as `\u{XX}` (lower-case hex, no leading
