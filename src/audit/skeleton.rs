@@ -311,7 +311,7 @@ struct Piece {
 /// The protected domains, indexed by skeleton.
 ///
 /// Everything lives in two text arenas (the domains, and their skeleton keys) and three
-/// [`Index`]es of 64-bit hashes into them, so that a domain costs no allocation of its own
+/// indexes of 64-bit hashes into them, so that a domain costs no allocation of its own
 /// and a look-up reads about one entry whatever the size of the list.
 #[derive(Debug, Default)]
 pub struct Protected {
