@@ -12,6 +12,7 @@
 //! pushes each [`Spoof`] into a callback.
 
 mod chars;
+mod index;
 pub mod labels;
 mod marks;
 mod message;
