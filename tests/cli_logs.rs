@@ -1,5 +1,5 @@
-//! End-to-end tests of `--format log` on the hand-written samples of 25 log formats (copies
-//! of shared/data/logs in tests/data/logs).
+//! End-to-end tests of `--format log` on the hand-written samples of 25 log formats in
+//! tests/data/logs (where they come from: its SOURCES.md).
 //!
 //! The expected outputs (`F.decoded`, `F.encoded`) and findings (`F.findings`,
 //! `F.encode-findings`) were written by hand from the log rules, label by label, without
