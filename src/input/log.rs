@@ -30,9 +30,7 @@
 
 use memchr::memmem;
 
-use crate::finding::Kind;
 use crate::input::sink::{Carry, Chunk, ChunkOutput, Locate, Scanner};
-use crate::reason::Reason;
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter, Outcome};
 
 /// Scans arbitrary text (DNS server logs, passive-DNS exports, JSON, CSV).
@@ -252,23 +250,14 @@ fn long_run(
             (anchor.start - lines.line_start) as u64 + 1,
             label,
         );
-        sink.finding(LabelFinding {
-            offset: 0,
-            len: label.len(),
-            kind: if ace {
-                Kind::InvalidAce
-            } else {
-                Kind::EncodeError
-            },
-            reason: Reason::TooLong.into(),
-            message: format!(
+        sink.finding(LabelFinding::too_long(
+            label.len(),
+            ace,
+            format!(
                 "in a run of more than {MAX_NAME_RUN} name characters, longer than any \
                  domain name; left as it is"
             ),
-            unicode: None,
-            target: None,
-            check: None,
-        });
+        ));
         return true;
     }
     false

@@ -10,9 +10,7 @@ use std::ops::Range;
 
 use std::convert::Infallible;
 
-use crate::finding::Kind;
 use crate::input::sink::{Carry, Chunk, ChunkOutput, Scanner};
-use crate::reason::Reason;
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
 use crate::swar::{bytes_equal, LOW7};
 
@@ -230,22 +228,13 @@ fn over_long(
             continue;
         }
         let mut sink = out.locate(line, (start - piece.start) as u64 + 1, label);
-        sink.finding(LabelFinding {
-            offset: 0,
-            len: label.len(),
-            kind: if ace {
-                Kind::InvalidAce
-            } else {
-                Kind::EncodeError
-            },
-            reason: Reason::TooLong.into(),
-            message: "the name's line is longer than any domain name (it runs past where \
-                      the input is cut into chunks); its labels are left as they are"
+        sink.finding(LabelFinding::too_long(
+            label.len(),
+            ace,
+            "the name's line is longer than any domain name (it runs past where the input \
+             is cut into chunks); its labels are left as they are"
                 .to_owned(),
-            unicode: None,
-            target: None,
-            check: None,
-        });
+        ));
         state |= REPORTED;
         break;
     }

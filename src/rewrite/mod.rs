@@ -57,6 +57,28 @@ pub struct LabelFinding {
     pub check: Option<Check>,
 }
 
+impl LabelFinding {
+    /// A `too-long` finding on the first `len` bytes of a run or line longer than any
+    /// domain name, which is left as written: `invalid-ace` for an ACE label, else
+    /// `encode-error` (a label that would have been encoded). `why` says what was too long.
+    pub fn too_long(len: usize, ace: bool, why: String) -> Self {
+        LabelFinding {
+            offset: 0,
+            len,
+            kind: if ace {
+                Kind::InvalidAce
+            } else {
+                Kind::EncodeError
+            },
+            reason: Reason::TooLong.into(),
+            message: why,
+            unicode: None,
+            target: None,
+            check: None,
+        }
+    }
+}
+
 /// Receives the findings of a name, in label order.
 pub trait FindingSink {
     /// One finding.
