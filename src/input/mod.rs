@@ -8,6 +8,7 @@ pub mod include;
 pub mod log;
 pub mod mapped;
 pub mod names;
+mod plain_lines;
 pub mod rdata;
 pub mod sink;
 pub mod zone;

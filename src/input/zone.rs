@@ -41,6 +41,7 @@ use std::sync::Arc;
 
 use memchr::{memchr, memchr2, memchr3};
 
+use crate::input::plain_lines::plain_line_end;
 use crate::input::rdata::{self, Fields, NameFields};
 use crate::input::sink::{Chunk, ChunkError, ChunkOutput, Placed, Scanner};
 use crate::name::{Name, NameError, NameKind};
@@ -439,6 +440,7 @@ impl Scan<'_, '_> {
     fn run(&mut self) -> Result<(), ChunkError> {
         let data = self.data;
         let len = data.len();
+        self.plain_lines();
         while self.pos < len {
             match data[self.pos] {
                 b' ' | b'\t' | b'\r' => self.pos += 1,
@@ -447,6 +449,7 @@ impl Scan<'_, '_> {
                     self.pos += 1;
                     if self.depth == 0 {
                         self.start_record();
+                        self.plain_lines();
                     }
                 }
                 b';' => {
@@ -488,6 +491,21 @@ impl Scan<'_, '_> {
             });
         }
         Ok(())
+    }
+
+    /// Passes over the lines from `pos`, a record start, that each hold a whole record with
+    /// nothing to rewrite or to follow in it (see [`plain_line_end`]): such a line is a
+    /// record when it holds a field, and its bytes are kept as they are.
+    fn plain_lines(&mut self) {
+        while let Some(end) = plain_line_end(self.data, self.pos) {
+            let line = &self.data[self.pos..end];
+            if line.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r')) {
+                self.out.add_records(1);
+            }
+            self.newline(end);
+            self.pos = end + 1;
+            self.start_record();
+        }
     }
 
     /// Notes the line end at `at`.
@@ -700,16 +718,16 @@ impl Scan<'_, '_> {
     }
 
     /// Hands the name at `range` (on the current line), whose [`Marks`] are `marks`, to the
-    /// rewriter when it needs work.
+    /// rewriter when it needs work (and counts it then).
     fn name(&mut self, range: Range<usize>, marks: Marks) {
         let out = &mut *self.out;
-        out.add_name();
         if !self
             .rewriter
             .needs_work_given(marks.dashes_or_escape, marks.not_ascii)
         {
             return;
         }
+        out.add_name();
         out.keep(self.emitted..range.start);
         let column = (range.start - self.line_start) as u64 + 1;
         out.rewrite_name_needing_work(self.rewriter, self.data, range.clone(), self.line, column);

@@ -1,0 +1,205 @@
+//! The lines of a zone file that the zone scanner can pass over without reading them field
+//! by field: most records of a zone hold no name that needs work and nothing that carries
+//! over to the next line. Sixteen bytes at a time, with one vector comparison per byte
+//! kind (SSE2, which every x86-64 processor has; eight bytes at a time in a `u64`
+//! elsewhere).
+
+/// Where the line that starts at `start` ends (its `\n`), when it holds nothing that the
+/// zone scan must look at: no byte over 0x7F, no backslash and no two hyphens in a row (so
+/// no name on it needs work), no `;`, `"`, `(` or `)` (no comment, quoted string or
+/// group), and no `$` (no directive). `None` for any other line, and for a line without
+/// its `\n`.
+pub(super) fn plain_line_end(data: &[u8], start: usize) -> Option<usize> {
+    let mut at = start;
+    // A hyphen ends the block before.
+    let mut hyphen_before = 0;
+    while at < data.len() {
+        let (low, high) = match data.get(at..at + 16) {
+            Some(block) => (word(&block[..8]), word(&block[8..])),
+            None => {
+                let mut block = [b'a'; 16];
+                block[..data.len() - at].copy_from_slice(&data[at..]);
+                (word(&block[..8]), word(&block[8..]))
+            }
+        };
+        let Flags {
+            newline,
+            hyphen,
+            special,
+        } = flags(low, high);
+        let special = special | (hyphen & ((hyphen << 1) | hyphen_before));
+        if newline != 0 {
+            let before = (newline & newline.wrapping_neg()) - 1;
+            return (special & before == 0).then(|| at + newline.trailing_zeros() as usize);
+        }
+        if special != 0 {
+            return None;
+        }
+        hyphen_before = hyphen >> 15;
+        at += 16;
+    }
+    None
+}
+
+/// Eight bytes as a word, the first in the low byte.
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes.try_into().expect("eight bytes"))
+}
+
+/// One bit for each of sixteen bytes (bits 0 to 7 for the bytes of the low word, first
+/// byte lowest, bits 8 to 15 for the high word), per kind of byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Flags {
+    /// `\n`.
+    newline: u32,
+    /// `-`.
+    hyphen: u32,
+    /// Over 0x7F, `\`, `;`, `"`, `$`, `(` or `)`.
+    special: u32,
+}
+
+/// The [`Flags`] of the sixteen bytes of `low` and `high`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn flags(low: u64, high: u64) -> Flags {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
+    };
+    // SAFETY: these intrinsics need SSE2 only, which this code is compiled for (the `cfg`
+    // above: part of every x86-64 target's baseline); they take no pointer.
+    unsafe {
+        let bytes = _mm_set_epi64x(high as i64, low as i64);
+        let is = |b: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b as i8));
+        let special = _mm_or_si128(
+            _mm_or_si128(
+                _mm_or_si128(is(b'\\'), is(b';')),
+                _mm_or_si128(is(b'"'), is(b'$')),
+            ),
+            _mm_or_si128(is(b'('), is(b')')),
+        );
+        Flags {
+            newline: _mm_movemask_epi8(is(b'\n')) as u32,
+            hyphen: _mm_movemask_epi8(is(b'-')) as u32,
+            // The byte's own high bit flags the bytes over 0x7F.
+            special: (_mm_movemask_epi8(special) | _mm_movemask_epi8(bytes)) as u32,
+        }
+    }
+}
+
+/// [`flags`] on other processors, and its reference in the tests.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), cfg(test))]
+#[inline(always)]
+fn flags_swar(low: u64, high: u64) -> Flags {
+    use crate::swar::{bytes_equal, HIGH};
+    // Each byte's flag is its high bit; the multiplication gathers the eight of them into
+    // the top byte (no two partial products meet in one bit).
+    let gather = |bits: u64| ((bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    let both = |f: &dyn Fn(u64) -> u64| gather(f(low)) | gather(f(high)) << 8;
+    Flags {
+        newline: both(&|w| bytes_equal(w, b'\n')),
+        hyphen: both(&|w| bytes_equal(w, b'-')),
+        special: both(&|w| {
+            (w & HIGH)
+                | bytes_equal(w, b'\\')
+                | bytes_equal(w, b';')
+                | bytes_equal(w, b'"')
+                | bytes_equal(w, b'$')
+                | bytes_equal(w, b'(')
+                | bytes_equal(w, b')')
+        }),
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+use flags_swar as flags;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// [`plain_line_end`] byte by byte, as the reference.
+    fn reference(data: &[u8], start: usize) -> Option<usize> {
+        let mut hyphen = false;
+        for (at, &b) in data.iter().enumerate().skip(start) {
+            if b == b'\n' {
+                return Some(at);
+            }
+            if b > 0x7F || b"\\;\"$()".contains(&b) || (hyphen && b == b'-') {
+                return None;
+            }
+            hyphen = b == b'-';
+        }
+        None
+    }
+
+    #[test]
+    fn flags_are_those_of_each_byte_at_each_place() {
+        for b in 0..=255u8 {
+            for at in 0..16 {
+                for filler in [b'a', b' ', 0x00, 0xFF, b'-'] {
+                    let mut bytes = [filler; 16];
+                    bytes[at] = b;
+                    let (low, high) = (word(&bytes[..8]), word(&bytes[8..]));
+                    let expected = |pick: &dyn Fn(u8) -> bool| {
+                        bytes
+                            .iter()
+                            .enumerate()
+                            .filter(|&(_, &c)| pick(c))
+                            .fold(0u32, |bits, (i, _)| bits | 1 << i)
+                    };
+                    let want = Flags {
+                        newline: expected(&|c| c == b'\n'),
+                        hyphen: expected(&|c| c == b'-'),
+                        special: expected(&|c| c > 0x7F || b"\\;\"$()".contains(&c)),
+                    };
+                    assert_eq!(flags(low, high), want, "{b:#x} at {at} among {filler:#x}");
+                    assert_eq!(
+                        flags_swar(low, high),
+                        want,
+                        "{b:#x} at {at} among {filler:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lines_of_a_zone() {
+        let zone = b"www 300 IN A 192.0.2.1\nmail IN MX 10 mail-1.example.\n\
+                     x IN TXT \"a\"\nxn--bcher-kva IN A 192.0.2.2\n\tIN NS ns1\n\
+                     a--b IN A 192.0.2.3\n$TTL 1h\n; comment\nno-newline";
+        let mut ends = Vec::new();
+        let mut start = 0;
+        while start < zone.len() {
+            ends.push(plain_line_end(zone, start));
+            start = zone[start..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(zone.len(), |at| start + at + 1);
+        }
+        let plain: Vec<bool> = ends.iter().map(Option::is_some).collect();
+        assert_eq!(
+            plain,
+            [true, true, false, false, true, false, false, false, false]
+        );
+        assert_eq!(ends[0], Some(22));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn line_ends_are_those_of_a_byte_by_byte_reading(
+            data in prop::collection::vec(
+                prop::sample::select(b"ab -\n\\;\"$()\x80\xFF\t.0".to_vec()),
+                0..80,
+            ),
+            start in 0usize..80,
+        ) {
+            let start = start.min(data.len());
+            prop_assert_eq!(plain_line_end(&data, start), reference(&data, start));
+        }
+    }
+}
