@@ -18,6 +18,7 @@ mod marks;
 mod message;
 pub mod skeleton;
 mod tables;
+mod verdicts;
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -71,10 +72,11 @@ impl<'a> UnicodeName<'a> {
     }
 }
 
-/// Reusable buffers of one thread's checks.
+/// Reusable buffers of one thread's checks, and the verdicts of the labels it has checked.
 #[derive(Debug, Default)]
 pub struct Scratch {
     skeleton: skeleton::Buffers,
+    labels: verdicts::LabelVerdicts,
 }
 
 /// The homograph checker: per-label checks and the protected list. Shared by all threads.
@@ -120,14 +122,19 @@ impl Homographs {
             let label = name.label(i);
             let invalid = i < 64 && name.invalid & (1 << i) != 0;
             if !label.is_ascii() && !invalid {
-                labels::check_label(label, tld, &self.protected, &mut |check, message| {
-                    found(Spoof {
-                        label: i,
-                        check,
-                        message,
-                        target: None,
-                    })
-                });
+                scratch.labels.check(
+                    label,
+                    tld,
+                    |mut report| labels::check_label(label, tld, &self.protected, &mut report),
+                    &mut |check, message| {
+                        found(Spoof {
+                            label: i,
+                            check,
+                            message,
+                            target: None,
+                        })
+                    },
+                );
             }
         }
         self.protected
