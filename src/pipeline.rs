@@ -35,11 +35,11 @@ use crate::rewrite::{Mode, NameRewriter};
 use crate::uts46::Profile;
 
 /// Default target size of one chunk ([`ChunkLimits::bytes`]).
-pub const CHUNK_BYTES: usize = 1 << 20;
+pub const CHUNK_BYTES: usize = 1 << 19;
 
 /// Default of how far past the target size a chunk may grow looking for a record end
 /// ([`ChunkLimits::max_record`]).
-pub const MAX_LINE_SCAN: usize = 1 << 20;
+pub const MAX_LINE_SCAN: usize = 1 << 19;
 
 /// Where chunks are cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,13 +63,17 @@ impl Default for ChunkLimits {
 }
 
 impl ChunkLimits {
-    /// The limits raised to their least values.
+    /// The limits brought between their least values and [`ChunkLimits::MOST`].
     fn checked(self) -> Self {
         ChunkLimits {
-            bytes: self.bytes.max(1),
-            max_record: self.max_record.max(LOOKAHEAD),
+            bytes: self.bytes.clamp(1, Self::MOST),
+            max_record: self.max_record.clamp(LOOKAHEAD, Self::MOST),
         }
     }
+
+    /// The most either limit can be (larger ones are taken as this): a chunk and its
+    /// output stay under 4 GiB, as output segments are 32-bit ranges.
+    pub const MOST: usize = 1 << 30;
 }
 
 /// Input that cannot be parsed, located in the whole input: `LINE:COLUMN: MESSAGE`
@@ -265,13 +269,24 @@ impl Pipeline {
         let started = Instant::now();
         let limits = self.limits;
         let pool = &self.pool;
-        let batch = pool.current_num_threads() * 4;
+        // Two batches are in memory at a time (one processed, one written).
+        let batch = pool.current_num_threads() * 2;
         let mut stats = Stats::default();
         let mut notes = Vec::new();
         let mut line_base = 0u64;
 
+        // Outputs written already, kept for the next chunks: their buffers keep their room,
+        // so the memory of a run settles at what the chunks in flight need.
+        let spare: Mutex<Vec<ChunkOutput<S::State, S::Note>>> = Mutex::new(Vec::new());
         let scan = |chunk: &Chunk<'_, S::State>, rewriter: &mut NameRewriter| {
-            let mut result = ChunkOutput::for_chunk(chunk.data.len(), chunk.state.clone());
+            let kept = spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
+            let mut result = match kept {
+                Some(mut kept) => {
+                    kept.reset(chunk.state.clone());
+                    kept
+                }
+                None => ChunkOutput::for_chunk(chunk.data.len(), chunk.state.clone()),
+            };
             // A chunk starts with no origin known: a scanner that has one sets it.
             rewriter.set_origin(None);
             scanner.scan(chunk.clone(), rewriter, &mut result);
@@ -302,10 +317,10 @@ impl Pipeline {
         let mut joined = Vec::new();
         // Writes a batch's results in order.
         let mut emit = |chunks: &mut [Chunk<'_, S::State>],
-                        results: &mut [ChunkOutput<S::State, S::Note>],
+                        results: &mut Vec<ChunkOutput<S::State, S::Note>>,
                         out: &mut Option<&mut dyn Write>|
          -> Result<(), Error> {
-            for (chunk, result) in chunks.iter_mut().zip(results) {
+            for (chunk, result) in chunks.iter_mut().zip(results.iter_mut()) {
                 if chunk.state != state || chunk.carry != carry {
                     // The cutter's quick look went wrong (a `$ORIGIN` line inside a quoted
                     // string, say), or the chunk before ended inside a record in a state the
@@ -338,19 +353,20 @@ impl Pipeline {
                     out.write_all(&joined).map_err(Error::Output)?;
                 }
                 for f in result.findings() {
+                    let found = &f.found;
                     findings
                         .finding(&Finding {
                             file: file.to_owned(),
                             line: line_base + f.line + 1,
                             column: column(f.line, f.column),
-                            name: f.name.clone(),
-                            label: f.label.clone(),
-                            kind: f.finding.kind,
-                            reason: f.finding.reason,
-                            message: f.finding.message.clone(),
-                            unicode: f.finding.unicode.clone(),
-                            target: f.finding.target.clone(),
-                            check: f.finding.check,
+                            name: found.name.clone(),
+                            label: found.label.clone(),
+                            kind: found.finding.kind,
+                            reason: found.finding.reason,
+                            message: found.finding.message.clone(),
+                            unicode: found.finding.unicode.clone(),
+                            target: found.finding.target.clone(),
+                            check: found.finding.check,
                         })
                         .map_err(Error::Report)?;
                 }
@@ -378,6 +394,10 @@ impl Pipeline {
                 stats.add(&part);
                 progress(stats.bytes);
             }
+            spare
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .append(results);
             Ok(())
         };
 

@@ -68,7 +68,8 @@ pub struct Stats {
     pub bytes: u64,
     /// Lines (names and log formats) or records (zone format) read.
     pub records: u64,
-    /// Domain names examined.
+    /// Domain names examined: those that hold an ACE label, an escape, or (when encoding
+    /// or checking homographs) a character that is not ASCII.
     pub names: u64,
     /// ACE labels (`xn--`, `bq--`) met.
     pub ace_labels: u64,

@@ -662,7 +662,8 @@ fn threads_and_stdin_give_identical_output_and_findings_on_a_multi_chunk_file() 
 
 #[test]
 fn an_over_long_line_passes_through_and_later_lines_are_counted_right() {
-    // A 2.5 MiB line is longer than a chunk may grow looking for a line end (1 MiB + 1 MiB):
+    // A 2.5 MiB line is longer than a chunk may grow looking for a line end (512 KiB + 512
+    // KiB):
     // it is cut, passes through, and the next lines keep their numbers.
     let mut input = b"www.xn--bcher-kva.de\n".to_vec();
     input.resize(input.len() + (5 << 19), b'a');

@@ -1,12 +1,13 @@
 //! Names across the cuts the pipeline makes in its input, names with an empty label, the
 //! Windows debug form at a line end, and `$ORIGIN` past 255 octets, end to end through the
-//! binary. Each input is built so that the pipeline's default chunks (1 MiB, a line cut
-//! after 2 MiB) fall where they did harm; the expected results come from the same names
+//! binary. Each input is built so that the pipeline's default chunks (`CHUNK_BYTES`, a line
+//! cut after `CHUNK_BYTES + MAX_LINE_SCAN`) fall where they did harm; the expected results come from the same names
 //! read without a cut.
 
 mod common;
 
 use common::idnscope;
+use idnscope::pipeline::CHUNK_BYTES;
 use serde_json::Value;
 
 /// The findings of a JSON Lines report, as (line, column, kind, label, reason).
@@ -82,7 +83,7 @@ fn names(count: usize) -> Vec<String> {
 
 #[test]
 fn a_long_log_line_gives_the_output_and_findings_of_the_same_names_on_short_lines() {
-    // 10 MB of names on one line: the pipeline cuts it after 2 MiB, and again and again;
+    // 10 MB of names on one line: the pipeline cuts it after 1 MiB, and again and again;
     // some names straddle each cut.
     let names = names(400_000);
     let short = names.join("\n") + "\n";
@@ -229,19 +230,19 @@ fn a_name_with_an_empty_label_is_reported_in_every_command() {
 fn a_windows_debug_length_that_counts_a_line_end_reads_the_same_wherever_the_cut_falls() {
     let tail = b"A (13)xn--bcher-kva(7)aa\naaaa(0)\n";
     let (code_small, out_small, found_small) = run("decode", "log", tail);
-    // The same lines after a filler line that puts the first line end past 1 MiB just
-    // after `aa`: the pipeline cuts its first chunk there.
-    let filler_len = (1 << 20) - 10;
+    // The same lines after a filler line that puts the first line end past the chunk size
+    // just after `aa`: the pipeline cuts its first chunk there.
+    let filler_len = CHUNK_BYTES - 10;
     let mut big = vec![b'x'; filler_len];
     big.push(b'\n');
     let cut = big.len() + 24;
     assert!(
-        cut >= 1 << 20 && cut - (1 << 20) < 24,
-        "cut at 1 MiB + {}",
-        cut - (1 << 20)
+        cut >= CHUNK_BYTES && cut - CHUNK_BYTES < 24,
+        "cut at the chunk size + {}",
+        cut - CHUNK_BYTES
     );
     big.extend_from_slice(tail);
-    // A mapped file is cut at the first line end at or past 1 MiB.
+    // A mapped file is cut at the first line end at or past the chunk size.
     let (code_big, out_big, found_big) = run_on("decode", "log", &big, true);
     assert_eq!(code_small, code_big);
     assert_eq!(&out_big[filler_len + 1..], &out_small[..]);

@@ -1145,8 +1145,8 @@ mod tests {
                 (
                     f.line + 1,
                     f.column,
-                    f.label.clone(),
-                    f.finding.reason.as_str(),
+                    f.found.label.clone(),
+                    f.found.finding.reason.as_str(),
                 )
             })
             .collect();
@@ -1325,7 +1325,7 @@ mod tests {
             .findings()
             .iter()
             .chain(second.findings())
-            .map(|f| (f.label.clone(), f.finding.reason.as_str()))
+            .map(|f| (f.found.label.clone(), f.found.finding.reason.as_str()))
             .collect();
         (written, findings)
     }
@@ -1344,7 +1344,7 @@ mod tests {
         let whole_findings: Vec<_> = out
             .findings()
             .iter()
-            .map(|f| (f.label.clone(), f.finding.reason.as_str()))
+            .map(|f| (f.found.label.clone(), f.found.finding.reason.as_str()))
             .collect();
         assert_eq!(whole_findings, vec![("xn--8t".to_owned(), "truncated")]);
         for cut in 1..text.len() - 1 {
@@ -1365,7 +1365,7 @@ mod tests {
             let whole_findings: Vec<_> = out
                 .findings()
                 .iter()
-                .map(|f| (f.label.clone(), f.finding.reason.as_str()))
+                .map(|f| (f.found.label.clone(), f.found.finding.reason.as_str()))
                 .collect();
             for cut in 1..text.len() - 1 {
                 let (written, findings) = scan_cut(mode, text.as_bytes(), cut);

@@ -123,8 +123,8 @@ impl Scanner for NamesScanner {
                 out.keep(line_start..next);
             } else if let Some(body) = body {
                 let name = &line[body.clone()];
-                out.add_name();
                 if marked && rewriter.needs_work(name) {
+                    out.add_name();
                     let name_at = line_start + body.start;
                     let name_end = name_at + name.len();
                     out.keep(line_start..name_at);

@@ -13,7 +13,11 @@
 //! pipeline knows neither.
 
 use std::convert::Infallible;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::report::Stats;
 use crate::rewrite::{FindingSink, LabelFinding, NameRewriter, Outcome};
@@ -68,13 +72,23 @@ impl<'a, S> Chunk<'a, S> {
     }
 }
 
-/// Where output bytes come from.
+/// Where output bytes come from: a range in 32-bit offsets (a chunk is under 4 GiB, see
+/// [`crate::pipeline::ChunkLimits`]), so that a chunk dense with names costs 12 bytes per
+/// piece of output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Segment {
     /// A range of the chunk's input, written unchanged.
-    Input(Range<usize>),
+    Input(Range<u32>),
     /// A range of the output's own bytes ([`ChunkOutput::owned`]).
-    Owned(Range<usize>),
+    Owned(Range<u32>),
+}
+
+impl Segment {
+    /// The range, in `usize`.
+    pub fn range(&self) -> Range<usize> {
+        let (Segment::Input(r) | Segment::Owned(r)) = self;
+        r.start as usize..r.end as usize
+    }
 }
 
 /// A finding located inside a chunk.
@@ -84,6 +98,14 @@ pub struct ChunkFinding {
     pub line: u64,
     /// 1-based byte column of the label in its line.
     pub column: u64,
+    /// What was found, shared with the finding's repeats in the chunk (a name met again
+    /// gives the same findings, which a chunk dense with them keeps once).
+    pub found: Arc<Found>,
+}
+
+/// What a finding says about a name, wherever the name stands.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Found {
     /// The whole name as written.
     pub name: String,
     /// The label as written.
@@ -92,10 +114,47 @@ pub struct ChunkFinding {
     pub finding: LabelFinding,
 }
 
+/// The findings of a chunk, with what they say kept once for repeats.
+#[derive(Debug, Default)]
+struct FindingList {
+    list: Vec<ChunkFinding>,
+    /// What the findings met lately say, by hash, for sharing with their repeats.
+    recent: FxHashMap<u64, Arc<Found>>,
+}
+
+/// Past this many different findings, [`FindingList::recent`] starts again.
+const RECENT_FOUND: usize = 1024;
+
+impl FindingList {
+    /// Adds `found` at `line` and `column`, sharing what it says with an equal finding met
+    /// lately.
+    fn push(&mut self, line: u64, column: u64, found: Found) {
+        let mut hasher = FxHasher::default();
+        found.hash(&mut hasher);
+        let key = hasher.finish();
+        let found = match self.recent.get(&key) {
+            Some(shared) if **shared == found => Arc::clone(shared),
+            _ => {
+                if self.recent.len() >= RECENT_FOUND {
+                    self.recent.clear();
+                }
+                let shared = Arc::new(found);
+                self.recent.insert(key, Arc::clone(&shared));
+                shared
+            }
+        };
+        self.list.push(ChunkFinding {
+            line,
+            column,
+            found,
+        });
+    }
+}
+
 /// A [`FindingSink`] that locates the findings of one name in its chunk
 /// ([`ChunkOutput::locate`]).
 pub struct Locate<'a> {
-    found: &'a mut Vec<ChunkFinding>,
+    found: &'a mut FindingList,
     line: u64,
     column: u64,
     name: &'a [u8],
@@ -104,13 +163,16 @@ pub struct Locate<'a> {
 impl FindingSink for Locate<'_> {
     fn finding(&mut self, finding: LabelFinding) {
         let label = &self.name[finding.offset..finding.offset + finding.len];
-        self.found.push(ChunkFinding {
-            line: self.line,
-            column: self.column + finding.offset as u64,
-            name: String::from_utf8_lossy(self.name).into_owned(),
-            label: String::from_utf8_lossy(label).into_owned(),
-            finding,
-        });
+        let column = self.column + finding.offset as u64;
+        self.found.push(
+            self.line,
+            column,
+            Found {
+                name: String::from_utf8_lossy(self.name).into_owned(),
+                label: String::from_utf8_lossy(label).into_owned(),
+                finding,
+            },
+        );
     }
 }
 
@@ -146,7 +208,7 @@ impl Placed for Infallible {
 pub struct ChunkOutput<S = (), N = Infallible> {
     segments: Vec<Segment>,
     owned: Vec<u8>,
-    findings: Vec<ChunkFinding>,
+    findings: FindingList,
     stats: Stats,
     newlines: u64,
     fatal: Option<ChunkError>,
@@ -167,7 +229,7 @@ impl<S, N> ChunkOutput<S, N> {
         ChunkOutput {
             segments: Vec::new(),
             owned: Vec::new(),
-            findings: Vec::new(),
+            findings: FindingList::default(),
             stats: Stats::default(),
             newlines: 0,
             fatal: None,
@@ -188,6 +250,21 @@ impl<S, N> ChunkOutput<S, N> {
         }
     }
 
+    /// Empties the output for another chunk, whose scanner state starts as `state`; its
+    /// buffers keep their room.
+    pub fn reset(&mut self, state: S) {
+        self.segments.clear();
+        self.owned.clear();
+        self.findings.list.clear();
+        self.findings.recent.clear();
+        self.stats = Stats::default();
+        self.newlines = 0;
+        self.fatal = None;
+        self.state = state;
+        self.notes.clear();
+        self.carry = Carry::default();
+    }
+
     // ---- Written by the scanner -----------------------------------------------------------
 
     /// Appends input bytes `range` to the output, merging with the previous input segment.
@@ -195,6 +272,7 @@ impl<S, N> ChunkOutput<S, N> {
         if range.is_empty() {
             return;
         }
+        let range = offset(range.start)..offset(range.end);
         if let Some(Segment::Input(last)) = self.segments.last_mut() {
             if last.end == range.start {
                 last.end = range.end;
@@ -260,6 +338,7 @@ impl<S, N> ChunkOutput<S, N> {
         let outcome = rewrite(name, &mut self.owned, &mut sink);
         self.stats.ace_labels += u64::from(outcome.ace_labels);
         if outcome.changed {
+            self.absorb_gap(data, before);
             self.commit_owned(before);
         } else {
             self.owned.truncate(before);
@@ -267,17 +346,36 @@ impl<S, N> ChunkOutput<S, N> {
         }
     }
 
+    /// When the output ends with a converted name and then a short run of input (`, ` between
+    /// two names in a log line), copies that run into `owned` before the converted text
+    /// that starts at `start`, so that the two names and the run between them become one
+    /// segment: a chunk dense with converted names then costs its converted text, not two
+    /// segments a name.
+    fn absorb_gap(&mut self, data: &[u8], start: usize) {
+        let [.., Segment::Owned(last), Segment::Input(gap)] = self.segments.as_slice() else {
+            return;
+        };
+        let gap = gap.start as usize..gap.end as usize;
+        if last.end as usize != start || gap.len() > SHORT_GAP {
+            return;
+        }
+        self.owned.extend_from_slice(&data[gap.clone()]);
+        self.owned[start..].rotate_right(gap.len());
+        self.segments.pop();
+    }
+
     /// Marks the end of bytes appended to `owned` since `start` as one output segment,
     /// merged with the previous one when that is owned too (two names back to back).
     fn commit_owned(&mut self, start: usize) {
         if start < self.owned.len() {
+            let (start, end) = (offset(start), offset(self.owned.len()));
             if let Some(Segment::Owned(last)) = self.segments.last_mut() {
                 if last.end == start {
-                    last.end = self.owned.len();
+                    last.end = end;
                     return;
                 }
             }
-            self.segments.push(Segment::Owned(start..self.owned.len()));
+            self.segments.push(Segment::Owned(start..end));
         }
     }
 
@@ -297,7 +395,9 @@ impl<S, N> ChunkOutput<S, N> {
         self.stats.records += count;
     }
 
-    /// Counts one name read.
+    /// Counts one name examined: one handed to the rewriter that can need work (it holds an
+    /// ACE label, an escape, or, when encoding or checking homographs, a byte that is not
+    /// ASCII). Names without any of these are passed over unread.
     pub fn add_name(&mut self) {
         self.stats.names += 1;
     }
@@ -340,8 +440,8 @@ impl<S, N> ChunkOutput<S, N> {
     /// after it that [`Chunk::extended`] gives) and of the output's own bytes.
     pub fn pieces<'a>(&'a self, data: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
         self.segments.iter().map(move |segment| match segment {
-            Segment::Input(r) => &data[r.clone()],
-            Segment::Owned(r) => &self.owned[r.clone()],
+            Segment::Input(_) => &data[segment.range()],
+            Segment::Owned(_) => &self.owned[segment.range()],
         })
     }
 
@@ -357,7 +457,7 @@ impl<S, N> ChunkOutput<S, N> {
 
     /// Findings in input order.
     pub fn findings(&self) -> &[ChunkFinding] {
-        &self.findings
+        &self.findings.list
     }
 
     /// Counts for `--stats` (records, names, ACE labels; the pipeline adds the rest).
@@ -394,6 +494,15 @@ impl<S, N> ChunkOutput<S, N> {
     pub fn carry(&self) -> Carry {
         self.carry
     }
+}
+
+/// The longest run of input between two converted names that [`ChunkOutput`] copies to
+/// make one segment of them.
+const SHORT_GAP: usize = 32;
+
+/// `at` as a 32-bit offset into a chunk or its output.
+fn offset(at: usize) -> u32 {
+    u32::try_from(at).expect("a chunk and its output are under 4 GiB")
 }
 
 /// Turns chunks of one input format into output and findings.

@@ -33,7 +33,7 @@ const NAME_MAX: usize = 1024;
 
 /// Bytes a [`NameCache`] may hold in all (names, what was written for them, the text of
 /// their findings); a name whose entry would take it past this is not kept.
-const NAME_CACHE_BYTES: usize = 4 << 20;
+const NAME_CACHE_BYTES: usize = 2 << 20;
 
 /// The 64-bit hash of a key.
 fn hash(key: &[u8]) -> u64 {

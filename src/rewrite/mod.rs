@@ -38,7 +38,7 @@ pub enum Mode {
 }
 
 /// A problem with one label, located inside its name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct LabelFinding {
     /// Byte offset of the label in the name text.
     pub offset: usize,

@@ -48,12 +48,10 @@ impl NameRewriter {
         let ends = &ends[..labels];
         // The A-labels: index among the labels, and what a first look gave.
         let mut seen = [(0, Seen::default()); MOST_A_LABELS];
-        let mut last_start = 0;
-        let (mut ace_labels, mut rtl_domain) = (0u32, false);
+        let mut ace_labels = 0;
         let mut start = 0;
         for (i, &end) in ends.iter().enumerate() {
             let label = &body[start..usize::from(end)];
-            last_start = start;
             if label.is_empty() || label.len() > MAX_LABEL_OCTETS {
                 return None;
             }
@@ -61,14 +59,13 @@ impl NameRewriter {
                 None => {}
                 Some(Ace::Race) => return None,
                 Some(Ace::Punycode) => {
-                    let look = self.labels_seen.look(&mut self.labeler, label)?;
-                    rtl_domain |= look.rtl;
-                    *seen.get_mut(ace_labels as usize)? = (i, look);
+                    seen.get_mut(ace_labels)?.0 = i;
                     ace_labels += 1;
                 }
             }
             start = usize::from(end) + 1;
         }
+        let seen = &mut seen[..ace_labels];
         let relative_under_origin = !absolute && self.origin.text.is_some();
         let whole_len = body.len()
             + 1
@@ -80,24 +77,29 @@ impl NameRewriter {
         if whole_len > MAX_NAME_OCTETS {
             return None;
         }
-        let seen = &seen[..ace_labels as usize];
-        // Every valid A-label decodes to text that is not ASCII: such labels other than
-        // the last take the full path when names are checked for homographs.
-        let decoded_before_last = seen.iter().any(|&(i, _)| i + 1 < labels);
-        if let Some(homographs) = &self.homographs {
-            let passes = match seen.last() {
-                Some(&(i, tld)) if i + 1 == labels => {
-                    !decoded_before_last
-                        && !relative_under_origin
-                        && (absolute || labels > 1)
-                        && self
-                            .labels_seen
-                            .passes_as_tld(&body[last_start..], tld, |tld| {
-                                homographs.passes_under_tld(tld, &mut self.audit_scratch)
-                            })
-                }
-                _ => !decoded_before_last && (!relative_under_origin || self.origin.quiet),
-            };
+        // Every valid A-label decodes to text that is not ASCII: for the homograph checks,
+        // there may be one, the top-level domain, or none under an origin that gives no
+        // finding to names in ASCII.
+        let tld = match seen {
+            _ if self.homographs.is_none() => None,
+            [] if !relative_under_origin || self.origin.quiet => None,
+            [(i, _)] if *i + 1 == labels && !relative_under_origin && (absolute || labels > 1) => {
+                Some(label_start(ends, *i))
+            }
+            _ => return None,
+        };
+        let mut rtl_domain = false;
+        for (i, look) in seen.iter_mut() {
+            let label = &body[label_start(ends, *i)..usize::from(ends[*i])];
+            *look = self.labels_seen.look(&mut self.labeler, label)?;
+            rtl_domain |= look.rtl;
+        }
+        if let (Some(homographs), Some(tld_start)) = (&self.homographs, tld) {
+            let passes = self
+                .labels_seen
+                .passes_as_tld(&body[tld_start..], seen[0].1, |tld| {
+                    homographs.passes_under_tld(tld, &mut self.audit_scratch)
+                });
             if !passes {
                 return None;
             }
@@ -105,10 +107,8 @@ impl NameRewriter {
         let rollback = out.len();
         let decode = matches!(self.mode, Mode::Decode { .. });
         let mut copied = 0;
-        for &(i, look) in seen {
-            let start = i
-                .checked_sub(1)
-                .map_or(0, |before| usize::from(ends[before]) + 1);
+        for &(i, look) in seen.iter() {
+            let start = label_start(ends, i);
             let end = usize::from(ends[i]);
             let label = &body[start..end];
             let Some(text) = self
@@ -125,6 +125,7 @@ impl NameRewriter {
             }
         }
         let changed = decode && ace_labels > 0;
+        let ace_labels = ace_labels as u32;
         if self.mode != Mode::Audit {
             out.extend_from_slice(&name[copied..]);
         }
@@ -133,6 +134,12 @@ impl NameRewriter {
             changed,
         })
     }
+}
+
+/// Where label `i` starts, of the labels that end at `ends`.
+fn label_start(ends: &[u8], i: usize) -> usize {
+    i.checked_sub(1)
+        .map_or(0, |before| usize::from(ends[before]) + 1)
 }
 
 /// Writes where each dot-separated label of `body` ends into `ends` and returns how many
