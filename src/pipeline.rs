@@ -361,7 +361,9 @@ impl Pipeline {
                 };
                 let mut part = *result.stats();
                 part.bytes = chunk.data.len() as u64;
-                part.findings = result.findings().len() as u64;
+                for f in result.findings() {
+                    part.count_finding(f.finding.kind);
+                }
                 stats.add(&part);
                 progress(stats.bytes);
             }

@@ -258,7 +258,9 @@ impl<S, N> ChunkOutput<S, N> {
             name,
         };
         let outcome = rewrite(name, &mut self.owned, &mut sink);
+        self.stats.names += u64::from(outcome.idn);
         self.stats.ace_labels += u64::from(outcome.ace_labels);
+        self.stats.converted_labels += u64::from(outcome.converted);
         if outcome.changed {
             self.commit_owned(before);
         } else {
@@ -297,7 +299,10 @@ impl<S, N> ChunkOutput<S, N> {
         self.stats.records += count;
     }
 
-    /// Counts one name read.
+    /// Counts one name seen ([`Stats::names`]) that the scanner does not hand to the
+    /// rewriter: one in raw Unicode when Unicode does not matter to it (see
+    /// [`NameRewriter::needs_work`]). A name handed to the rewriter is counted by what it
+    /// says ([`Outcome::idn`]).
     pub fn add_name(&mut self) {
         self.stats.names += 1;
     }
@@ -360,7 +365,8 @@ impl<S, N> ChunkOutput<S, N> {
         &self.findings
     }
 
-    /// Counts for `--stats` (records, names, ACE labels; the pipeline adds the rest).
+    /// Counts for `--stats` (records, names, ACE labels, labels converted; the pipeline adds
+    /// the rest).
     pub fn stats(&self) -> &Stats {
         &self.stats
     }

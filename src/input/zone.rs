@@ -703,11 +703,13 @@ impl Scan<'_, '_> {
     /// rewriter when it needs work.
     fn name(&mut self, range: Range<usize>, marks: Marks) {
         let out = &mut *self.out;
-        out.add_name();
         if !self
             .rewriter
             .needs_work_given(marks.dashes_or_escape, marks.not_ascii)
         {
+            if marks.not_ascii {
+                out.add_name();
+            }
             return;
         }
         out.keep(self.emitted..range.start);
