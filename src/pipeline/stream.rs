@@ -274,16 +274,31 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
     /// live input that stalls ends it early with [`Fill::Stalled`] when there is something
     /// to hand on: a whole record in `buf`, or anything (even nothing) when `idle_ok`.
     fn fill(&mut self, buf: &mut Vec<u8>, target: usize, idle_ok: bool) -> io::Result<Fill> {
+        // The buffer is grown to `target` once, and the bytes read counted in `filled`: a
+        // pipe gives 64 KiB a read, and zeroing the rest of a megabyte before each read
+        // would cost more than the reading.
+        let mut filled = buf.len();
+        if filled >= target {
+            return Ok(Fill::Done);
+        }
+        buf.resize(target, 0);
+        let fill = self.fill_to(buf, &mut filled, idle_ok);
+        buf.truncate(filled);
+        fill
+    }
+
+    /// [`BlockReader::fill`] into `buf[*filled..]`, counting the bytes read in `filled`.
+    fn fill_to(&mut self, buf: &mut [u8], filled: &mut usize, idle_ok: bool) -> io::Result<Fill> {
         // Whether `buf` may hold a whole record: it holds a line end that came after the last
         // look for one found none.
-        let mut line_end = self.live && memchr::memchr(b'\n', buf).is_some();
-        while buf.len() < target {
+        let mut line_end = self.live && memchr::memchr(b'\n', &buf[..*filled]).is_some();
+        while *filled < buf.len() {
             if self.live && (idle_ok || line_end) {
                 let since = *self.held_since.get_or_insert_with(Instant::now);
                 let left = MAX_HOLD.saturating_sub(since.elapsed());
                 let cut = left.is_zero() || !self.reader.ready(STALL.min(left))?;
                 if cut {
-                    if idle_ok || self.last_record_end(buf).is_some() {
+                    if idle_ok || self.last_record_end(&buf[..*filled]).is_some() {
                         return Ok(Fill::Stalled);
                     }
                     // Only part of a record (a zone record inside parentheses): nothing to
@@ -291,23 +306,18 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
                     line_end = false;
                 }
             }
-            let old = buf.len();
-            buf.resize(target, 0);
+            let old = *filled;
             match self.reader.read(&mut buf[old..]) {
                 Ok(0) => {
-                    buf.truncate(old);
                     self.done = true;
                     return Ok(Fill::Done);
                 }
                 Ok(n) => {
-                    buf.truncate(old + n);
-                    line_end |= self.live && memchr::memchr(b'\n', &buf[old..]).is_some();
+                    *filled = old + n;
+                    line_end |= self.live && memchr::memchr(b'\n', &buf[old..*filled]).is_some();
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
-                Err(e) => {
-                    buf.truncate(old);
-                    return Err(e);
-                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
             }
         }
         Ok(Fill::Done)
