@@ -195,9 +195,10 @@ fn decode_punycode_and_race_answer_each_line_of_a_pipe_that_stays_open() {
 }
 
 /// Runs `args` in a pseudo-terminal, typing `lines` one at a time, each after the answer to
-/// the one before has appeared on the screen, then Ctrl-D: the screen's lines, or `None`
-/// without `script`.
-fn typed(args: &[&str], lines: &[(&str, &str)]) -> Option<Vec<String>> {
+/// the one before has appeared on the screen, then `last` with no line end and Ctrl-D
+/// twice (the first hands the line over, the second ends the input): the screen's lines,
+/// once idnscope has ended, or `None` without `script`.
+fn typed(args: &[&str], lines: &[(&str, &str)], last: &str) -> Option<Vec<String>> {
     let mut line = format!("'{}'", common::bin().display());
     for arg in args {
         line.push_str(&format!(" '{arg}'"));
@@ -222,7 +223,20 @@ fn typed(args: &[&str], lines: &[(&str, &str)]) -> Option<Vec<String>> {
             }
         }
     }
-    run.write("\x04");
+    run.write(&format!("{last}\x04\x04"));
+    // Nothing more is read after the end: the screen's last line comes, and the output
+    // ends with idnscope.
+    drop(run.stdin.take());
+    loop {
+        match run.stdout.recv_timeout(PATIENCE) {
+            Ok(shown) => screen.push(shown.trim_end_matches('\r').to_owned()),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let _ = run.child.kill();
+                panic!("{args:?} did not end after Ctrl-D: {screen:?}");
+            }
+        }
+    }
     assert_eq!(run.close(), Some(0));
     Some(screen)
 }
@@ -230,22 +244,33 @@ fn typed(args: &[&str], lines: &[(&str, &str)]) -> Option<Vec<String>> {
 #[test]
 fn lines_typed_at_a_terminal_are_answered_as_they_are_typed() {
     let punycode = [("bcher-kva", "bücher"), ("mnchen-3ya", "münchen")];
-    let Some(screen) = typed(&["punycode", "decode"], &punycode) else {
+    let Some(screen) = typed(&["punycode", "decode"], &punycode, "caf-dma") else {
         return;
     };
-    assert_eq!(screen, ["bcher-kva", "bücher", "mnchen-3ya", "münchen"]);
+    // The last line, handed over without a line end, is echoed and answered on one line.
+    assert_eq!(
+        screen,
+        [
+            "bcher-kva",
+            "bücher",
+            "mnchen-3ya",
+            "münchen",
+            "caf-dmacafé"
+        ]
+    );
     let names = [
         ("xn--bcher-kva.example", "bücher.example"),
         ("xn--mnchen-3ya.de", "münchen.de"),
     ];
-    let screen = typed(&["decode", "--progress", "never"], &names).unwrap();
+    let screen = typed(&["decode", "--progress", "never"], &names, "xn--caf-dma.fr").unwrap();
     assert_eq!(
         screen,
         [
             "xn--bcher-kva.example",
             "bücher.example",
             "xn--mnchen-3ya.de",
-            "münchen.de"
+            "münchen.de",
+            "xn--caf-dma.frcafé.fr"
         ]
     );
 }

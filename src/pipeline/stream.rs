@@ -270,15 +270,17 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         self.scanner.record_end(buf, last)
     }
 
-    /// Reads into `buf` until it holds `target` bytes or the input ends (sets `done`). A
-    /// live input that stalls ends it early with [`Fill::Stalled`] when there is something
-    /// to hand on: a whole record in `buf`, or anything (even nothing) when `idle_ok`.
+    /// Reads into `buf` until it holds `target` bytes or the input ends (sets `done`; no
+    /// read is made after that). A live input that stalls ends it early with
+    /// [`Fill::Stalled`] when there is something to hand on: a whole record in `buf`, or
+    /// anything (even nothing) when `idle_ok`.
     fn fill(&mut self, buf: &mut Vec<u8>, target: usize, idle_ok: bool) -> io::Result<Fill> {
         // The buffer is grown to `target` once, and the bytes read counted in `filled`: a
         // pipe gives 64 KiB a read, and zeroing the rest of a megabyte before each read
         // would cost more than the reading.
         let mut filled = buf.len();
-        if filled >= target {
+        // Nothing is read past the end: a terminal would wait for more after Ctrl-D.
+        if filled >= target || self.done {
             return Ok(Fill::Done);
         }
         buf.resize(target, 0);
