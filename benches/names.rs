@@ -104,6 +104,7 @@ fn names_1m(c: &mut Criterion) {
                 threads,
                 homographs: None,
                 chunks: ChunkLimits::default(),
+                verdict_caches: true,
             };
             let pipeline = Pipeline::new(options).expect("threads");
             let mut out = Vec::with_capacity(text.len() * 2);

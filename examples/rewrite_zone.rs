@@ -28,6 +28,7 @@ fn main() -> io::Result<()> {
         threads: 2,
         homographs: Some(Arc::new(Homographs::new(Protected::builtin()))),
         chunks: ChunkLimits::default(),
+        verdict_caches: true,
     };
     let mut output = Vec::new();
     let mut findings = Vec::new();

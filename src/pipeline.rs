@@ -28,7 +28,7 @@
 pub mod stream;
 
 use std::io::{self, Read, Write};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -168,6 +168,10 @@ pub struct Options {
     pub homographs: Option<Arc<Homographs>>,
     /// Where chunks are cut (the output and the findings do not depend on it).
     pub chunks: ChunkLimits,
+    /// Each worker keeps the verdicts of the labels and names it has met, so that a label
+    /// or name met again costs a look-up (the output and the findings do not depend on
+    /// it; `false` works every name out afresh, for tests and measurements).
+    pub verdict_caches: bool,
 }
 
 /// Most worker threads a run starts: four per core. More cannot make it faster, and
@@ -193,6 +197,9 @@ pub struct Pipeline {
     options: Options,
     limits: ChunkLimits,
     pool: rayon::ThreadPool,
+    /// One rewriter per worker thread, kept from chunk to chunk and from input to input
+    /// with its caches.
+    rewriters: Vec<Mutex<NameRewriter>>,
 }
 
 /// The input of one run.
@@ -210,10 +217,14 @@ impl Pipeline {
             .num_threads(options.threads.min(max_threads()))
             .build()
             .map_err(io::Error::other)?;
+        let rewriters = (0..pool.current_num_threads())
+            .map(|_| Mutex::new(rewriter(&options)))
+            .collect();
         Ok(Pipeline {
             limits: options.chunks.checked(),
             options,
             pool,
+            rewriters,
         })
     }
 
@@ -273,15 +284,6 @@ impl Pipeline {
         self.run(scanner, input, file, out, findings, progress)
     }
 
-    /// A rewriter with the options' mode, profile and homograph checker.
-    fn rewriter(&self) -> NameRewriter {
-        let rewriter = NameRewriter::new(self.options.mode, self.options.profile);
-        match &self.options.homographs {
-            Some(h) => rewriter.with_homographs(Arc::clone(h)),
-            None => rewriter,
-        }
-    }
-
     fn run<S: Scanner>(
         &self,
         scanner: &S,
@@ -302,16 +304,26 @@ impl Pipeline {
 
         let scan = |chunk: &Chunk<'_, S::State>, rewriter: &mut NameRewriter| {
             let mut result = ChunkOutput::for_chunk(chunk.data.len(), chunk.state.clone());
+            // A chunk starts with no origin known: a scanner that has one sets it.
+            rewriter.set_origin(None);
             scanner.scan(chunk.clone(), rewriter, &mut result);
             result
         };
-        // Runs a batch of chunks on the pool's threads.
+        // Runs a batch of chunks on the pool's threads, each with its thread's rewriter.
         let process = |chunks: &[Chunk<'_, S::State>]| -> Vec<ChunkOutput<S::State, S::Note>> {
             chunks
                 .par_iter()
-                .map_init(|| self.rewriter(), |rewriter, chunk| scan(chunk, rewriter))
+                .map(|chunk| {
+                    let worker = rayon::current_thread_index().unwrap_or(0);
+                    let mut rewriter = self.rewriters[worker % self.rewriters.len()]
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    scan(chunk, &mut rewriter)
+                })
                 .collect()
         };
+        // The rewriter of this thread, for the chunks read again.
+        let mut own_rewriter = None;
         // The scanner's state where the next chunk to write starts, as the scans found it.
         let mut state = scanner.start();
         // What the chunk before the next one to write hands on to it, and the bytes of the
@@ -332,7 +344,8 @@ impl Pipeline {
                     // chunk did not start with: this chunk is read again as it must be.
                     chunk.state = state.clone();
                     chunk.carry = carry;
-                    *result = scan(chunk, &mut self.rewriter());
+                    let rewriter = own_rewriter.get_or_insert_with(|| rewriter(&self.options));
+                    *result = scan(chunk, rewriter);
                 }
                 state = result.state().clone();
                 carry = if chunk.ends_mid_line {
@@ -490,6 +503,18 @@ impl Pipeline {
         stats.seconds = started.elapsed().as_secs_f64();
         Ok(Run { stats, notes })
     }
+}
+
+/// A rewriter with the mode, profile, homograph checker and caches of `options`.
+fn rewriter(options: &Options) -> NameRewriter {
+    let mut rewriter = NameRewriter::new(options.mode, options.profile);
+    if let Some(h) = &options.homographs {
+        rewriter = rewriter.with_homographs(Arc::clone(h));
+    }
+    if !options.verdict_caches {
+        rewriter = rewriter.without_caches();
+    }
+    rewriter
 }
 
 /// Up to `count` chunks of `data`, and where they end.

@@ -44,6 +44,7 @@ fn run<S: Scanner>(
         threads: 2,
         homographs: Some(Arc::clone(homographs)),
         chunks: limits,
+        verdict_caches: true,
     };
     let pipeline = Pipeline::new(options).expect("threads");
     let mut output = Vec::new();

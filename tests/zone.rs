@@ -48,6 +48,7 @@ fn run(
         threads,
         homographs: None,
         chunks: ChunkLimits::default(),
+        verdict_caches: true,
     };
     let mut output = Vec::new();
     let mut report_bytes = Vec::new();
@@ -344,6 +345,7 @@ fn includes(input: &[u8], threads: usize, stream: bool) -> Vec<Include> {
         threads,
         homographs: None,
         chunks: ChunkLimits::default(),
+        verdict_caches: true,
     };
     let scanner = ZoneScanner::new()
         .with_origin(Some(std::sync::Arc::from(&b"example."[..])))

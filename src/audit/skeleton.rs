@@ -207,8 +207,8 @@ const ALTERNATIVES: &[(char, &str)] = &[('þ', "b"), ('ł', "t"), ('œ', "oe"), 
 /// five such characters, which make an unconvincing look-alike.
 const MAX_TWO_WAY: usize = 5;
 
-/// Past this many bytes, the endings of protected skeletons are not indexed: a longer
-/// ending is taken as one that may match (the check then looks the name up).
+/// The endings of protected skeletons are indexed up to this many bytes; a longer string is
+/// looked for by its ending of this length (see [`ending`]).
 pub(super) const ENDING_LIMIT: usize = 8;
 
 /// Characters that look like `/` or `.` in an address bar, for the embedded-target check.
@@ -968,9 +968,21 @@ fn reach(
     (1..=count)
         .take_while(|&k| {
             join_into(&text[starts[count - k]..], joined);
-            joined.len() > ENDING_LIMIT || protected.joined_endings.may_contain(joined)
+            protected.joined_endings.may_contain(ending(joined))
         })
         .count()
+}
+
+/// The longest ending of `text` that the index of endings holds for a key that `text`
+/// ends: its last [`ENDING_LIMIT`] bytes or fewer, from a character boundary. A string
+/// that ends a key has that ending in common with the key, so a string whose ending is not
+/// in the index ends no key.
+fn ending(text: &str) -> &str {
+    let mut from = text.len().saturating_sub(ENDING_LIMIT);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    &text[from..]
 }
 
 /// The plain and loose skeletons of labels `first..` of `name`, joined with dots, with
@@ -1272,8 +1284,11 @@ mod tests {
         assert_eq!(reach_of("pф"), 0);
         assert_eq!(reach_of("exarnple"), 0);
         assert_eq!(reach_of("ж.corn"), 1);
-        // Endings longer than the index keeps are taken as possible matches.
-        assert_eq!(reach_of("xyzzy.corn"), 2);
+        // Longer endings are judged by their last eight bytes: "oglecorn" ends the joined
+        // skeleton of google.com, "yzzycorn" none.
+        assert_eq!(reach_of("xgoogle.corn"), 2);
+        assert_eq!(reach_of("xyzzy.corn"), 1);
+        assert_eq!(reach_of("ملیسیا"), 0);
         // A skeleton match across the labels that reach allows is still found.
         assert_eq!(
             matches(&protected, "www.аррӏе.com"),

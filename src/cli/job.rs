@@ -130,6 +130,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         threads,
         homographs: Some(Arc::new(Homographs::new(protected_list(&args.protect)?))),
         chunks: ChunkLimits::default(),
+        verdict_caches: true,
     };
     let origin = args.origin.as_deref().map(origin_option).transpose()?;
     let pipeline =

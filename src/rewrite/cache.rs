@@ -1,135 +1,286 @@
-//! What the rewriter keeps between names: the A-labels decoded lately and the names
-//! rewritten lately, replayed when they come again (zones repeat them).
+//! What the rewriter keeps between names, so that work is paid once per distinct label and
+//! per distinct name, not once per occurrence: name lists, zones and logs repeat the same
+//! labels (TLDs, a zone's own labels, popular domains) and the same names (the name
+//! servers of many delegations, the names queried most) over and over.
+//!
+//! Both caches are tables of a fixed number of slots, a slot picked by a hash of the key
+//! (direct mapped: a new key takes the place of the one in its slot), owned by one rewriter
+//! and so by one worker thread: no locking, and memory bounded by the slot counts and
+//! sizes below, whatever the input. A cached result depends only on the key and on what
+//! the rewriter was built with (mode, IDNA profile, protected list) and, for names, on the
+//! origin they are read under: it is what the rewriter would compute again, so the output
+//! and the findings do not depend on the caches, nor on how chunks fall on threads.
+
+use std::hash::Hasher;
+use std::sync::Arc;
+
+use rustc_hash::FxHasher;
 
 use super::{FindingSink, LabelFinding, Outcome};
 use crate::label::{LabelError, Labeler};
+use crate::name::MAX_LABEL_OCTETS;
 use crate::uts46::Facts;
 
-/// How many decoded A-labels [`RecentLabels`] keeps.
-const RECENT_LABELS: usize = 4;
+/// Slots of a [`LabelCache`] (a power of two).
+const LABEL_SLOTS: usize = 4096;
 
-/// The A-labels decoded lately, with their text and facts: a zone writes the same label
-/// again and again (an owner, then the same name as the target of its record; the name
-/// servers of many delegations), and a copy costs a small part of a decoding.
-#[derive(Debug, Default)]
-pub(super) struct RecentLabels {
-    pub(super) entries: [RecentLabel; RECENT_LABELS],
-    /// The entry the next decoding replaces.
-    next: usize,
+/// Slots of a [`NameCache`] (a power of two).
+const NAME_SLOTS: usize = 4096;
+
+/// Names longer than this (in presentation format, where 255 octets take at most 1,020
+/// bytes) are invalid and not kept.
+const NAME_MAX: usize = 1024;
+
+/// Bytes a [`NameCache`] may hold in all (names, what was written for them, the text of
+/// their findings); a name whose entry would take it past this is not kept.
+const NAME_CACHE_BYTES: usize = 4 << 20;
+
+/// The 64-bit hash of a key.
+fn hash(key: &[u8]) -> u64 {
+    let mut hasher = FxHasher::default();
+    hasher.write(key);
+    hasher.finish()
 }
 
-/// One decoded A-label (an empty `label`: none yet).
-#[derive(Debug, Default)]
-pub(super) struct RecentLabel {
-    pub(super) label: Vec<u8>,
+/// The slot of `key` among `slots` (a power of two): the top bits of its hash.
+fn slot_of(key: &[u8], slots: usize) -> usize {
+    // The multiply spreads the hash's entropy into the top bits.
+    (hash(key).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - slots.trailing_zeros())) as usize
+}
+
+/// The decodings of the A-labels met so far: for each, what
+/// [`Labeler::decode_a_label`] gives (its text and facts, or the error).
+#[derive(Debug)]
+pub(super) struct LabelCache {
+    slots: Box<[LabelSlot]>,
+}
+
+/// One A-label and its decoding (an empty `label`: none), with what the rewriter's quick
+/// path asks of it, worked out on first use.
+#[derive(Debug)]
+struct LabelSlot {
+    label: Vec<u8>,
     text: String,
-    facts: Facts,
+    result: Result<Facts, LabelError>,
+    /// Whether the label is valid in a name without, and in a name with, a right-to-left
+    /// label, and written back as its text (nothing to escape in it).
+    plain: [Option<bool>; 2],
+    /// Whether a name in ASCII but for this label, its last, is sure to pass the
+    /// homograph checks.
+    passes_as_tld: Option<bool>,
 }
 
-impl RecentLabels {
-    /// What [`Labeler::decode_a_label`] gives for `label`: copied from a recent decoding
-    /// of the same bytes, or decoded with `labeler` (and kept, when it decodes).
+/// What the quick path knows of an A-label from a first look at its slot.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Seen {
+    /// Its slot.
+    slot: usize,
+    /// It decodes, and holds a right-to-left character.
+    pub(super) rtl: bool,
+}
+
+impl LabelCache {
+    /// A cache with `slots` slots (0: nothing is kept).
+    pub(super) fn new(enabled: bool) -> Self {
+        let count = if enabled { LABEL_SLOTS } else { 0 };
+        LabelCache {
+            slots: (0..count)
+                .map(|_| LabelSlot {
+                    label: Vec::new(),
+                    text: String::new(),
+                    result: Err(LabelError::Empty),
+                    plain: [None; 2],
+                    passes_as_tld: None,
+                })
+                .collect(),
+        }
+    }
+
+    /// What [`Labeler::decode_a_label`] gives for `label`, appending its text to `out` on
+    /// success: from the cache, or decoded with `labeler` and kept.
     pub(super) fn decode(
         &mut self,
         labeler: &mut Labeler,
         label: &[u8],
         out: &mut String,
     ) -> Result<Facts, LabelError> {
-        if let Some(hit) = self
-            .entries
-            .iter()
-            .find(|entry| !entry.label.is_empty() && entry.label == label)
-        {
-            out.push_str(&hit.text);
-            return Ok(hit.facts);
+        if !self.enabled() || label.len() > MAX_LABEL_OCTETS {
+            return labeler.decode_a_label(label, out);
         }
-        let start = out.len();
-        let facts = labeler.decode_a_label(label, out)?;
-        let entry = &mut self.entries[self.next];
-        self.next = (self.next + 1) % RECENT_LABELS;
-        entry.label.clear();
-        entry.label.extend_from_slice(label);
-        entry.text.clear();
-        entry.text.push_str(&out[start..]);
-        entry.facts = facts;
-        Ok(facts)
+        let slot = self.slot(labeler, label);
+        if slot.result.is_ok() {
+            out.push_str(&slot.text);
+        }
+        slot.result.clone()
+    }
+
+    /// The slot of `label`, filled with its decoding by `labeler` unless it holds it.
+    fn slot(&mut self, labeler: &mut Labeler, label: &[u8]) -> &mut LabelSlot {
+        self.slot_at(slot_of(label, LABEL_SLOTS), labeler, label)
+    }
+
+    /// [`LabelCache::slot`] for the slot at `at`, the one of `label`.
+    fn slot_at(&mut self, at: usize, labeler: &mut Labeler, label: &[u8]) -> &mut LabelSlot {
+        let slot = &mut self.slots[at];
+        if slot.label != label {
+            slot.label.clear();
+            slot.label.extend_from_slice(label);
+            slot.text.clear();
+            // The text is left empty on error.
+            slot.result = labeler.decode_a_label(label, &mut slot.text);
+            slot.plain = [None; 2];
+            slot.passes_as_tld = None;
+        }
+        slot
+    }
+
+    /// Whether labels are kept (the quick path needs them).
+    pub(super) fn enabled(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
+    /// A first look at the A-label `label` for the quick path (decoded with `labeler`
+    /// unless kept): `None` when it does not decode.
+    pub(super) fn look(&mut self, labeler: &mut Labeler, label: &[u8]) -> Option<Seen> {
+        if label.len() > MAX_LABEL_OCTETS {
+            return None;
+        }
+        let at = slot_of(label, LABEL_SLOTS);
+        let facts = self.slot_at(at, labeler, label).result.as_ref().ok()?;
+        Some(Seen {
+            slot: at,
+            rtl: facts.rtl,
+        })
+    }
+
+    /// The text of the A-label `label`, looked at as `seen`, when it is plain in a name
+    /// with a right-to-left label or not (`rtl_domain`): valid there, and written back as
+    /// it is. `None` otherwise, or when another label has taken its slot since.
+    pub(super) fn plain_text(
+        &mut self,
+        labeler: &Labeler,
+        label: &[u8],
+        seen: Seen,
+        rtl_domain: bool,
+    ) -> Option<&str> {
+        let slot = &mut self.slots[seen.slot];
+        if slot.label != label {
+            return None;
+        }
+        let facts = *slot.result.as_ref().ok()?;
+        let plain = *slot.plain[usize::from(rtl_domain)].get_or_insert_with(|| {
+            labeler.check_unicode(&slot.text, facts, rtl_domain).is_ok()
+                && super::is_plain_presentation(slot.text.as_bytes())
+        });
+        plain.then_some(slot.text.as_str())
+    }
+
+    /// Whether a name in ASCII but for its last label, the A-label `label` looked at as
+    /// `seen`, is sure to pass the homograph checks, by `passes` (given the label's text)
+    /// worked out once; false when another label has taken its slot since.
+    pub(super) fn passes_as_tld(
+        &mut self,
+        label: &[u8],
+        seen: Seen,
+        passes: impl FnOnce(&str) -> bool,
+    ) -> bool {
+        let slot = &mut self.slots[seen.slot];
+        if slot.label != label || slot.result.is_err() {
+            return false;
+        }
+        *slot.passes_as_tld.get_or_insert_with(|| passes(&slot.text))
     }
 }
 
-/// How many rewritten names [`RecentNames`] keeps.
-const RECENT_NAMES: usize = 16;
-
-/// Names longer than this (in presentation format, where 255 octets take at most 1,020
-/// bytes) are invalid and not kept: a hostile zone cannot make [`RecentNames`] hold more
-/// than a few kilobytes.
-const RECENT_NAME_MAX: usize = 1024;
-
-/// The names rewritten lately under the origin in effect, with all that their rewriting
-/// gave: a zone names the same hosts again and again (the name servers of many
-/// delegations, a mail exchanger, the target of many aliases), and replaying a rewriting
-/// costs a small part of it. A rewriting depends only on the name, the origin, and the
-/// rewriter's mode, profile and homograph checker, which do not change; a change of origin
-/// empties the list. An entry that was used since the last replacement is passed over once
-/// (the clock algorithm), so that a name met often stays.
-#[derive(Debug, Default)]
-pub(super) struct RecentNames {
-    pub(super) entries: [RecentName; RECENT_NAMES],
-    /// The entry the next replacement looks at first.
-    next: usize,
+/// The names rewritten so far, each with the origin it was read under and all that its
+/// rewriting gave: the bytes written, the findings and the [`Outcome`].
+#[derive(Debug)]
+pub(super) struct NameCache {
+    slots: Box<[NameSlot]>,
+    /// The origin in effect.
+    origin: Option<Arc<[u8]>>,
+    /// Bytes held by the slots' buffers (their capacities).
+    held: usize,
     /// The findings of the name being rewritten, kept for its entry.
     pub(super) findings: Vec<LabelFinding>,
 }
 
 /// One rewritten name (an empty `name`: none).
 #[derive(Debug, Default)]
-pub(super) struct RecentName {
-    pub(super) name: Vec<u8>,
-    /// What [`NameRewriter::rewrite`] wrote for it (nothing in audit mode).
+pub(super) struct NameSlot {
+    name: Vec<u8>,
+    origin: Option<Arc<[u8]>>,
+    /// What [`NameRewriter::rewrite`](super::NameRewriter::rewrite) wrote for it (nothing
+    /// in audit mode).
     pub(super) written: Vec<u8>,
     pub(super) findings: Vec<LabelFinding>,
     pub(super) outcome: Outcome,
-    /// Replayed since the clock last passed.
-    used: bool,
 }
 
-impl RecentNames {
-    /// The entry of `name`, marked as used.
-    pub(super) fn find(&mut self, name: &[u8]) -> Option<&RecentName> {
-        let entry = self
-            .entries
-            .iter_mut()
-            .find(|entry| entry.name == name && !name.is_empty())?;
-        entry.used = true;
-        Some(entry)
+impl NameSlot {
+    /// The heap bytes the slot holds.
+    fn held(&self) -> usize {
+        self.name.capacity()
+            + self.written.capacity()
+            + self.findings.capacity() * std::mem::size_of::<LabelFinding>()
+            + self.findings.iter().map(finding_bytes).sum::<usize>()
+    }
+}
+
+/// The heap bytes of a finding's texts.
+fn finding_bytes(finding: &LabelFinding) -> usize {
+    finding.message.capacity()
+        + finding.unicode.as_ref().map_or(0, String::capacity)
+        + finding.target.as_ref().map_or(0, String::capacity)
+}
+
+impl NameCache {
+    /// A cache of [`NAME_SLOTS`] slots, or of none when not `enabled`.
+    pub(super) fn new(enabled: bool) -> Self {
+        let count = if enabled { NAME_SLOTS } else { 0 };
+        NameCache {
+            slots: (0..count).map(|_| NameSlot::default()).collect(),
+            origin: None,
+            held: 0,
+            findings: Vec::new(),
+        }
+    }
+
+    /// The entry of `name` under the origin in effect.
+    pub(super) fn find(&self, name: &[u8]) -> Option<&NameSlot> {
+        if self.slots.is_empty() || name.len() > NAME_MAX {
+            return None;
+        }
+        let slot = &self.slots[slot_of(name, NAME_SLOTS)];
+        (slot.name == name && !name.is_empty() && slot.origin == self.origin).then_some(slot)
     }
 
     /// Keeps `name`, which was written as `written` with `outcome` and the findings in
-    /// [`RecentNames::findings`], in place of an entry not used lately (unless it is over
-    /// [`RECENT_NAME_MAX`] bytes).
+    /// [`NameCache::findings`], in its slot (unless it is over [`NAME_MAX`] bytes or the
+    /// cache would hold more than [`NAME_CACHE_BYTES`]).
     pub(super) fn keep(&mut self, name: &[u8], written: &[u8], outcome: Outcome) {
-        if name.len() > RECENT_NAME_MAX {
+        if self.slots.is_empty() || name.len() > NAME_MAX || name.is_empty() {
             return;
         }
-        while self.entries[self.next].used {
-            self.entries[self.next].used = false;
-            self.next = (self.next + 1) % RECENT_NAMES;
+        let slot = &mut self.slots[slot_of(name, NAME_SLOTS)];
+        self.held -= slot.held();
+        slot.name.clear();
+        slot.name.extend_from_slice(name);
+        slot.origin.clone_from(&self.origin);
+        slot.written.clear();
+        slot.written.extend_from_slice(written);
+        std::mem::swap(&mut slot.findings, &mut self.findings);
+        slot.outcome = outcome;
+        if self.held + slot.held() > NAME_CACHE_BYTES {
+            // Full: the slot is emptied, its buffers given back, and the name not kept.
+            *slot = NameSlot::default();
         }
-        let entry = &mut self.entries[self.next];
-        self.next = (self.next + 1) % RECENT_NAMES;
-        entry.name.clear();
-        entry.name.extend_from_slice(name);
-        entry.written.clear();
-        entry.written.extend_from_slice(written);
-        std::mem::swap(&mut entry.findings, &mut self.findings);
-        entry.outcome = outcome;
+        self.held += slot.held();
     }
 
-    /// Forgets every name.
-    pub(super) fn clear(&mut self) {
-        for entry in &mut self.entries {
-            entry.name.clear();
-            entry.used = false;
-        }
+    /// Sets the origin that the names to come are read under.
+    pub(super) fn set_origin(&mut self, origin: Option<&Arc<[u8]>>) {
+        self.origin = origin.cloned();
     }
 }
 
@@ -143,5 +294,88 @@ impl<S: FindingSink> FindingSink for Copying<'_, S> {
     fn finding(&mut self, finding: LabelFinding) {
         self.copies.push(finding.clone());
         self.sink.finding(finding);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_decodings_are_those_of_a_fresh_labeler() {
+        // Repeats near and far, upper case, labels that do not decode, one that decodes to
+        // ASCII only, one over 63 octets, and more distinct labels than a slot can hold
+        // apart (collisions evict).
+        let mut labels: Vec<Vec<u8>> = [
+            &b"xn--bcher-kva"[..],
+            b"xn--bcher-kva",
+            b"xn--p1ai",
+            b"XN--P1AI",
+            b"xn--zz-",
+            b"xn--zz-",
+            b"xn--80ak6aa92e",
+            b"xn--abc-",
+            b"xn--abc-",
+        ]
+        .iter()
+        .map(|l| l.to_vec())
+        .collect();
+        labels.push([b"xn--".as_slice(), &[b'a'; 70]].concat());
+        let tlds = include_str!("../../benches/data/idn-tlds.txt");
+        for _ in 0..3 {
+            labels.extend(
+                tlds.lines()
+                    .filter(|l| !l.starts_with('#'))
+                    .map(|l| l.as_bytes().to_vec()),
+            );
+        }
+        for i in 0..LABEL_SLOTS * 2 {
+            labels.push(format!("xn--{i}-kva").into_bytes());
+        }
+        let mut cache = LabelCache::new(true);
+        let (mut labeler, mut fresh) = (Labeler::default(), Labeler::default());
+        let mut hits = 0;
+        for label in &labels {
+            let (mut got, mut want) = (String::from("x."), String::from("x."));
+            let slot = &cache.slots[slot_of(label, LABEL_SLOTS)];
+            hits += usize::from(slot.label == *label);
+            let result = cache.decode(&mut labeler, label, &mut got);
+            assert_eq!(result, fresh.decode_a_label(label, &mut want), "{label:?}");
+            assert_eq!(got, want, "{label:?}");
+        }
+        // The cache was used, not only filled: the TLDs met again at least.
+        assert!(hits >= 2 * 150, "{hits}");
+    }
+
+    #[test]
+    fn a_full_name_cache_keeps_no_more_names() {
+        let mut cache = NameCache::new(true);
+        let big = vec![b'x'; 2000];
+        let mut kept = 0;
+        for i in 0..NAME_SLOTS * 2 {
+            let name = format!("n{i}.example").into_bytes();
+            cache.keep(&name, &big, Outcome::default());
+            kept += usize::from(cache.find(&name).is_some());
+            assert!(cache.held <= NAME_CACHE_BYTES, "{}", cache.held);
+        }
+        assert!(kept > 100, "{kept}");
+        assert!(kept < NAME_SLOTS * 2, "{kept}");
+    }
+
+    #[test]
+    fn names_are_found_under_the_origin_they_were_kept_under() {
+        let mut cache = NameCache::new(true);
+        cache.keep(b"a.example", b"a.example", Outcome::default());
+        assert!(cache.find(b"a.example").is_some());
+        let com: Arc<[u8]> = Arc::from(&b"com."[..]);
+        cache.set_origin(Some(&com));
+        assert!(cache.find(b"a.example").is_none());
+        cache.keep(b"a", b"a", Outcome::default());
+        cache.set_origin(None);
+        assert!(cache.find(b"a.example").is_some());
+        assert!(cache.find(b"a").is_none());
+        cache.set_origin(Some(&Arc::from(&b"com."[..])));
+        assert!(cache.find(b"a").is_some());
+        assert!(NameCache::new(false).find(b"a.example").is_none());
     }
 }

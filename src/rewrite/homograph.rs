@@ -25,6 +25,7 @@ impl NameRewriter {
             lower,
             audit_scratch,
             origin,
+            costly,
             ..
         } = self
         else {
@@ -101,6 +102,7 @@ impl NameRewriter {
             absolute,
             invalid: skip,
         };
+        *costly = true;
         homographs.check(&name, audit_scratch, &mut |spoof| {
             if spoof.label >= own {
                 // About the origin alone: reported where the origin is written.

@@ -8,6 +8,7 @@
 
 mod cache;
 mod homograph;
+mod quick;
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -19,7 +20,7 @@ use crate::name::{Label, LabelSpan, Name, NameError, NameKind, MAX_NAME_OCTETS};
 use crate::reason::Reason;
 use crate::uts46::{Facts, Profile};
 
-use cache::{Copying, RecentLabels, RecentNames};
+use cache::{Copying, LabelCache, NameCache};
 use homograph::{push_lower, LowerCase};
 
 /// What to do with the names.
@@ -166,10 +167,15 @@ pub struct NameRewriter {
     unicode_labels: Vec<Range<usize>>,
     /// The lower case of the characters met lately, for `unicode`.
     lower: LowerCase,
-    /// The A-labels decoded lately.
-    recent: RecentLabels,
-    /// The names rewritten lately.
-    recent_names: RecentNames,
+    /// The A-labels decoded so far.
+    labels_seen: LabelCache,
+    /// The names rewritten so far.
+    names_seen: NameCache,
+    /// The name being rewritten took work that a look-up in `names_seen` saves: RACE
+    /// decoding, encoding, the homograph checks beyond the shortcut for names in ASCII
+    /// under a TLD that passes, or findings. Other names are not kept there: with their
+    /// labels from `labels_seen`, working them out again costs about what a look-up does.
+    costly: bool,
     audit_scratch: audit::Scratch,
     /// The zone origin that completes relative names for the homograph checks.
     origin: Origin,
@@ -186,6 +192,10 @@ struct Origin {
     labels: Vec<Range<usize>>,
     /// Its length on the wire, root octet included (0 when unknown).
     wire_len: usize,
+    /// A relative name in ASCII read under it is sure to pass the homograph checks: the
+    /// origin is unknown or in ASCII, or its top-level domain alone is not, and passes
+    /// them (see [`Homographs::passes_under_tld`]).
+    quiet: bool,
 }
 
 impl NameRewriter {
@@ -203,8 +213,9 @@ impl NameRewriter {
             unicode: String::new(),
             unicode_labels: Vec::new(),
             lower: LowerCase::default(),
-            recent: RecentLabels::default(),
-            recent_names: RecentNames::default(),
+            labels_seen: LabelCache::new(true),
+            names_seen: NameCache::new(true),
+            costly: false,
             audit_scratch: audit::Scratch::default(),
             origin: Origin::default(),
         }
@@ -219,17 +230,19 @@ impl NameRewriter {
         if self.origin.text.as_ref() == origin {
             return;
         }
-        self.recent_names.clear();
+        self.names_seen.set_origin(origin);
         let Origin {
             text,
             unicode,
             labels,
             wire_len,
+            quiet,
         } = &mut self.origin;
         *text = origin.cloned();
         unicode.clear();
         labels.clear();
         *wire_len = 0;
+        *quiet = true;
         let parsed = origin.and_then(|o| Name::parse(o).ok());
         if let Some(parsed) = parsed {
             *wire_len = parsed.wire_len();
@@ -248,12 +261,27 @@ impl NameRewriter {
         } else {
             *text = None;
         }
+        if let (Some(homographs), Some(tld)) = (&self.homographs, labels.last()) {
+            let tld = &unicode[tld.clone()];
+            let head = &unicode[..unicode.len() - tld.len()];
+            *quiet = unicode.is_ascii()
+                || (head.is_ascii() && homographs.passes_under_tld(tld, &mut self.audit_scratch));
+        }
     }
 
     /// Also runs the homograph checks on every name that holds a Unicode label (decoded
     /// or raw), in every mode.
     pub fn with_homographs(mut self, homographs: Arc<Homographs>) -> Self {
         self.homographs = Some(homographs);
+        self
+    }
+
+    /// Keeps no label or name between names: every name is worked out afresh. The output
+    /// and the findings are the same; this is for testing that, and for measuring what the
+    /// caches save.
+    pub fn without_caches(mut self) -> Self {
+        self.labels_seen = LabelCache::new(false);
+        self.names_seen = NameCache::new(false);
         self
     }
 
@@ -322,15 +350,18 @@ impl NameRewriter {
     }
 
     /// [`NameRewriter::rewrite`] for a name that [`NameRewriter::needs_work`] accepts (the
-    /// test is not made again). A name rewritten lately is not rewritten again: what its
-    /// rewriting gave is given again (from the last names rewritten).
+    /// test is not made again). A name rewritten before (under the same origin) is not
+    /// rewritten again: what its rewriting gave is given again, from the rewriter's cache.
     pub fn rewrite_needing_work(
         &mut self,
         name: &[u8],
         out: &mut Vec<u8>,
         sink: &mut impl FindingSink,
     ) -> Outcome {
-        if let Some(hit) = self.recent_names.find(name) {
+        if let Some(outcome) = self.rewrite_quick(name, out) {
+            return outcome;
+        }
+        if let Some(hit) = self.names_seen.find(name) {
             out.extend_from_slice(&hit.written);
             for finding in &hit.findings {
                 sink.finding(finding.clone());
@@ -338,8 +369,9 @@ impl NameRewriter {
             return hit.outcome;
         }
         let start = out.len();
-        let mut copies = std::mem::take(&mut self.recent_names.findings);
+        let mut copies = std::mem::take(&mut self.names_seen.findings);
         copies.clear();
+        self.costly = false;
         let outcome = self.rewrite_fresh(
             name,
             out,
@@ -348,12 +380,16 @@ impl NameRewriter {
                 copies: &mut copies,
             },
         );
-        self.recent_names.findings = copies;
-        self.recent_names.keep(name, &out[start..], outcome);
+        if self.costly || !copies.is_empty() {
+            self.names_seen.findings = copies;
+            self.names_seen.keep(name, &out[start..], outcome);
+        } else {
+            self.names_seen.findings = copies;
+        }
         outcome
     }
 
-    /// [`NameRewriter::rewrite_needing_work`] without the list of recent names.
+    /// [`NameRewriter::rewrite_needing_work`] without the cache of names.
     fn rewrite_fresh(
         &mut self,
         name: &[u8],
@@ -412,13 +448,15 @@ impl NameRewriter {
                     let start = self.converted.len();
                     let result = match ace {
                         Ace::Punycode => {
-                            self.recent
+                            self.labels_seen
                                 .decode(&mut self.labeler, wire, &mut self.converted)
                         }
-                        Ace::Race => self
-                            .labeler
-                            .decode_race(wire, &mut self.converted)
-                            .map(|()| Facts::default()),
+                        Ace::Race => {
+                            self.costly = true;
+                            self.labeler
+                                .decode_race(wire, &mut self.converted)
+                                .map(|()| Facts::default())
+                        }
                     };
                     let end = self.converted.len();
                     decoded = result.is_ok().then_some((start, end));
@@ -501,6 +539,7 @@ impl NameRewriter {
                 Slot::Unicode if self.mode == Mode::Encode => {
                     let wire = state.octets(span, name, &self.wire);
                     let start = self.converted.len();
+                    self.costly = true;
                     match self
                         .labeler
                         .encode_u_label(wire, bidi_domain, &mut self.converted)
@@ -745,6 +784,11 @@ fn push_presentation(text: &[u8], name_start: bool, out: &mut Vec<u8>) {
     out.extend_from_slice(rest);
 }
 
+/// Whether [`push_presentation`] writes `text` as it is, wherever it stands in a name.
+fn is_plain_presentation(text: &[u8]) -> bool {
+    !matches!(text.first(), Some(b'$' | b'#')) && !text.iter().any(|&b| needs_escape(b))
+}
+
 /// Whether [`push_presentation`] escapes `b` wherever it stands in a name.
 #[inline]
 fn needs_escape(b: u8) -> bool {
@@ -821,42 +865,6 @@ fn invalid_ace(
 mod tests {
     use super::*;
 
-    #[test]
-    fn recent_labels_give_what_a_decoding_gives() {
-        // Repeats near and far (more labels between them than entries), upper case, labels
-        // that do not decode, and one that decodes to ASCII only.
-        let labels: Vec<&[u8]> = vec![
-            b"xn--bcher-kva",
-            b"xn--bcher-kva",
-            b"xn--p1ai",
-            b"XN--P1AI",
-            b"xn--zz-",
-            b"xn--zz-",
-            b"xn--80ak6aa92e",
-            b"xn--p1ai",
-            b"xn--mgbh0fb",
-            b"xn--fiqs8s",
-            b"xn--j6w193g",
-            b"xn--bcher-kva",
-            b"xn--abc-",
-            b"xn--abc-",
-            b"xn--80ak6aa92e",
-            b"xn--fiqs8s",
-        ];
-        let (mut recent, mut labeler) = (RecentLabels::default(), Labeler::default());
-        let mut fresh = Labeler::default();
-        let mut hits = 0;
-        for label in &labels {
-            let (mut got, mut want) = (String::from("x."), String::from("x."));
-            let was_kept = recent.entries.iter().any(|e| e.label == *label);
-            let result = recent.decode(&mut labeler, label, &mut got);
-            assert_eq!(result, fresh.decode_a_label(label, &mut want), "{label:?}");
-            assert_eq!(got, want, "{label:?}");
-            hits += usize::from(was_kept);
-        }
-        // The cache was used, not only filled.
-        assert!(hits >= 3, "{hits}");
-    }
     use proptest::prelude::*;
 
     /// `push_presentation` written byte by byte, as the reference.
@@ -925,10 +933,23 @@ mod tests {
         "аррӏе.com.",
         "www.example.",
         "a--b.example.",
+        "www.xn--p1ai",
+        "mail.example.XN--P1AI.",
+        "xn--p1ai.xn--p1ai",
+        "www.xn--mgbh0fb",
+        "www.xn--fiqs8s.",
+        "xn--80ak6aa92e.xn--p1ai",
+        "ns1.xn--vermgensberater-ctb",
     ];
 
     /// The origins the names are read under.
-    const ORIGINS: &[Option<&str>] = &[None, Some("example."), Some("com."), Some("xn--p1ai.")];
+    const ORIGINS: &[Option<&str>] = &[
+        None,
+        Some("example."),
+        Some("com."),
+        Some("xn--p1ai."),
+        Some("xn--80ak6aa92e.com."),
+    ];
 
     /// A rewriter in `mode`, with or without the homograph checks.
     fn rewriter(mode: Mode, homographs: bool) -> NameRewriter {
@@ -958,7 +979,7 @@ mod tests {
         let name = format!("{}xn--bcher-kva.example.", "a.".repeat(600));
         let mut kept = rewriter(Mode::Decode { race: false }, true);
         let first = rewritten(&mut kept, name.as_bytes());
-        assert!(kept.recent_names.entries.iter().all(|e| e.name.is_empty()));
+        assert!(kept.names_seen.find(name.as_bytes()).is_none());
         assert_eq!(rewritten(&mut kept, name.as_bytes()), first);
         let fresh = rewritten(
             &mut rewriter(Mode::Decode { race: false }, true),
@@ -967,14 +988,14 @@ mod tests {
         assert_eq!(first, fresh);
         // A valid name is kept.
         rewritten(&mut kept, b"xn--bcher-kva.example.");
-        assert!(kept.recent_names.entries.iter().any(|e| !e.name.is_empty()));
+        assert!(kept.names_seen.find(b"xn--bcher-kva.example.").is_some());
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
         #[test]
-        fn names_rewritten_lately_give_what_a_fresh_rewriter_gives(
+        fn names_rewritten_before_give_what_a_rewriter_without_caches_gives(
             mode in prop::sample::select(vec![
                 Mode::Decode { race: false },
                 Mode::Decode { race: true },
@@ -992,7 +1013,7 @@ mod tests {
             for (name, origin) in steps {
                 let origin = ORIGINS[origin].map(|o| Arc::from(o.as_bytes()));
                 kept.set_origin(origin.as_ref());
-                let mut fresh = rewriter(mode, homographs);
+                let mut fresh = rewriter(mode, homographs).without_caches();
                 fresh.set_origin(origin.as_ref());
                 let name = NAMES[name].as_bytes();
                 prop_assert_eq!(rewritten(&mut kept, name), rewritten(&mut fresh, name));
@@ -1001,7 +1022,7 @@ mod tests {
     }
 
     #[test]
-    fn a_name_met_again_is_replayed_until_the_origin_changes() {
+    fn a_name_met_again_is_replayed_under_the_same_origin_only() {
         let mut kept = rewriter(Mode::Decode { race: false }, true);
         let com = Arc::from(&b"com."[..]);
         kept.set_origin(Some(&com));
@@ -1009,10 +1030,15 @@ mod tests {
         let first = rewritten(&mut kept, name);
         // A homograph of a protected name: findings to replay.
         assert!(!first.1.is_empty());
-        assert!(kept.recent_names.find(name).is_some());
+        assert!(kept.names_seen.find(name).is_some());
         assert_eq!(rewritten(&mut kept, name), first);
         kept.set_origin(None);
-        assert!(kept.recent_names.find(name).is_none());
+        assert!(kept.names_seen.find(name).is_none());
+        let (without_origin, findings, _) = rewritten(&mut kept, name);
+        assert!(findings.is_empty(), "no TLD, no look-alike: {findings:?}");
+        kept.set_origin(Some(&com));
+        assert_eq!(rewritten(&mut kept, name), first);
+        assert_eq!(without_origin, first.0);
     }
 
     proptest! {

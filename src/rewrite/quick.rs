@@ -1,0 +1,166 @@
+//! The quick path of the rewriter: a name written in ASCII whose A-labels are all known
+//! from the label cache to be plain (valid in the name, written back as they are), and
+//! which no homograph check can flag, is rewritten from those verdicts alone, at the cost
+//! of splitting it and copying its labels. Any other name takes the full path, which gives
+//! the same result for these names (the tests compare the two).
+
+use super::cache::Seen;
+use super::{NameRewriter, Outcome};
+use crate::label::{ace_kind, Ace};
+use crate::name::{MAX_LABEL_OCTETS, MAX_NAME_OCTETS};
+use crate::rewrite::Mode;
+use crate::swar::{bytes_equal, HIGH};
+
+/// The longest name in ASCII without escapes that can be valid: 255 octets on the wire
+/// are 253 characters in presentation format, without the final dot.
+const LONGEST: usize = MAX_NAME_OCTETS - 2;
+
+/// The most labels a name of [`LONGEST`] characters has.
+const MOST_LABELS: usize = LONGEST.div_ceil(2);
+
+/// The most A-labels of a name that takes the quick path.
+const MOST_A_LABELS: usize = 4;
+
+impl NameRewriter {
+    /// Rewrites `name` into `out` (nothing in audit mode) when it can take the quick path,
+    /// which gives no finding; `None` (and `out` as it was) when it cannot.
+    ///
+    /// The name must be in ASCII without escapes, its labels none empty nor over 63
+    /// octets, and not over 255 octets on the wire in all; its ACE labels must be
+    /// Punycode, decode, and be valid in the name and written back as they are. For the
+    /// homograph checks, its labels must all be ASCII once decoded, under an origin that
+    /// gives no finding to such names, or all but its last, a top-level domain under which
+    /// such names are sure to pass.
+    pub(super) fn rewrite_quick(&mut self, name: &[u8], out: &mut Vec<u8>) -> Option<Outcome> {
+        if !self.labels_seen.enabled() || name == b"@" {
+            return None;
+        }
+        let (body, absolute) = match name.strip_suffix(b".") {
+            Some(body) => (body, true),
+            None => (name, false),
+        };
+        if body.is_empty() || body.len() > LONGEST {
+            return None;
+        }
+        // Where each label ends.
+        let mut ends = [0u8; MOST_LABELS];
+        let labels = label_ends(body, &mut ends)?;
+        let ends = &ends[..labels];
+        // The A-labels: index among the labels, and what a first look gave.
+        let mut seen = [(0, Seen::default()); MOST_A_LABELS];
+        let mut last_start = 0;
+        let (mut ace_labels, mut rtl_domain) = (0u32, false);
+        let mut start = 0;
+        for (i, &end) in ends.iter().enumerate() {
+            let label = &body[start..usize::from(end)];
+            last_start = start;
+            if label.is_empty() || label.len() > MAX_LABEL_OCTETS {
+                return None;
+            }
+            match ace_kind(label) {
+                None => {}
+                Some(Ace::Race) => return None,
+                Some(Ace::Punycode) => {
+                    let look = self.labels_seen.look(&mut self.labeler, label)?;
+                    rtl_domain |= look.rtl;
+                    *seen.get_mut(ace_labels as usize)? = (i, look);
+                    ace_labels += 1;
+                }
+            }
+            start = usize::from(end) + 1;
+        }
+        let relative_under_origin = !absolute && self.origin.text.is_some();
+        let whole_len = body.len()
+            + 1
+            + if absolute {
+                1
+            } else {
+                self.origin.wire_len.max(1)
+            };
+        if whole_len > MAX_NAME_OCTETS {
+            return None;
+        }
+        let seen = &seen[..ace_labels as usize];
+        // Every valid A-label decodes to text that is not ASCII: such labels other than
+        // the last take the full path when names are checked for homographs.
+        let decoded_before_last = seen.iter().any(|&(i, _)| i + 1 < labels);
+        if let Some(homographs) = &self.homographs {
+            let passes = match seen.last() {
+                Some(&(i, tld)) if i + 1 == labels => {
+                    !decoded_before_last
+                        && !relative_under_origin
+                        && (absolute || labels > 1)
+                        && self
+                            .labels_seen
+                            .passes_as_tld(&body[last_start..], tld, |tld| {
+                                homographs.passes_under_tld(tld, &mut self.audit_scratch)
+                            })
+                }
+                _ => !decoded_before_last && (!relative_under_origin || self.origin.quiet),
+            };
+            if !passes {
+                return None;
+            }
+        }
+        let rollback = out.len();
+        let decode = matches!(self.mode, Mode::Decode { .. });
+        let mut copied = 0;
+        for &(i, look) in seen {
+            let start = i
+                .checked_sub(1)
+                .map_or(0, |before| usize::from(ends[before]) + 1);
+            let end = usize::from(ends[i]);
+            let label = &body[start..end];
+            let Some(text) = self
+                .labels_seen
+                .plain_text(&self.labeler, label, look, rtl_domain)
+            else {
+                out.truncate(rollback);
+                return None;
+            };
+            if decode {
+                out.extend_from_slice(&name[copied..start]);
+                out.extend_from_slice(text.as_bytes());
+                copied = end;
+            }
+        }
+        let changed = decode && ace_labels > 0;
+        if self.mode != Mode::Audit {
+            out.extend_from_slice(&name[copied..]);
+        }
+        // Every A-label here is converted by decode, and the name is in ASCII.
+        Some(Outcome {
+            ace_labels,
+            changed,
+            converted: if changed { ace_labels } else { 0 },
+            idn: ace_labels > 0,
+        })
+    }
+}
+
+/// Writes where each dot-separated label of `body` ends into `ends` and returns how many
+/// there are; `None` when `body` holds a byte that is not ASCII or a backslash. Eight
+/// bytes at a time.
+fn label_ends(body: &[u8], ends: &mut [u8; MOST_LABELS]) -> Option<usize> {
+    let mut count = 0;
+    let mut at = 0;
+    while at < body.len() {
+        let mut word = [b'a'; 8];
+        let piece = &body[at..body.len().min(at + 8)];
+        word[..piece.len()].copy_from_slice(piece);
+        let word = u64::from_le_bytes(word);
+        if (word & HIGH) | bytes_equal(word, b'\\') != 0 {
+            return None;
+        }
+        let mut dots = bytes_equal(word, b'.');
+        while dots != 0 {
+            let end = at + dots.trailing_zeros() as usize / 8;
+            *ends.get_mut(count)? = end as u8;
+            count += 1;
+            dots &= dots - 1;
+        }
+        at += 8;
+    }
+    *ends.get_mut(count)? = body.len() as u8;
+    Some(count + 1)
+}
