@@ -200,7 +200,8 @@ impl HtmlReport {
     }
 
     /// Writes the page: the figures of `stats` when given (the input's size, records, names
-    /// and time), the findings' totals and charts, and the table.
+    /// seen, ACE labels and labels converted), the findings' totals and charts, and the
+    /// table.
     pub fn write<W: Write>(&self, stats: Option<&Stats>, mut out: W) -> io::Result<()> {
         out.write_all(HEAD.as_bytes())?;
         self.write_totals(stats, &mut out)?;
@@ -228,8 +229,13 @@ impl HtmlReport {
             )?;
         }
         if let Some(stats) = stats {
-            card("total-names", group(stats.names), "names examined")?;
+            card("total-names", group(stats.names), "names seen")?;
             card("total-ace", group(stats.ace_labels), "ACE labels")?;
+            card(
+                "total-converted",
+                group(stats.converted_labels),
+                "labels converted",
+            )?;
             card("total-records", group(stats.records), "records or lines")?;
             card("total-bytes", bytes(stats.bytes), "read")?;
         }

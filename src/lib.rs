@@ -12,7 +12,7 @@
 //! - [`convert`]: one value at a time, exactly as the names format gives it (the entry
 //!   point of the Python package);
 //! - [`input`]: scanners that find the names in names lists and zone files;
-//! - [`pipeline`]: chunks, rayon, ordered output;
+//! - [`pipeline`]: chunks, rayon, ordered output; streams read live, cut when they stall;
 //! - [`report`]: findings and figures in text, JSON Lines and CSV;
 //! - [`html_report`]: the findings of a run as one self-contained HTML page with charts;
 //! - [`display`]: text for a terminal, control characters escaped and long inputs cut;

@@ -35,6 +35,12 @@ impl<R: BufRead> BoundedLines<R> {
         }
     }
 
+    /// The reader, to ask it whether a read would wait (see
+    /// [`crate::pipeline::stream::Live`]).
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.reader
+    }
+
     /// Reads the next line into `buf` (cleared first); `None` at end of input.
     pub fn next_line(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<LineInfo>> {
         buf.clear();

@@ -11,9 +11,12 @@
 //! batch at a time (a few per worker thread), so memory stays bounded whatever the input
 //! size. While the pool processes one batch, the calling thread writes the results of the
 //! batch before and reads the next one from a stream; the pool itself cuts the next batch of
-//! a mapped file. A [`Scanner`] turns one chunk into [`ChunkOutput`]: output segments that
-//! either point back into the input (unchanged bytes, not copied until the chunk's output
-//! is put together for one write) or into the chunk's own buffer (converted names), plus
+//! a mapped file. A stream that delivers as it goes (a pipe, a terminal: [`stream::Live`])
+//! may also be read live ([`Pipeline::run_live`]): a batch is then cut when the input
+//! stalls, and what it gave is written and flushed before the reader waits for more. A
+//! [`Scanner`] turns one chunk into [`ChunkOutput`]: output segments that either point
+//! back into the input (unchanged bytes, not copied until the chunk's output is put
+//! together for one write) or into the chunk's own buffer (converted names), plus
 //! the findings with their line and column inside the chunk (the contract lives in
 //! [`crate::input::sink`]). The writer adds each chunk's starting line, so the output and
 //! the findings are identical for any number of threads, and hands the findings to a
@@ -21,6 +24,8 @@
 //! its thread pool, and runs any number of inputs; it knows no input format: what a
 //! scanner carries across chunks ([`Scanner::State`]) and notes besides findings
 //! ([`Scanner::Note`]) are the scanner's own types.
+
+pub mod stream;
 
 use std::io::{self, Read, Write};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -33,6 +38,8 @@ use crate::input::sink::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
 use crate::report::{Finding, ReportWriter, Stats};
 use crate::rewrite::{Mode, NameRewriter};
 use crate::uts46::Profile;
+
+use stream::{chunks_of, guess_states, BlockReader, Blocking, Live, StreamBatch};
 
 /// Default target size of one chunk ([`ChunkLimits::bytes`]).
 pub const CHUNK_BYTES: usize = 1 << 19;
@@ -134,11 +141,21 @@ impl std::error::Error for Error {
 pub trait Findings {
     /// Takes one finding.
     fn finding(&mut self, finding: &Finding) -> io::Result<()>;
+
+    /// Passes on the findings taken so far, if the sink holds any back; a live run calls it
+    /// after each batch (nothing is held by default).
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 impl<W: Write> Findings for ReportWriter<W> {
     fn finding(&mut self, finding: &Finding) -> io::Result<()> {
         self.write(finding)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        ReportWriter::flush(self)
     }
 }
 
@@ -179,7 +196,7 @@ pub struct Run<N> {
 
 /// Runs inputs through scanners: built once from the [`Options`] (its thread pool with
 /// it), then run on any number of inputs, mapped ([`Pipeline::run_slice`]) or streamed
-/// ([`Pipeline::run_reader`]).
+/// ([`Pipeline::run_reader`], [`Pipeline::run_live`]).
 pub struct Pipeline {
     options: Options,
     limits: ChunkLimits,
@@ -193,8 +210,8 @@ pub struct Pipeline {
 enum Input<'a> {
     /// A whole input in memory (a memory-mapped file).
     Bytes(&'a [u8]),
-    /// A stream read in bounded memory.
-    Stream(&'a mut dyn Read),
+    /// A stream read in bounded memory; live (batches cut when it stalls) or not.
+    Stream(&'a mut dyn Live, bool),
 }
 
 impl Pipeline {
@@ -247,14 +264,28 @@ impl Pipeline {
         findings: &mut dyn Findings,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Run<S::Note>, Error> {
-        self.run(
-            scanner,
-            Input::Stream(reader),
-            file,
-            out,
-            findings,
-            progress,
-        )
+        let mut reader = Blocking(reader);
+        let input = Input::Stream(&mut reader, false);
+        self.run(scanner, input, file, out, findings, progress)
+    }
+
+    /// [`Pipeline::run_reader`] for an input that delivers as it goes (a pipe, a terminal, a
+    /// socket): a batch is cut when the input stalls for [`stream::STALL`], or when its
+    /// first record has waited [`stream::MAX_HOLD`], and `out` and `findings` are flushed
+    /// after each batch is written, so that each record is answered shortly after it came
+    /// (`tail -f log | idnscope audit -`). Input that comes faster than it is processed is
+    /// read as [`Pipeline::run_reader`] reads it.
+    pub fn run_live<S: Scanner>(
+        &self,
+        scanner: &S,
+        reader: &mut dyn Live,
+        file: &str,
+        out: Option<&mut dyn Write>,
+        findings: &mut dyn Findings,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Run<S::Note>, Error> {
+        let input = Input::Stream(reader, true);
+        self.run(scanner, input, file, out, findings, progress)
     }
 
     fn run<S: Scanner>(
@@ -267,6 +298,7 @@ impl Pipeline {
         progress: &mut dyn FnMut(u64),
     ) -> Result<Run<S::Note>, Error> {
         let started = Instant::now();
+        let live = matches!(input, Input::Stream(_, true));
         let limits = self.limits;
         let pool = &self.pool;
         // Two batches are in memory at a time (one processed, one written).
@@ -390,7 +422,9 @@ impl Pipeline {
                 };
                 let mut part = *result.stats();
                 part.bytes = chunk.data.len() as u64;
-                part.findings = result.findings().len() as u64;
+                for f in result.findings() {
+                    part.count_finding(f.found.finding.kind);
+                }
                 stats.add(&part);
                 progress(stats.bytes);
             }
@@ -398,6 +432,13 @@ impl Pipeline {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .append(results);
+            if live {
+                // Each batch of a live input is passed on before more is waited for.
+                if let Some(out) = out.as_deref_mut() {
+                    out.flush().map_err(Error::Output)?;
+                }
+                findings.flush().map_err(Error::Report)?;
+            }
             Ok(())
         };
 
@@ -434,12 +475,12 @@ impl Pipeline {
                     emit(&mut last.chunks, &mut last_results, &mut out)?;
                 }
             }
-            Input::Stream(reader) => {
+            Input::Stream(reader, live) => {
                 // While the pool processes one batch, this thread writes the results of the
-                // batch before and reads the next one.
-                let mut blocks = BlockReader::new(reader, scanner, limits);
+                // batch before and reads the next one (without waiting, when live).
+                let mut blocks = BlockReader::new(reader, live, scanner, limits);
                 let mut guess = scanner.start();
-                let mut owned_now = blocks.next_batch(batch).map_err(Error::Input)?;
+                let mut owned_now = blocks.next_batch(batch, true).map_err(Error::Input)?;
                 let mut states_now = guess_states(scanner, &owned_now, &mut guess);
                 let mut done: Option<StreamBatch<S>> = None;
                 while !owned_now.is_empty() {
@@ -454,13 +495,21 @@ impl Pipeline {
                             written = emit(&mut before, &mut before_results, &mut out);
                         }
                         if written.is_ok() {
-                            read = blocks.next_batch(batch);
+                            read = blocks.next_batch(batch, !live);
                         }
                     });
                     written?;
-                    let owned_next = read.map_err(Error::Input)?;
-                    let states_next = guess_states(scanner, &owned_next, &mut guess);
+                    let mut owned_next = read.map_err(Error::Input)?;
                     done = Some((owned_now, states_now, results));
+                    if owned_next.is_empty() && !blocks.finished() {
+                        // A live input stalled with nothing whole to hand on: what was read
+                        // is written before the reader waits for more.
+                        if let Some((owned, states, mut results)) = done.take() {
+                            emit(&mut chunks_of(&owned, &states), &mut results, &mut out)?;
+                        }
+                        owned_next = blocks.next_batch(batch, true).map_err(Error::Input)?;
+                    }
+                    let states_next = guess_states(scanner, &owned_next, &mut guess);
                     (owned_now, states_now) = (owned_next, states_next);
                 }
                 if let Some((owned, states, mut last_results)) = done {
@@ -552,233 +601,9 @@ fn chunk_end<S: Scanner>(scanner: &S, data: &[u8], start: usize, limits: ChunkLi
     }
 }
 
-/// The scanner state guessed for the start of each of `blocks`, read in order after
-/// `guess` (left as guessed after the last one).
-fn guess_states<S: Scanner>(scanner: &S, blocks: &[Block], guess: &mut S::State) -> Vec<S::State> {
-    blocks
-        .iter()
-        .map(|block| {
-            let state = guess.clone();
-            *guess = scanner.state_after(&block.data, std::mem::take(guess));
-            state
-        })
-        .collect()
-}
-
-/// The chunks of `blocks`, each starting in its guessed state.
-fn chunks_of<'a, S: Clone>(blocks: &'a [Block], states: &[S]) -> Vec<Chunk<'a, S>> {
-    blocks
-        .iter()
-        .zip(states)
-        .map(|(block, state)| Chunk {
-            data: &block.data[..block.len],
-            ahead: if block.ends_mid_line {
-                &block.data
-            } else {
-                &[]
-            },
-            carry: Carry::default(),
-            starts_mid_line: block.starts_mid_line,
-            ends_mid_line: block.ends_mid_line,
-            state: state.clone(),
-        })
-        .collect()
-}
-
-/// A batch of chunks read from a stream, the states guessed for their starts, and what
-/// their scans gave.
-type StreamBatch<S> = (
-    Vec<Block>,
-    Vec<<S as Scanner>::State>,
-    Vec<ChunkOutput<<S as Scanner>::State, <S as Scanner>::Note>>,
-);
-
-/// An owned chunk read from a stream.
-struct Block {
-    /// The chunk's bytes, then (when it ends inside a record) up to [`LOOKAHEAD`] bytes
-    /// after it.
-    data: Vec<u8>,
-    /// The chunk's own bytes.
-    len: usize,
-    starts_mid_line: bool,
-    ends_mid_line: bool,
-}
-
-/// Reads a stream as chunks that end at record ends, in bounded memory.
-struct BlockReader<'r, S> {
-    reader: &'r mut dyn Read,
-    scanner: &'r S,
-    limits: ChunkLimits,
-    /// Bytes read past the last line end of the previous chunk.
-    carry: Vec<u8>,
-    /// The previous chunk ended inside a line.
-    mid_line: bool,
-    done: bool,
-}
-
-impl<'r, S: Scanner> BlockReader<'r, S> {
-    fn new(reader: &'r mut dyn Read, scanner: &'r S, limits: ChunkLimits) -> Self {
-        BlockReader {
-            reader,
-            scanner,
-            limits,
-            carry: Vec::new(),
-            mid_line: false,
-            done: false,
-        }
-    }
-
-    /// Up to `count` chunks.
-    fn next_batch(&mut self, count: usize) -> io::Result<Vec<Block>> {
-        let mut chunks = Vec::with_capacity(count);
-        while chunks.len() < count && !(self.done && self.carry.is_empty()) {
-            let mut buf = std::mem::take(&mut self.carry);
-            let target = self.limits.bytes;
-            if !self.done {
-                fill(&mut *self.reader, &mut buf, target, &mut self.done)?;
-            }
-            if buf.is_empty() {
-                break;
-            }
-            // Cut at a record end in the second half; without one, grow up to the scan
-            // limit, then cut wherever the buffer ends.
-            let half = buf.len() / 2;
-            let mut cut = self.scanner.record_end(&buf, half);
-            if cut.is_none() && !self.done {
-                fill(
-                    &mut *self.reader,
-                    &mut buf,
-                    target + self.limits.max_record,
-                    &mut self.done,
-                )?;
-                cut = self.scanner.record_end(&buf, half);
-            }
-            let cut = match cut {
-                Some(cut) if !self.done => cut,
-                _ => buf.len(),
-            };
-            self.carry = buf.split_off(cut);
-            let starts_mid_line = self.mid_line;
-            let ends_mid_line = buf.last() != Some(&b'\n') && !(self.done && self.carry.is_empty());
-            self.mid_line = ends_mid_line;
-            let len = buf.len();
-            if ends_mid_line {
-                // The bytes after the cut that a name across it needs.
-                if !self.done {
-                    fill(
-                        &mut *self.reader,
-                        &mut self.carry,
-                        LOOKAHEAD,
-                        &mut self.done,
-                    )?;
-                }
-                buf.extend_from_slice(&self.carry[..self.carry.len().min(LOOKAHEAD)]);
-            }
-            chunks.push(Block {
-                data: buf,
-                len,
-                starts_mid_line,
-                ends_mid_line,
-            });
-        }
-        Ok(chunks)
-    }
-}
-
-/// Reads into `buf` until it holds `target` bytes or the stream ends (sets `done`).
-fn fill(
-    reader: &mut dyn Read,
-    buf: &mut Vec<u8>,
-    target: usize,
-    done: &mut bool,
-) -> io::Result<()> {
-    while buf.len() < target {
-        let old = buf.len();
-        buf.resize(target, 0);
-        match reader.read(&mut buf[old..]) {
-            Ok(0) => {
-                buf.truncate(old);
-                *done = true;
-                return Ok(());
-            }
-            Ok(n) => buf.truncate(old + n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
-            Err(e) => {
-                buf.truncate(old);
-                return Err(e);
-            }
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn block_reader_cuts_at_line_ends_and_keeps_every_byte() {
-        let mut text = Vec::new();
-        for i in 0..300_000 {
-            text.extend_from_slice(format!("name{i}.example\n").as_bytes());
-        }
-        text.extend_from_slice(b"last-without-newline");
-        let mut reader: &[u8] = &text;
-        let mut blocks = BlockReader::new(
-            &mut reader,
-            &crate::input::names::NamesScanner,
-            ChunkLimits::default(),
-        );
-        let mut joined = Vec::new();
-        let mut count = 0;
-        loop {
-            let batch = blocks.next_batch(3).unwrap();
-            if batch.is_empty() {
-                break;
-            }
-            for block in batch {
-                assert!(!block.starts_mid_line && !block.ends_mid_line);
-                count += 1;
-                joined.extend_from_slice(&block.data[..block.len]);
-                if joined.len() < text.len() {
-                    assert_eq!(block.data.last(), Some(&b'\n'), "chunks end at line ends");
-                }
-            }
-        }
-        assert!(count > 3, "several chunks");
-        assert_eq!(joined, text);
-    }
-
-    #[test]
-    fn a_line_longer_than_the_scan_limit_is_cut_and_flagged() {
-        let mut text = vec![b'a'; CHUNK_BYTES + MAX_LINE_SCAN + 10];
-        text.extend_from_slice(b"\nnext\n");
-        let mut reader: &[u8] = &text;
-        let mut blocks = BlockReader::new(
-            &mut reader,
-            &crate::input::names::NamesScanner,
-            ChunkLimits::default(),
-        );
-        let batch = blocks.next_batch(10).unwrap();
-        assert_eq!(batch.len(), 2);
-        assert!(!batch[0].starts_mid_line && batch[0].ends_mid_line);
-        assert!(
-            batch[1].starts_mid_line,
-            "the second chunk starts inside the long line"
-        );
-        assert!(!batch[1].ends_mid_line);
-        assert_eq!(batch[0].len, CHUNK_BYTES + MAX_LINE_SCAN);
-        assert_eq!(
-            batch[0].data[batch[0].len..],
-            text[batch[0].len..(batch[0].len + LOOKAHEAD).min(text.len())],
-            "the bytes after the cut come with the chunk before it"
-        );
-        let joined: Vec<u8> = batch
-            .into_iter()
-            .flat_map(|b| b.data[..b.len].to_vec())
-            .collect();
-        assert_eq!(joined, text);
-    }
 
     #[test]
     fn chunk_end_prefers_line_ends() {

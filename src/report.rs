@@ -2,8 +2,8 @@
 //! CSV, and an HTML page ([`crate::html_report`]).
 //!
 //! The layers below produce [`Finding`] values and know nothing of formats; a
-//! [`ReportWriter`] writes them in the chosen format, and [`Stats`] are written at the end
-//! when asked for.
+//! [`ReportWriter`] writes them in the chosen format, and ends a JSON Lines report with the
+//! run's [`Stats`] (and an HTML page with them, when given).
 //!
 //! Nothing from the input reaches a terminal or a spreadsheet as a command: the text format
 //! shows control characters as `\u{1b}` ([`crate::display::escape_controls`]); JSON Lines
@@ -61,22 +61,67 @@ fn check_ids<S: serde::Serializer>(
     }
 }
 
-/// Figures of a whole run, for `--stats`.
+/// Figures of a run: the `--stats` line and the JSON Lines summary. Each figure has one
+/// meaning for every input format.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Stats {
     /// Input bytes read.
     pub bytes: u64,
-    /// Lines (names and log formats) or records (zone format) read.
+    /// Records read: lines (names and log formats), or resource records and directives
+    /// (zone format).
     pub records: u64,
-    /// Domain names examined: those that hold an ACE label, an escape, or (when encoding
-    /// or checking homographs) a character that is not ASCII.
+    /// Names seen: the domain names that hold an ACE label (`xn--`, `bq--`, in any case) or
+    /// a label with a character outside ASCII (raw, or escaped as `\DDD`). Names in plain
+    /// ASCII are not counted: the log format never reads them.
     pub names: u64,
-    /// ACE labels (`xn--`, `bq--`) met.
+    /// ACE labels (`xn--`, `bq--`, in any case) seen in those names.
     pub ace_labels: u64,
+    /// Labels converted: ACE to Unicode (decode), Unicode to ACE (encode); none in audit.
+    pub converted_labels: u64,
     /// Findings reported.
     pub findings: u64,
+    /// Findings reported, by kind.
+    pub by_kind: KindCounts,
     /// Wall-clock seconds of the run.
     pub seconds: f64,
+}
+
+/// A count for each kind of finding.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct KindCounts {
+    /// `invalid-ace` findings.
+    #[serde(rename = "invalid-ace")]
+    pub invalid_ace: u64,
+    /// `legacy-race` findings.
+    #[serde(rename = "legacy-race")]
+    pub legacy_race: u64,
+    /// `homograph` findings.
+    pub homograph: u64,
+    /// `encode-error` findings.
+    #[serde(rename = "encode-error")]
+    pub encode_error: u64,
+}
+
+impl KindCounts {
+    /// The count of `kind`.
+    pub fn get_mut(&mut self, kind: Kind) -> &mut u64 {
+        match kind {
+            Kind::InvalidAce => &mut self.invalid_ace,
+            Kind::LegacyRace => &mut self.legacy_race,
+            Kind::Homograph => &mut self.homograph,
+            Kind::EncodeError => &mut self.encode_error,
+        }
+    }
+
+    /// Each kind with its count, in the order of [`Kind`].
+    pub fn pairs(&self) -> [(Kind, u64); 4] {
+        [
+            (Kind::InvalidAce, self.invalid_ace),
+            (Kind::LegacyRace, self.legacy_race),
+            (Kind::Homograph, self.homograph),
+            (Kind::EncodeError, self.encode_error),
+        ]
+    }
 }
 
 impl Stats {
@@ -86,10 +131,20 @@ impl Stats {
         self.records += other.records;
         self.names += other.names;
         self.ace_labels += other.ace_labels;
+        self.converted_labels += other.converted_labels;
         self.findings += other.findings;
+        for (kind, count) in other.by_kind.pairs() {
+            *self.by_kind.get_mut(kind) += count;
+        }
     }
 
-    /// Throughput in MB/s (10^6 bytes per second).
+    /// Counts one finding of `kind`.
+    pub fn count_finding(&mut self, kind: Kind) {
+        self.findings += 1;
+        *self.by_kind.get_mut(kind) += 1;
+    }
+
+    /// Throughput in MB/s (10^6 bytes per second, the unit of every rate idnscope shows).
     pub fn mb_per_s(&self) -> f64 {
         if self.seconds > 0.0 {
             self.bytes as f64 / 1e6 / self.seconds
@@ -100,13 +155,22 @@ impl Stats {
 
     /// The one-line summary printed on standard error by `--stats`.
     pub fn summary_line(&self) -> String {
+        let by_kind: Vec<String> = self
+            .by_kind
+            .pairs()
+            .iter()
+            .map(|(kind, count)| format!("{count} {kind}"))
+            .collect();
         format!(
-            "idnscope: {} bytes, {} records, {} names, {} ACE labels, {} findings, {:.3} s, {:.1} MB/s",
+            "idnscope: {} bytes, {} records, {} names, {} ACE labels, {} labels converted, \
+             {} findings ({}), {:.3} s, {:.1} MB/s",
             self.bytes,
             self.records,
             self.names,
             self.ace_labels,
+            self.converted_labels,
             self.findings,
+            by_kind.join(", "),
             self.seconds,
             self.mb_per_s()
         )
@@ -243,9 +307,14 @@ impl<W: Write> ReportWriter<W> {
         Ok(())
     }
 
-    /// Ends the report: the CSV header if no row was written, the JSON Lines summary when
-    /// `stats` is given, the whole HTML page (with the figures of `stats` when given); then
-    /// flushes.
+    /// Passes on what was written so far (a live run calls it after each batch).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// Ends the report: the CSV header if no row was written, the JSON Lines summary with
+    /// the figures of `stats` (or no summary when they are not given), the whole HTML page
+    /// (with the figures of `stats` when given); then flushes.
     pub fn finish(&mut self, stats: Option<&Stats>) -> io::Result<()> {
         match self.format {
             Format::Csv => self.csv_header()?,
@@ -361,14 +430,16 @@ mod tests {
 
     #[test]
     fn jsonl_has_type_and_every_key_and_a_summary_last() {
-        let stats = Stats {
+        let mut stats = Stats {
             bytes: 2_000_000,
             records: 10,
             names: 9,
             ace_labels: 4,
-            findings: 1,
+            converted_labels: 3,
             seconds: 2.0,
+            ..Stats::default()
         };
+        stats.count_finding(Kind::InvalidAce);
         let text = render(Format::Jsonl, Some(&stats));
         let lines: Vec<serde_json::Value> = text
             .lines()
@@ -388,6 +459,10 @@ mod tests {
         assert_eq!(s["type"], "summary");
         assert_eq!(s["bytes"], 2_000_000);
         assert_eq!(s["ace_labels"], 4);
+        assert_eq!(s["converted_labels"], 3);
+        assert_eq!(s["findings"], 1);
+        assert_eq!(s["by_kind"]["invalid-ace"], 1);
+        assert_eq!(s["by_kind"]["homograph"], 0);
         assert_eq!(s["mb_per_s"], 1.0);
     }
 
@@ -443,17 +518,23 @@ mod tests {
 
     #[test]
     fn summary_line_has_every_figure() {
-        let stats = Stats {
+        let mut stats = Stats {
             bytes: 5_000_000,
             records: 3,
             names: 2,
             ace_labels: 1,
-            findings: 0,
+            converted_labels: 1,
             seconds: 0.5,
+            ..Stats::default()
         };
+        stats.count_finding(Kind::Homograph);
+        stats.count_finding(Kind::Homograph);
+        stats.count_finding(Kind::EncodeError);
         assert_eq!(
             stats.summary_line(),
-            "idnscope: 5000000 bytes, 3 records, 2 names, 1 ACE labels, 0 findings, 0.500 s, 10.0 MB/s"
+            "idnscope: 5000000 bytes, 3 records, 2 names, 1 ACE labels, 1 labels converted, \
+             3 findings (0 invalid-ace, 0 legacy-race, 2 homograph, 1 encode-error), 0.500 s, \
+             10.0 MB/s"
         );
     }
 }

@@ -107,7 +107,8 @@ fn audit_in(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<serde_json::Value>) 
     let findings = String::from_utf8(out.stderr)
         .expect("UTF-8 report")
         .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter(|record| record["type"] == "finding")
         .collect();
     (out.status.code(), findings)
 }

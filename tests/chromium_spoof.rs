@@ -79,6 +79,9 @@ fn audit(names: &[String]) -> Vec<Vec<(String, String, Option<String>)>> {
     let mut found = vec![Vec::new(); names.len()];
     for line in String::from_utf8(output.stderr).unwrap().lines() {
         let f: Value = serde_json::from_str(line).unwrap();
+        if f["type"] == "summary" {
+            continue;
+        }
         let at = f["line"].as_u64().unwrap() as usize - 1;
         found[at].push((
             f["kind"].as_str().unwrap().to_owned(),

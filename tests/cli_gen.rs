@@ -31,6 +31,87 @@ fn the_same_seed_gives_the_same_zone_of_the_asked_size() {
 }
 
 #[test]
+fn sizes_take_decimal_and_binary_units_and_decimals() {
+    // The output stops after the record that reaches the size, and the same seed gives the
+    // same bytes: a size written with a unit gives the bytes of the same size in figures.
+    for (written, bytes) in [
+        ("1.5M", 1_500_000),
+        ("1.5MB", 1_500_000),
+        ("1.5 mb", 1_500_000),
+        ("1500k", 1_500_000),
+        ("1.5MiB", 1_572_864),
+        ("2KiB", 2_048),
+        ("0.5KiB", 512),
+        ("2.5kib", 2_560),
+        ("1000.4", 1_000),
+        (".25K", 250),
+        ("300B", 300),
+    ] {
+        let by_unit = idnscope(&["gen", "log", "--size", written, "--seed", "3"], None);
+        let by_figure = idnscope(
+            &["gen", "log", "--size", &bytes.to_string(), "--seed", "3"],
+            None,
+        );
+        assert_eq!(by_unit.status.code(), Some(0), "{written}");
+        assert!(
+            by_unit.stdout == by_figure.stdout,
+            "{written} is {bytes} bytes"
+        );
+        assert!(by_unit.stdout.len() >= bytes, "{written}");
+    }
+    // 1.5MB and 1.5MiB are not the same size.
+    let mb = idnscope(&["gen", "log", "--size", "1.5MB"], None);
+    let mib = idnscope(&["gen", "log", "--size", "1.5MiB"], None);
+    assert!(mib.stdout.len() - mb.stdout.len() > 70_000);
+    for bad in ["1.5.2M", "M", ".", "-1K", "1.5X", "1KiBB", "20000000000G"] {
+        let out = idnscope(&["gen", "zone", &format!("--size={bad}")], None);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(message.contains(bad), "{bad}: {message}");
+        assert!(out.stdout.is_empty(), "{bad}");
+    }
+}
+
+/// `idnscope ARGS` run in a pseudo-terminal made by `script` (util-linux): its exit status
+/// and what the terminal showed, or `None` without `script`.
+fn on_terminal(args: &str) -> Option<(Option<i32>, String)> {
+    let binary = assert_cmd::cargo::cargo_bin("idnscope");
+    let line = format!("'{}' {args}", binary.display());
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &line, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    Some((
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    ))
+}
+
+#[test]
+fn gen_refuses_a_terminal_unless_told_so_with_dash_o_dash() {
+    let Some((status, screen)) = on_terminal("gen zone --size 10K") else {
+        eprintln!("script (util-linux) is missing: the terminal case is skipped");
+        return;
+    };
+    assert_eq!(status, Some(2), "{screen}");
+    assert!(screen.contains("refused on a terminal"), "{screen}");
+    assert!(!screen.contains("SOA"), "no zone on the screen: {screen}");
+    // Asked for with -o -, it is written there.
+    let (status, screen) = on_terminal("gen zone --size 10K -o -").unwrap();
+    assert_eq!(status, Some(0));
+    assert!(
+        screen.contains("SOA") && screen.len() >= 10_000,
+        "{}",
+        screen.len()
+    );
+    // Into a pipe, without -o, as always.
+    let piped = idnscope(&["gen", "zone", "--size", "10K"], None);
+    assert_eq!(piped.status.code(), Some(0));
+    assert!(piped.stdout.len() >= 10_000);
+}
+
+#[test]
 fn a_generated_zone_round_trips_loads_in_bind_and_reports_its_invalid_labels() {
     let dir = tempfile::tempdir().unwrap();
     let zone = dir.path().join("gen.zone");

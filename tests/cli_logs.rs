@@ -52,7 +52,7 @@ fn run(mode: &str, format: &str, sample: &Path) -> (Vec<u8>, Vec<String>, Option
     let findings = stderr
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).expect("one JSON object per line"))
-        .filter(|v| v["kind"] != "homograph")
+        .filter(|v| v["type"] == "finding" && v["kind"] != "homograph")
         .map(|v| {
             format!(
                 "{}:{}: {}: {}: {}",
@@ -207,7 +207,8 @@ fn a_long_log_gives_the_same_output_for_any_thread_count_and_from_stdin() {
     let lines: Vec<Value> = String::from_utf8(output.stderr)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|record| record["type"] == "finding")
         .collect();
     assert_eq!(lines.len(), invalid);
     // The 12th line (i = 11) is the first invalid one; the label starts after "] unbound..."

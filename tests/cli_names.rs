@@ -334,8 +334,8 @@ fn jsonl_report_of_the_sample_has_every_key_the_expected_reasons_and_a_summary()
         SAMPLE,
     ]);
     assert_status(&r, 1, "decode with a JSON Lines report");
-    // The findings went to the file: stderr holds only the one stats line.
-    assert_eq!(r.stderr.lines().count(), 1, "stderr:\n{}", r.stderr);
+    // The findings and the figures went to the file: nothing on stderr.
+    assert_eq!(r.stderr, "", "stderr:\n{}", r.stderr);
 
     let records = jsonl(&fs::read_to_string(&report).expect("report written"));
     let (summary, finding_records) = records.split_last().expect("records");
@@ -377,7 +377,9 @@ fn jsonl_report_of_the_sample_has_every_key_the_expected_reasons_and_a_summary()
     assert_eq!(summary["ace_labels"], SAMPLE_ACE_LABELS, "{summary}");
     assert_eq!(summary["findings"], SAMPLE_BROKEN.len(), "{summary}");
 
-    // The stats line holds the same figures.
+    // The stats line (of a run with a text report) holds the same figures.
+    let r = run(&["decode", "-q", "--stats", SAMPLE]);
+    assert_status(&r, 1, "decode -q --stats");
     let figures: BTreeSet<&str> = r
         .stderr
         .split(|c: char| !c.is_ascii_digit() && c != '.')

@@ -36,7 +36,8 @@ fn audit(names: &[String], args: &[&str]) -> Vec<Value> {
     String::from_utf8(output.stderr)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|record| record["type"] == "finding")
         .collect()
 }
 

@@ -21,11 +21,7 @@ fn audit(args: &[&str], zone: &[u8]) -> (i32, Vec<serde_json::Value>) {
         .write_stdin(zone.to_vec())
         .output()
         .expect("runs");
-    let findings = String::from_utf8(output.stderr)
-        .expect("UTF-8 report")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
-        .collect();
+    let findings = common::jsonl_findings(&String::from_utf8(output.stderr).expect("UTF-8"));
     (output.status.code().expect("exit code"), findings)
 }
 
@@ -145,11 +141,7 @@ fn the_origin_reaches_later_chunks_of_a_mapped_file() {
             .arg(&path)
             .output()
             .unwrap();
-        let findings: Vec<serde_json::Value> = String::from_utf8(output.stderr)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let findings = common::jsonl_findings(&String::from_utf8(output.stderr).unwrap());
         assert_eq!(summary(&findings), apple_at(last_line), "-j{threads}");
     }
 }
@@ -296,11 +288,7 @@ fn encode_counts_the_origin_in_the_encoded_length() {
             &format!("com.\n{p229}.xn--bcher-kva")
         )
     );
-    let findings: Vec<serde_json::Value> = String::from_utf8(output.stderr)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let findings = common::jsonl_findings(&String::from_utf8(output.stderr).unwrap());
     assert_eq!(
         located(&findings),
         [(

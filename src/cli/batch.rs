@@ -4,10 +4,13 @@
 use std::cell::Cell;
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
+use std::time::Duration;
 
 use idnscope::display::{escape_controls, quote_input};
 use idnscope::lines::BoundedLines;
+use idnscope::pipeline::stream::Live;
 
+use super::streams::stdin_reader;
 use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
 /// Why one input failed: a reason code and a sentence.
@@ -63,10 +66,23 @@ pub fn run(
     };
 
     let written = if strings.is_empty() {
-        let stdin = io::stdin();
-        let mut lines = BoundedLines::new(stdin.lock(), line_cap);
+        let stdin = match stdin_reader() {
+            Ok((stdin, _)) => stdin,
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "idnscope: {command}: standard input: {e}");
+                return EXIT_TROUBLE;
+            }
+        };
+        let mut lines = BoundedLines::new(io::BufReader::with_capacity(1 << 16, stdin), line_cap);
         let mut buf = Vec::new();
         loop {
+            // Each line typed, or written into a pipe that stays open, is answered before
+            // the next is waited for: the results are flushed when no byte is there yet.
+            if !lines.get_mut().ready(Duration::ZERO).unwrap_or(true) {
+                if let Err(e) = out.flush() {
+                    break Err(e);
+                }
+            }
             let info = match lines.next_line(&mut buf) {
                 Ok(Some(info)) => info,
                 Ok(None) => break Ok(()),

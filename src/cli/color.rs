@@ -1,7 +1,5 @@
 //! `--color`: whether text findings are coloured.
 
-use std::io::IsTerminal;
-
 use clap::ValueEnum;
 
 /// When to colour text findings.
@@ -15,19 +13,17 @@ pub enum When {
     Never,
 }
 
-/// Whether text findings are coloured: `to_stderr` says that they go to standard error
-/// (no `--report` file). As <https://no-color.org> asks, a `NO_COLOR` that is set and not
-/// empty turns colour off under `auto`, and an explicit `--color always` wins over it.
-pub fn enabled(when: When, to_stderr: bool) -> bool {
+/// Whether text findings are coloured: `terminal` says that they go to a terminal (standard
+/// error or standard output, as `--report` says). As <https://no-color.org> asks, a
+/// `NO_COLOR` that is set and not empty turns colour off under `auto`, and an explicit
+/// `--color always` wins over it.
+pub fn enabled(when: When, terminal: bool) -> bool {
     match when {
         When::Always => true,
         When::Never => false,
         When::Auto => {
             let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-            to_stderr
-                && !set("NO_COLOR")
-                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
-                && std::io::stderr().is_terminal()
+            terminal && !set("NO_COLOR") && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
         }
     }
 }

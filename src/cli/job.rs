@@ -2,7 +2,7 @@
 //! rewritten text atomically and the findings in the chosen format.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -16,6 +16,7 @@ use idnscope::input::mapped::MappedInput;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::sink::Scanner;
 use idnscope::input::zone::{Include, Origin, ZoneScanner};
+use idnscope::pipeline::stream::Live;
 use idnscope::pipeline::{self, ChunkLimits, Options, Pipeline, Run};
 use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
@@ -26,6 +27,7 @@ use indicatif::ProgressBar;
 use super::blame::Blame;
 use super::output::AtomicFile;
 use super::progress::progress_bar;
+use super::streams::{stdin_reader, LineFlush, StdStream, Target};
 use super::targets::check_distinct;
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
@@ -90,10 +92,23 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     } else {
         args.paths.clone()
     };
-    let outputs: Vec<(&str, &Path)> = [("-o/--output", &args.output), ("--report", &args.report)]
-        .into_iter()
-        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
-        .collect();
+    let format = match args.report_format {
+        ReportFormat::Text => Format::Text,
+        ReportFormat::Jsonl => Format::Jsonl,
+        ReportFormat::Csv => Format::Csv,
+        ReportFormat::Html => Format::Html,
+    };
+    let targets = Targets::of(mode, args, format)?;
+    let outputs: Vec<(&str, &Path)> = [
+        ("-o/--output", targets.output.as_ref()),
+        ("--report", Some(&targets.report)),
+    ]
+    .into_iter()
+    .filter_map(|(flag, target)| match target? {
+        Target::Path(path) => Some((flag, path.as_path())),
+        Target::Std(_) => None,
+    })
+    .collect();
     check_distinct(
         &outputs,
         &inputs.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
@@ -120,43 +135,44 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     let origin = args.origin.as_deref().map(origin_option).transpose()?;
     let pipeline =
         Pipeline::new(options).map_err(|e| Trouble(format!("starting the worker threads: {e}")))?;
-    let format = match args.report_format {
-        ReportFormat::Text => Format::Text,
-        ReportFormat::Jsonl => Format::Jsonl,
-        ReportFormat::Csv => Format::Csv,
-        ReportFormat::Html => Format::Html,
-    };
 
-    // The report: a file written atomically, or standard error (silenced by -q).
-    let mut report_file = match &args.report {
-        Some(path) => Some(AtomicFile::create(path)?),
-        None => None,
+    // The report: a file written atomically, a standard stream, or nothing (-q).
+    let mut report_file = match &targets.report {
+        Target::Path(path) => Some(AtomicFile::create(path)?),
+        Target::Std(_) => None,
     };
-    let report_blame = match &args.report {
-        Some(path) => Blame::new(format!("{}: writing the report", path.display())),
-        None => Blame::new("standard error: writing the report".into()),
+    let report_blame = match &targets.report {
+        Target::Path(path) => Blame::new(format!("{}: writing the report", path.display())),
+        Target::Std(stream) => Blame::new(format!("{}: writing the report", stream.name())),
     };
-    let stderr = io::stderr();
-    let mut report_inner: Box<dyn Write> = match report_file.as_mut() {
-        Some(file) => Box::new(file.writer()),
-        None if args.quiet => Box::new(io::sink()),
-        None => Box::new(stderr.lock()),
+    let mut report_inner: Box<dyn Write> = match (report_file.as_mut(), &targets.report) {
+        (Some(file), _) => Box::new(file.writer()),
+        (None, _) if targets.report_silenced => Box::new(io::sink()),
+        (None, Target::Std(stream)) => stream.writer(),
+        (None, Target::Path(_)) => unreachable!("a report path has its file"),
     };
-    let mut report_sink = report_blame.writer(&mut *report_inner);
-    let mut report = ReportWriter::new(format, &mut report_sink as &mut dyn Write)
-        .with_color(super::color::enabled(args.color, args.report.is_none()));
+    let mut report_lines = LineFlush {
+        inner: &mut *report_inner,
+        lines: args.line_buffered,
+    };
+    let mut report_sink = report_blame.writer(&mut report_lines);
+    let color = match &targets.report {
+        Target::Std(stream) => super::color::enabled(args.color, stream.is_terminal()),
+        Target::Path(_) => super::color::enabled(args.color, false),
+    };
+    let mut report =
+        ReportWriter::new(format, &mut report_sink as &mut dyn Write).with_color(color);
 
     let mut total = Stats::default();
 
-    // One output for all inputs (stdout or -o), unless rewriting in place.
-    let mut shared_output = match (&args.output, mode) {
-        (_, Mode::Audit) => None,
-        _ if args.in_place => None,
-        (Some(path), _) => Some(Output::File(AtomicFile::create(path)?)),
-        (None, _) => Some(Output::Stdout(BufWriter::with_capacity(
-            1 << 16,
-            io::stdout().lock(),
-        ))),
+    // One output for all inputs (standard output or -o), unless rewriting in place.
+    let mut shared_output = match &targets.output {
+        None => None,
+        Some(Target::Path(path)) => Some(Output::File(AtomicFile::create(path)?)),
+        Some(Target::Std(stream)) => Some(Output::Stream(
+            BufWriter::with_capacity(1 << 16, stream.writer()),
+            *stream,
+        )),
     };
 
     let bar = progress_bar(args.progress, &inputs);
@@ -167,6 +183,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         &Job {
             pipeline: &pipeline,
             origin,
+            line_buffered: args.line_buffered,
         },
         shared_output.as_mut(),
         &mut report,
@@ -174,7 +191,15 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         &mut total,
         &mut unreadable,
     );
-    let ended = report_blame.blame(ended)?;
+    let ended = match ended {
+        // A report on standard output whose reader has gone: stopped as for the output.
+        Err(_)
+            if targets.report == Target::Std(StdStream::Stdout) && report_blame.broken_pipe() =>
+        {
+            Ended::StdoutClosed
+        }
+        ended => report_blame.blame(ended)?,
+    };
     bar.finish_and_clear();
 
     match shared_output {
@@ -182,36 +207,90 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         // stays as it was (the temporary file is removed).
         Some(Output::File(file)) if unreadable > 0 => drop(file),
         Some(Output::File(file)) => file.commit()?,
-        Some(Output::Stdout(mut stdout)) if ended == Ended::Done => match stdout.flush() {
+        Some(Output::Stream(mut out, stream)) if ended == Ended::Done => match out.flush() {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                return Err(Trouble(format!("standard output: {e}")))
+                return Err(Trouble(format!("{}: {e}", stream.name())))
             }
             _ => {}
         },
         // Nobody reads it any more: what is left in the buffer goes nowhere.
-        Some(Output::Stdout(stdout)) => drop(stdout.into_parts()),
+        Some(Output::Stream(out, _)) => drop(out.into_parts()),
         None => {}
     }
-    // A stopped run has no figures to tell: the stopped input's are not counted.
-    let stats = args.stats && ended == Ended::Done;
+    // A stopped run has no figures to tell: the stopped input's are not counted. A JSON
+    // Lines report of a run that ended always ends with them, and an HTML page shows them.
+    let done = ended == Ended::Done;
     let findings = report.written();
-    // The HTML page always shows the run's figures.
-    let figures = (stats || format == Format::Html) && ended == Ended::Done;
-    report
-        .finish(figures.then_some(&total))
-        .map_err(|e| Trouble(format!("{}: {e}", report_blame.name)))?;
+    let figures = done && (args.stats || matches!(format, Format::Jsonl | Format::Html));
+    match report.finish(figures.then_some(&total)) {
+        Err(_)
+            if targets.report == Target::Std(StdStream::Stdout) && report_blame.broken_pipe() => {}
+        finished => finished.map_err(|e| Trouble(format!("{}: {e}", report_blame.name)))?,
+    }
     drop(report_sink);
     drop(report_inner);
     if let Some(file) = report_file {
         file.commit()?;
     }
-    if stats {
+    if done && args.stats && targets.stats_line {
         let _ = writeln!(io::stderr(), "{}", total.summary_line());
     }
     Ok(Done {
         findings,
         unreadable,
     })
+}
+
+/// Where a job writes: the rewritten text, the findings, and whether the `--stats` line
+/// is written on standard error.
+struct Targets {
+    /// The one output of the rewritten text; `None` for audit and `--in-place`.
+    output: Option<Target>,
+    /// Where the findings go.
+    report: Target,
+    /// The findings are not written at all (`-q` with the report on standard error).
+    report_silenced: bool,
+    /// The `--stats` figures go on standard error as a line of text: not when the report
+    /// holds them (JSON Lines, HTML). A CSV report on standard error with them is refused.
+    stats_line: bool,
+}
+
+impl Targets {
+    /// The targets of `args`; refuses the rewritten text and the findings in one standard
+    /// stream, and the `--stats` line in the stream of a CSV report.
+    fn of(mode: Mode, args: &JobArgs, format: Format) -> Result<Self, Trouble> {
+        let output = match mode {
+            Mode::Audit => None,
+            _ if args.in_place => None,
+            _ => Some(Target::of(args.output.as_deref(), StdStream::Stdout)),
+        };
+        let report = Target::of(args.report.as_deref(), StdStream::Stderr);
+        let report_silenced = args.quiet && report == Target::Std(StdStream::Stderr);
+        if let (Some(Target::Std(stream)), false) = (&output, report_silenced) {
+            if report == Target::Std(*stream) {
+                return Err(Trouble(format!(
+                    "the rewritten text and the findings would both go to {}, mixed: give \
+                     -o FILE or --report FILE",
+                    stream.name()
+                )));
+            }
+        }
+        let report_on_stderr = report == Target::Std(StdStream::Stderr) && !report_silenced;
+        let carries_figures = matches!(format, Format::Jsonl | Format::Html) && !report_silenced;
+        if args.stats && format == Format::Csv && report_on_stderr {
+            return Err(Trouble(
+                "--stats would write its line of text into the CSV report on standard error: \
+                 give --report FILE (or --report -) for the CSV"
+                    .into(),
+            ));
+        }
+        Ok(Targets {
+            output,
+            report,
+            report_silenced,
+            stats_line: !carries_figures,
+        })
+    }
 }
 
 /// How the run over the inputs ended.
@@ -243,8 +322,8 @@ fn run_inputs(
 ) -> Result<Ended, Trouble> {
     let output_blame = match (&shared_output, &args.output) {
         (Some(Output::File(_)), Some(path)) => Some(Blame::output(path)),
-        (Some(_), _) => Some(Blame::new("standard output".into())),
-        (None, _) => None,
+        (Some(Output::Stream(_, stream)), _) => Some(Blame::new(stream.name().into())),
+        (Some(Output::File(_)), None) | (None, _) => None,
     };
     for path in inputs {
         let source = match args.in_place {
@@ -275,7 +354,11 @@ fn run_inputs(
         let stats = if args.in_place {
             let mut file = AtomicFile::create(path)?;
             let blame = Blame::output(path);
-            let mut out = blame.writer(file.writer());
+            let mut lines = LineFlush {
+                inner: file.writer(),
+                lines: args.line_buffered,
+            };
+            let mut out = blame.writer(&mut lines);
             let stats = process(
                 args.format,
                 path,
@@ -290,9 +373,17 @@ fn run_inputs(
             file.commit()?;
             stats
         } else {
-            let mut out = match (shared_output.as_deref_mut(), &output_blame) {
-                (Some(Output::File(file)), Some(blame)) => Some(blame.writer(file.writer())),
-                (Some(Output::Stdout(stdout)), Some(blame)) => Some(blame.writer(stdout)),
+            let mut lines = match shared_output.as_deref_mut() {
+                Some(Output::File(file)) => Some(file.writer()),
+                Some(Output::Stream(out, _)) => Some(out as &mut dyn Write),
+                None => None,
+            }
+            .map(|inner| LineFlush {
+                inner,
+                lines: args.line_buffered,
+            });
+            let mut out = match (lines.as_mut(), &output_blame) {
+                (Some(lines), Some(blame)) => Some(blame.writer(lines)),
                 _ => None,
             };
             let stats = process(
@@ -309,7 +400,10 @@ fn run_inputs(
                 Some(blame)
                     if stats.is_err()
                         && blame.broken_pipe()
-                        && matches!(shared_output.as_deref(), Some(Output::Stdout(_))) =>
+                        && matches!(
+                            shared_output.as_deref(),
+                            Some(Output::Stream(_, StdStream::Stdout))
+                        ) =>
                 {
                     return Ok(Ended::StdoutClosed)
                 }
@@ -345,7 +439,7 @@ fn kind_for(format: InputFormat, path: &Path, head: &[u8]) -> Kind {
 /// Where rewritten text goes when it is not rewritten in place.
 enum Output {
     File(AtomicFile),
-    Stdout(BufWriter<io::StdoutLock<'static>>),
+    Stream(BufWriter<Box<dyn Write>>, StdStream),
 }
 
 /// The origin that `--origin NAME` gives: a domain name in presentation format, made
@@ -444,6 +538,7 @@ fn follow_includes(
             &Job {
                 pipeline: job.pipeline,
                 origin: include.origin,
+                line_buffered: job.line_buffered,
             },
             None,
             report,
@@ -484,14 +579,16 @@ struct Job<'p> {
     pipeline: &'p Pipeline,
     /// The zone origin before any `$ORIGIN` (`--origin`, or an `$INCLUDE` directive's).
     origin: Origin,
+    /// `--line-buffered`: every stream is read live, and each line written is flushed.
+    line_buffered: bool,
 }
 
 /// Where one input's bytes are.
 enum Data<'a> {
     /// Mapped.
     Slice(&'a [u8]),
-    /// Read as a stream.
-    Reader(&'a mut dyn Read),
+    /// Read as a stream; live (batches cut when it stalls) or not.
+    Stream(&'a mut dyn Live, bool),
 }
 
 /// Runs one input, opened as `source`, through the pipeline. With `includes`, the
@@ -499,7 +596,9 @@ enum Data<'a> {
 /// scanner in the bytes it reads: each input is read once (a FIFO or a pipe can be read only
 /// once). A regular file is mapped (see [`MappedInput`]), unless the kernel gives its size
 /// as 0 (an empty file, or one of /proc whose size is not known beforehand), which is
-/// streamed like a pipe or a device.
+/// streamed like a pipe or a device. A stream that is not a regular file (a pipe, a FIFO, a
+/// terminal, a socket) is read live (see [`Pipeline::run_live`]), and so is any stream
+/// with `--line-buffered`.
 #[allow(clippy::too_many_arguments)]
 fn process(
     format: InputFormat,
@@ -515,12 +614,12 @@ fn process(
     let collect = includes.is_some();
     let (stats, found) = match source {
         Source::Stdin => {
-            let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, io::stdin().lock());
-            let head = stdin
-                .fill_buf()
-                .map_err(|e| Trouble(format!("standard input: {e}")))?;
+            let failed = |e| Trouble(format!("standard input: {e}"));
+            let (stdin, regular) = stdin_reader().map_err(failed)?;
+            let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, stdin);
+            let head = stdin.fill_buf().map_err(failed)?;
             let kind = kind_for(format, path, head);
-            let data = Data::Reader(&mut stdin);
+            let data = Data::Stream(&mut stdin, job.line_buffered || !regular);
             run_kind(kind, job, collect, data, "-", out, report, progress)
                 .map_err(|e| Trouble::run("-", &e))?
         }
@@ -528,7 +627,7 @@ fn process(
             let mut file = io::BufReader::with_capacity(HEAD_BYTES, file);
             let head = file.fill_buf().map_err(|e| Trouble::io(path, e))?;
             let kind = kind_for(format, path, head);
-            let data = Data::Reader(&mut file);
+            let data = Data::Stream(&mut file, job.line_buffered || !meta.is_file());
             run_kind(kind, job, collect, data, &shown, out, report, progress)
                 .map_err(|e| Trouble::run(&shown, &e))?
         }
@@ -605,6 +704,11 @@ fn run_data<S: Scanner>(
 ) -> Result<Run<S::Note>, pipeline::Error> {
     match data {
         Data::Slice(bytes) => pipeline.run_slice(scanner, bytes, shown, out, report, progress),
-        Data::Reader(reader) => pipeline.run_reader(scanner, reader, shown, out, report, progress),
+        Data::Stream(reader, true) => {
+            pipeline.run_live(scanner, reader, shown, out, report, progress)
+        }
+        Data::Stream(reader, false) => {
+            pipeline.run_reader(scanner, reader, shown, out, report, progress)
+        }
     }
 }

@@ -10,6 +10,7 @@ mod job;
 mod man;
 mod output;
 mod progress;
+mod streams;
 mod targets;
 
 use std::process::ExitCode;
@@ -185,13 +186,15 @@ struct JobArgs {
     /// Input kind; auto decides from the file name and first bytes
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     format: InputFormat,
-    /// Where the rewritten text goes (default: standard output); written atomically
+    /// Where the rewritten text goes (default, or -: standard output); a file is written
+    /// atomically
     #[arg(short, long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
     /// Rewrite each PATH in place, atomically (temporary file + rename)
     #[arg(long)]
     in_place: bool,
-    /// Where findings go (default: standard error)
+    /// Where findings go (default: standard error; -: standard output); a file is written
+    /// atomically, a FIFO or device directly
     #[arg(long, value_name = "FILE")]
     report: Option<std::path::PathBuf>,
     /// Findings format
@@ -203,7 +206,8 @@ struct JobArgs {
     /// Progress bar on standard error
     #[arg(long, value_enum, default_value_t = Progress::Auto)]
     progress: Progress,
-    /// Print one summary line on standard error at the end
+    /// Print the run's figures on standard error at the end (a JSON Lines report holds
+    /// them in its summary instead)
     #[arg(long)]
     stats: bool,
     /// decode: also convert valid bq-- (RACE) labels; without it they are only reported
@@ -216,7 +220,7 @@ struct JobArgs {
     #[arg(long)]
     follow_includes: bool,
     /// audit --follow-includes: most bytes read through $INCLUDE in all, per zone given
-    /// (K, M or G suffix) [default: 16 times the zone's size, at least 16M]
+    /// (units as for gen --size) [default: 16 times the zone's size, at least 16M]
     #[arg(long, value_name = "BYTES", value_parser = gen_cmd::parse_size)]
     include_budget: Option<u64>,
     /// Zone origin when the file has no $ORIGIN: relative names are read under it (an
@@ -233,6 +237,11 @@ struct JobArgs {
     /// Colour text findings: auto = only on a terminal, and not when NO_COLOR is set
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = color::When::Auto)]
     color: color::When,
+    /// Flush the output and the findings at every line end, and read every stream as it
+    /// comes (automatic for a pipe or a terminal: what has come is answered when it
+    /// stalls)
+    #[arg(long)]
+    line_buffered: bool,
     /// Inputs; none or - reads standard input
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
@@ -267,7 +276,8 @@ struct GenArgs {
     /// What to write
     #[arg(value_enum)]
     kind: GenKind,
-    /// Bytes to write, with an optional K, M or G suffix (powers of 1000)
+    /// Bytes to write: a whole or decimal number with an optional unit, K M G or KB MB GB
+    /// (powers of 1000) or KiB MiB GiB (powers of 1024): 1.5G, 200MB, 200MiB
     #[arg(long, value_name = "BYTES", default_value = "100M", value_parser = gen_cmd::parse_size)]
     size: u64,
     /// Seed of the pseudo-random choices
@@ -283,7 +293,8 @@ struct GenArgs {
     /// gen log only: the log format [default: bind]
     #[arg(long, value_enum)]
     format: Option<GenFormat>,
-    /// Where to write (default: standard output); written atomically
+    /// Where to write (default: standard output, refused on a terminal; - is standard
+    /// output always); a file is written atomically
     #[arg(short, long, value_name = "FILE")]
     output: Option<std::path::PathBuf>,
 }

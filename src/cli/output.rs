@@ -103,28 +103,27 @@ impl AtomicFile {
     /// as far as [`keep_owner_and_mode`] may, or gets the mode of a new file (0666 less the
     /// umask), not the temporary file's 0600.
     pub(super) fn create(path: &Path) -> Result<Self, Trouble> {
-        let (target, existing) = match std::fs::metadata(path) {
-            Ok(meta) => (
-                std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?,
-                Some(meta),
-            ),
-            Err(_) => (path.to_owned(), None),
-        };
+        let existing = std::fs::metadata(path).ok();
         if let Some(meta) = &existing {
             if meta.is_dir() {
                 return Err(Trouble(format!("{}: is a directory", path.display())));
             }
             if !meta.is_file() {
+                // Opened by the path as given: a pipe's /proc link has no canonical path.
                 let file = std::fs::OpenOptions::new()
                     .write(true)
-                    .open(&target)
+                    .open(path)
                     .map_err(|e| Trouble::io(path, e))?;
                 return Ok(AtomicFile::Direct {
-                    target,
+                    target: path.to_owned(),
                     file: BufWriter::with_capacity(1 << 16, file),
                 });
             }
         }
+        let target = match &existing {
+            Some(_) => std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?,
+            None => path.to_owned(),
+        };
         let dir = match target.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),

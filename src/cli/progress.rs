@@ -8,7 +8,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::Progress;
 
 /// A progress bar in bytes on standard error, hidden unless `--progress` asks for it (or
-/// `auto` and standard error is a terminal).
+/// `auto` and standard error is a terminal). Sizes and rates are in powers of 1000 (MB,
+/// MB/s), as `--stats` gives them.
 pub(super) fn progress_bar(when: Progress, inputs: &[PathBuf]) -> ProgressBar {
     let target = match when {
         Progress::Never => ProgressDrawTarget::hidden(),
@@ -33,12 +34,12 @@ pub(super) fn progress_bar(when: Progress, inputs: &[PathBuf]) -> ProgressBar {
     match total {
         Some(total) => ProgressBar::with_draw_target(Some(total), target).with_style(
             ProgressStyle::with_template(
-                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+                "{bar:40} {decimal_bytes}/{decimal_total_bytes} {decimal_bytes_per_sec} eta {eta}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         ),
         None => ProgressBar::with_draw_target(None, target).with_style(
-            ProgressStyle::with_template("{spinner} {bytes} {bytes_per_sec}")
+            ProgressStyle::with_template("{spinner} {decimal_bytes} {decimal_bytes_per_sec}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         ),
     }

@@ -157,7 +157,6 @@ impl Scanner for LogScanner {
             floor = range.end;
             covered = covered.max(range.end);
             lines.advance(data, range.start);
-            out.add_name();
             let column = (range.start - lines.line_start) as u64 + 1;
             out.keep(kept..range.start);
             if syntax == Syntax::Plain {

@@ -123,8 +123,11 @@ impl Scanner for NamesScanner {
                 out.keep(line_start..next);
             } else if let Some(body) = body {
                 let name = &line[body.clone()];
-                if marked && rewriter.needs_work(name) {
+                let work = marked && rewriter.needs_work(name);
+                if marked && !work && !name.is_ascii() {
                     out.add_name();
+                }
+                if work {
                     let name_at = line_start + body.start;
                     let name_end = name_at + name.len();
                     out.keep(line_start..name_at);

@@ -336,7 +336,9 @@ impl<S, N> ChunkOutput<S, N> {
             name,
         };
         let outcome = rewrite(name, &mut self.owned, &mut sink);
+        self.stats.names += u64::from(outcome.idn);
         self.stats.ace_labels += u64::from(outcome.ace_labels);
+        self.stats.converted_labels += u64::from(outcome.converted);
         if outcome.changed {
             self.absorb_gap(data, before);
             self.commit_owned(before);
@@ -395,9 +397,10 @@ impl<S, N> ChunkOutput<S, N> {
         self.stats.records += count;
     }
 
-    /// Counts one name examined: one handed to the rewriter that can need work (it holds an
-    /// ACE label, an escape, or, when encoding or checking homographs, a byte that is not
-    /// ASCII). Names without any of these are passed over unread.
+    /// Counts one name seen ([`Stats::names`]) that the scanner does not hand to the
+    /// rewriter: one in raw Unicode when Unicode does not matter to it (see
+    /// [`NameRewriter::needs_work`]). A name handed to the rewriter is counted by what it
+    /// says ([`Outcome::idn`]).
     pub fn add_name(&mut self) {
         self.stats.names += 1;
     }
@@ -460,7 +463,8 @@ impl<S, N> ChunkOutput<S, N> {
         &self.findings.list
     }
 
-    /// Counts for `--stats` (records, names, ACE labels; the pipeline adds the rest).
+    /// Counts for `--stats` (records, names, ACE labels, labels converted; the pipeline adds
+    /// the rest).
     pub fn stats(&self) -> &Stats {
         &self.stats
     }

@@ -718,16 +718,18 @@ impl Scan<'_, '_> {
     }
 
     /// Hands the name at `range` (on the current line), whose [`Marks`] are `marks`, to the
-    /// rewriter when it needs work (and counts it then).
+    /// rewriter when it needs work.
     fn name(&mut self, range: Range<usize>, marks: Marks) {
         let out = &mut *self.out;
         if !self
             .rewriter
             .needs_work_given(marks.dashes_or_escape, marks.not_ascii)
         {
+            if marks.not_ascii {
+                out.add_name();
+            }
             return;
         }
-        out.add_name();
         out.keep(self.emitted..range.start);
         let column = (range.start - self.line_start) as u64 + 1;
         out.rewrite_name_needing_work(self.rewriter, self.data, range.clone(), self.line, column);

@@ -99,6 +99,11 @@ pub struct Outcome {
     pub ace_labels: u32,
     /// Whether the written name differs from the input.
     pub changed: bool,
+    /// Labels written in their other form (ACE to Unicode, or Unicode to ACE).
+    pub converted: u32,
+    /// The name holds an ACE label or a label with a character outside ASCII (raw or
+    /// escaped): an internationalized name, or one that claims to be.
+    pub idn: bool,
 }
 
 /// What became of one label.
@@ -335,7 +340,11 @@ impl NameRewriter {
             if self.mode != Mode::Audit {
                 out.extend_from_slice(name);
             }
-            return Outcome::default();
+            // Without `--` or an escape, only raw Unicode makes it internationalized.
+            return Outcome {
+                idn: !name.is_ascii(),
+                ..Outcome::default()
+            };
         }
         self.rewrite_needing_work(name, out, sink)
     }
@@ -397,7 +406,8 @@ impl NameRewriter {
                 }
                 return Outcome {
                     ace_labels,
-                    changed: false,
+                    idn: ace_labels > 0 || !name.is_ascii(),
+                    ..Outcome::default()
                 };
             }
         };
@@ -410,7 +420,8 @@ impl NameRewriter {
                 }
                 return Outcome {
                     ace_labels,
-                    changed: false,
+                    idn: true,
+                    ..Outcome::default()
                 };
             }
         }
@@ -582,9 +593,19 @@ impl NameRewriter {
                 out.extend_from_slice(name);
             }
         }
+        let converted = match changed {
+            true => self
+                .labels
+                .iter()
+                .filter(|state| matches!(state.slot, Slot::Replace(..)))
+                .count() as u32,
+            false => 0,
+        };
         Outcome {
             ace_labels,
             changed,
+            converted,
+            idn: ace_labels > 0 || self.labels.iter().any(|state| state.raw_unicode),
         }
     }
 

@@ -129,9 +129,12 @@ impl NameRewriter {
         if self.mode != Mode::Audit {
             out.extend_from_slice(&name[copied..]);
         }
+        // Every A-label here is converted by decode, and the name is in ASCII.
         Some(Outcome {
             ace_labels,
             changed,
+            converted: if changed { ace_labels } else { 0 },
+            idn: ace_labels > 0,
         })
     }
 }

@@ -56,6 +56,29 @@ pub fn with_stdout_closed(
     )
 }
 
+/// The findings of a JSON Lines report, in order. A report may end with one summary
+/// object (the report of a run that read every input does), which must be its last line and
+/// count the findings before it; it is checked and left out.
+pub fn jsonl_findings(report: &str) -> Vec<serde_json::Value> {
+    let mut records: Vec<serde_json::Value> = report
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: one JSON object: {line}"))
+        })
+        .collect();
+    if records.last().is_some_and(|r| r["type"] == "summary") {
+        let summary = records.pop().expect("the last record");
+        assert_eq!(summary["findings"], records.len(), "{summary}");
+    }
+    for r in &records {
+        assert_eq!(
+            r["type"], "finding",
+            "only findings before the summary: {r}"
+        );
+    }
+    records
+}
+
 // ---- One chunk through a scanner ---------------------------------------------------------
 
 /// `data` as one chunk through `scanner`: the output bytes and the scan result.

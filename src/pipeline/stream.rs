@@ -1,0 +1,521 @@
+//! Inputs read as streams: blocks of whole records read in bounded memory, and, for an input
+//! that delivers as it goes (a pipe, a terminal, a socket), batches cut when it stalls.
+//!
+//! A stream is read in blocks of about [`ChunkLimits::bytes`] that end at record ends, a
+//! batch of blocks at a time ([`BlockReader`]). A [`Live`] input is also watched: once the
+//! batch being read holds a whole record, each read is preceded by a question, asked with
+//! poll(2) on the descriptor and a timeout, whether bytes are there. When none comes for
+//! [`STALL`], or when bytes keep trickling in and the batch's first whole record has waited
+//! [`MAX_HOLD`], the batch is cut at its last record end and handed on: each line of `tail
+//! -f` or of a terminal is answered a few milliseconds after it arrives, not once a
+//! megabyte has. No thread and no busy loop: the reading thread sleeps in poll(2), and
+//! memory stays bounded as for any stream. Input that arrives faster than it is processed
+//! never makes the reader wait, and is cut in full blocks as before.
+
+use std::io::{self, Read};
+use std::time::{Duration, Instant};
+
+use crate::input::sink::{Carry, Chunk, ChunkOutput, Scanner, LOOKAHEAD};
+
+use super::ChunkLimits;
+
+/// How long a [`Live`] input may deliver nothing before the batch read so far is cut and
+/// handed on.
+pub const STALL: Duration = Duration::from_millis(10);
+
+/// How long the first whole record of a batch read from a [`Live`] input may wait while
+/// bytes keep trickling in (a busy log written line by line) before the batch is cut.
+pub const MAX_HOLD: Duration = Duration::from_millis(100);
+
+/// An input that can say whether a read would wait for bytes: a pipe, a terminal, a
+/// socket. [`Pipeline::run_live`](super::Pipeline::run_live) cuts a batch when such an input
+/// stalls. On Unix the descriptor is asked with poll(2); elsewhere an input is always taken
+/// as ready (reads wait as they come).
+pub trait Live: Read {
+    /// Whether a read would return at once (with bytes, at the end of the input, or with an
+    /// error), waiting up to `timeout` for that to be so.
+    fn ready(&mut self, timeout: Duration) -> io::Result<bool>;
+}
+
+/// A reader read as it comes, never asked whether it would wait: a [`Live`] input that is
+/// always ready (its reads wait for bytes).
+#[derive(Debug)]
+pub struct Blocking<R>(pub R);
+
+impl<R: Read> Read for Blocking<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl<R: Read> Live for Blocking<R> {
+    fn ready(&mut self, _: Duration) -> io::Result<bool> {
+        Ok(true)
+    }
+}
+
+/// Bytes in memory never wait.
+impl Live for &[u8] {
+    fn ready(&mut self, _: Duration) -> io::Result<bool> {
+        Ok(true)
+    }
+}
+
+/// Ready when bytes are buffered, else when the inner reader is.
+impl<R: Live> Live for io::BufReader<R> {
+    fn ready(&mut self, timeout: Duration) -> io::Result<bool> {
+        if !self.buffer().is_empty() {
+            return Ok(true);
+        }
+        self.get_mut().ready(timeout)
+    }
+}
+
+impl<L: Live + ?Sized> Live for &mut L {
+    fn ready(&mut self, timeout: Duration) -> io::Result<bool> {
+        (**self).ready(timeout)
+    }
+}
+
+impl<L: Live + ?Sized> Live for Box<L> {
+    fn ready(&mut self, timeout: Duration) -> io::Result<bool> {
+        (**self).ready(timeout)
+    }
+}
+
+/// Readers on a descriptor of their own, asked with poll(2).
+macro_rules! live_by_descriptor {
+    ($($reader:ty),*) => {$(
+        impl Live for $reader {
+            fn ready(&mut self, timeout: Duration) -> io::Result<bool> {
+                #[cfg(unix)]
+                return readable(std::os::fd::AsFd::as_fd(self), timeout);
+                #[cfg(not(unix))]
+                return {
+                    let _ = timeout;
+                    Ok(true)
+                };
+            }
+        }
+    )*};
+}
+
+live_by_descriptor!(
+    std::fs::File,
+    std::io::PipeReader,
+    std::process::ChildStdout,
+    std::net::TcpStream
+);
+
+/// Whether `fd` has bytes to read (or its end, or an error), waiting up to `timeout`; a
+/// signal that interrupts the wait counts as no bytes yet.
+#[cfg(unix)]
+fn readable(fd: std::os::fd::BorrowedFd<'_>, timeout: Duration) -> io::Result<bool> {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let timeout = Timespec::try_from(timeout).map_err(io::Error::other)?;
+    let mut fds = [PollFd::from_borrowed_fd(fd, PollFlags::IN)];
+    match poll(&mut fds, Some(&timeout)) {
+        Ok(ready) => Ok(ready > 0),
+        Err(rustix::io::Errno::INTR) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// An owned chunk read from a stream.
+pub(super) struct Block {
+    /// The chunk's bytes, then (when it ends inside a record) up to [`LOOKAHEAD`] bytes
+    /// after it.
+    pub(super) data: Vec<u8>,
+    /// The chunk's own bytes.
+    pub(super) len: usize,
+    starts_mid_line: bool,
+    ends_mid_line: bool,
+}
+
+/// How a fill of the buffer ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fill {
+    /// The buffer holds what was asked for, or the input ended.
+    Done,
+    /// A live input stalled (or held its first record too long) with something to hand on.
+    Stalled,
+}
+
+/// Reads a stream as chunks that end at record ends, in bounded memory.
+pub(super) struct BlockReader<'r, S> {
+    reader: &'r mut dyn Live,
+    /// Whether batches are cut when the input stalls.
+    live: bool,
+    scanner: &'r S,
+    limits: ChunkLimits,
+    /// Bytes read past the last line end of the previous chunk.
+    carry: Vec<u8>,
+    /// The previous chunk ended inside a line.
+    mid_line: bool,
+    done: bool,
+    /// Live: since when the batch being read has held a whole record (or, for a caller that
+    /// does not wait, since it was asked for).
+    held_since: Option<Instant>,
+}
+
+impl<'r, S: Scanner> BlockReader<'r, S> {
+    /// A reader of `reader` in chunks cut as `limits` say; with `live`, batches are also cut
+    /// when the input stalls.
+    pub(super) fn new(
+        reader: &'r mut dyn Live,
+        live: bool,
+        scanner: &'r S,
+        limits: ChunkLimits,
+    ) -> Self {
+        BlockReader {
+            reader,
+            live,
+            scanner,
+            limits,
+            carry: Vec::new(),
+            mid_line: false,
+            done: false,
+            held_since: None,
+        }
+    }
+
+    /// Whether every byte of the input has been handed out.
+    pub(super) fn finished(&self) -> bool {
+        self.done && self.carry.is_empty()
+    }
+
+    /// Up to `count` chunks. Empty once the input is [finished](Self::finished); a live
+    /// input that stalls hands out the chunks read so far, and with `wait` false, maybe
+    /// none (the caller then writes what it holds before it asks again with `wait`).
+    pub(super) fn next_batch(&mut self, count: usize, wait: bool) -> io::Result<Vec<Block>> {
+        let mut chunks = Vec::with_capacity(count);
+        self.held_since = None;
+        while chunks.len() < count && !self.finished() {
+            let mut buf = std::mem::take(&mut self.carry);
+            let target = self.limits.bytes;
+            // At a stall, something may be handed on: chunks read already, or nothing at
+            // all when the caller does not wait.
+            let idle_ok = !wait || !chunks.is_empty();
+            let mut fill = self.fill(&mut buf, target, idle_ok)?;
+            if fill == Fill::Stalled {
+                self.cut_at_stall(buf, &mut chunks);
+                break;
+            }
+            if buf.is_empty() {
+                break;
+            }
+            // Cut at a record end in the second half; without one, grow up to the scan
+            // limit, then cut wherever the buffer ends.
+            let half = buf.len() / 2;
+            let mut cut = self.scanner.record_end(&buf, half);
+            if cut.is_none() && !self.done {
+                fill = self.fill(&mut buf, target + self.limits.max_record, idle_ok)?;
+                if fill == Fill::Stalled {
+                    self.cut_at_stall(buf, &mut chunks);
+                    break;
+                }
+                cut = self.scanner.record_end(&buf, half);
+            }
+            let cut = match cut {
+                Some(cut) if !self.done => cut,
+                _ => buf.len(),
+            };
+            self.carry = buf.split_off(cut);
+            let starts_mid_line = self.mid_line;
+            let ends_mid_line = buf.last() != Some(&b'\n') && !self.finished();
+            self.mid_line = ends_mid_line;
+            let len = buf.len();
+            if ends_mid_line {
+                // The bytes after the cut that a name across it needs: waited for, even
+                // from a live input, as the chunk cannot be read without them.
+                let mut carry = std::mem::take(&mut self.carry);
+                let live = std::mem::replace(&mut self.live, false);
+                self.fill(&mut carry, LOOKAHEAD, false)?;
+                self.live = live;
+                self.carry = carry;
+                buf.extend_from_slice(&self.carry[..self.carry.len().min(LOOKAHEAD)]);
+            }
+            chunks.push(Block {
+                data: buf,
+                len,
+                starts_mid_line,
+                ends_mid_line,
+            });
+        }
+        Ok(chunks)
+    }
+
+    /// Ends the batch at a stall: the whole records of `buf` become a chunk, the rest is
+    /// kept for the next one.
+    fn cut_at_stall(&mut self, mut buf: Vec<u8>, chunks: &mut Vec<Block>) {
+        match self.last_record_end(&buf) {
+            Some(cut) => {
+                self.carry = buf.split_off(cut);
+                let len = buf.len();
+                chunks.push(Block {
+                    data: buf,
+                    len,
+                    starts_mid_line: std::mem::replace(&mut self.mid_line, false),
+                    ends_mid_line: false,
+                });
+            }
+            None => self.carry = buf,
+        }
+    }
+
+    /// The end of the last whole record in `buf` (where `buf` starts a record, or goes on
+    /// with the one the chunk before was cut in).
+    fn last_record_end(&self, buf: &[u8]) -> Option<usize> {
+        let last = memchr::memrchr(b'\n', buf)?;
+        self.scanner.record_end(buf, last)
+    }
+
+    /// Reads into `buf` until it holds `target` bytes or the input ends (sets `done`; no
+    /// read is made after that). A live input that stalls ends it early with
+    /// [`Fill::Stalled`] when there is something to hand on: a whole record in `buf`, or
+    /// anything (even nothing) when `idle_ok`.
+    fn fill(&mut self, buf: &mut Vec<u8>, target: usize, idle_ok: bool) -> io::Result<Fill> {
+        // The buffer is grown to `target` once, and the bytes read counted in `filled`: a
+        // pipe gives 64 KiB a read, and zeroing the rest of a megabyte before each read
+        // would cost more than the reading.
+        let mut filled = buf.len();
+        // Nothing is read past the end: a terminal would wait for more after Ctrl-D.
+        if filled >= target || self.done {
+            return Ok(Fill::Done);
+        }
+        buf.resize(target, 0);
+        let fill = self.fill_to(buf, &mut filled, idle_ok);
+        buf.truncate(filled);
+        fill
+    }
+
+    /// [`BlockReader::fill`] into `buf[*filled..]`, counting the bytes read in `filled`.
+    fn fill_to(&mut self, buf: &mut [u8], filled: &mut usize, idle_ok: bool) -> io::Result<Fill> {
+        // Whether `buf` may hold a whole record: it holds a line end that came after the last
+        // look for one found none.
+        let mut line_end = self.live && memchr::memchr(b'\n', &buf[..*filled]).is_some();
+        while *filled < buf.len() {
+            if self.live && (idle_ok || line_end) {
+                let since = *self.held_since.get_or_insert_with(Instant::now);
+                let left = MAX_HOLD.saturating_sub(since.elapsed());
+                let cut = left.is_zero() || !self.reader.ready(STALL.min(left))?;
+                if cut {
+                    if idle_ok || self.last_record_end(&buf[..*filled]).is_some() {
+                        return Ok(Fill::Stalled);
+                    }
+                    // Only part of a record (a zone record inside parentheses): nothing to
+                    // hand on before more comes.
+                    line_end = false;
+                }
+            }
+            let old = *filled;
+            match self.reader.read(&mut buf[old..]) {
+                Ok(0) => {
+                    self.done = true;
+                    return Ok(Fill::Done);
+                }
+                Ok(n) => {
+                    *filled = old + n;
+                    line_end |= self.live && memchr::memchr(b'\n', &buf[old..*filled]).is_some();
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Fill::Done)
+    }
+}
+
+/// The scanner state guessed for the start of each of `blocks`, read in order after
+/// `guess` (left as guessed after the last one).
+pub(super) fn guess_states<S: Scanner>(
+    scanner: &S,
+    blocks: &[Block],
+    guess: &mut S::State,
+) -> Vec<S::State> {
+    blocks
+        .iter()
+        .map(|block| {
+            let state = guess.clone();
+            *guess = scanner.state_after(&block.data, std::mem::take(guess));
+            state
+        })
+        .collect()
+}
+
+/// The chunks of `blocks`, each starting in its guessed state.
+pub(super) fn chunks_of<'a, S: Clone>(blocks: &'a [Block], states: &[S]) -> Vec<Chunk<'a, S>> {
+    blocks
+        .iter()
+        .zip(states)
+        .map(|(block, state)| Chunk {
+            data: &block.data[..block.len],
+            ahead: if block.ends_mid_line {
+                &block.data
+            } else {
+                &[]
+            },
+            carry: Carry::default(),
+            starts_mid_line: block.starts_mid_line,
+            ends_mid_line: block.ends_mid_line,
+            state: state.clone(),
+        })
+        .collect()
+}
+
+/// A batch of chunks read from a stream, the states guessed for their starts, and what
+/// their scans gave.
+pub(super) type StreamBatch<S> = (
+    Vec<Block>,
+    Vec<<S as Scanner>::State>,
+    Vec<ChunkOutput<<S as Scanner>::State, <S as Scanner>::Note>>,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::names::NamesScanner;
+    use crate::pipeline::{CHUNK_BYTES, MAX_LINE_SCAN};
+
+    #[test]
+    fn block_reader_cuts_at_line_ends_and_keeps_every_byte() {
+        let mut text = Vec::new();
+        for i in 0..300_000 {
+            text.extend_from_slice(format!("name{i}.example\n").as_bytes());
+        }
+        text.extend_from_slice(b"last-without-newline");
+        let mut reader: &[u8] = &text;
+        let mut blocks =
+            BlockReader::new(&mut reader, false, &NamesScanner, ChunkLimits::default());
+        let mut joined = Vec::new();
+        let mut count = 0;
+        loop {
+            let batch = blocks.next_batch(3, true).unwrap();
+            if batch.is_empty() {
+                break;
+            }
+            for block in batch {
+                assert!(!block.starts_mid_line && !block.ends_mid_line);
+                count += 1;
+                joined.extend_from_slice(&block.data[..block.len]);
+                if joined.len() < text.len() {
+                    assert_eq!(block.data.last(), Some(&b'\n'), "chunks end at line ends");
+                }
+            }
+        }
+        assert!(count > 3, "several chunks");
+        assert!(blocks.finished());
+        assert_eq!(joined, text);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_scan_limit_is_cut_and_flagged() {
+        let mut text = vec![b'a'; CHUNK_BYTES + MAX_LINE_SCAN + 10];
+        text.extend_from_slice(b"\nnext\n");
+        let mut reader: &[u8] = &text;
+        let mut blocks =
+            BlockReader::new(&mut reader, false, &NamesScanner, ChunkLimits::default());
+        let batch = blocks.next_batch(10, true).unwrap();
+        assert_eq!(batch.len(), 2);
+        assert!(!batch[0].starts_mid_line && batch[0].ends_mid_line);
+        assert!(
+            batch[1].starts_mid_line,
+            "the second chunk starts inside the long line"
+        );
+        assert!(!batch[1].ends_mid_line);
+        assert_eq!(batch[0].len, CHUNK_BYTES + MAX_LINE_SCAN);
+        assert_eq!(
+            batch[0].data[batch[0].len..],
+            text[batch[0].len..(batch[0].len + LOOKAHEAD).min(text.len())],
+            "the bytes after the cut come with the chunk before it"
+        );
+        let joined: Vec<u8> = batch
+            .into_iter()
+            .flat_map(|b| b.data[..b.len].to_vec())
+            .collect();
+        assert_eq!(joined, text);
+    }
+
+    /// Writes `lines` into a pipe one at a time, `pause` apart, then closes it.
+    fn trickle(lines: &'static [&'static str], pause: Duration) -> io::PipeReader {
+        let (reader, mut writer) = io::pipe().unwrap();
+        std::thread::spawn(move || {
+            for line in lines {
+                io::Write::write_all(&mut writer, line.as_bytes()).unwrap();
+                std::thread::sleep(pause);
+            }
+        });
+        reader
+    }
+
+    #[test]
+    fn a_live_pipe_that_stalls_hands_out_each_line_as_it_comes() {
+        // The writer pauses twenty stall timeouts after each line: each batch holds one.
+        let lines = &["a.example\n", "b.example\n", "c.example\n"];
+        let mut pipe = trickle(lines, STALL * 20);
+        let mut blocks = BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default());
+        let mut got = Vec::new();
+        loop {
+            let batch = blocks.next_batch(8, true).unwrap();
+            if batch.is_empty() {
+                assert!(
+                    blocks.finished(),
+                    "a waiting reader returns nothing only at the end"
+                );
+                break;
+            }
+            got.push(
+                batch
+                    .iter()
+                    .map(|b| String::from_utf8(b.data[..b.len].to_vec()).unwrap())
+                    .collect::<String>(),
+            );
+        }
+        assert_eq!(got, ["a.example\n", "b.example\n", "c.example\n"]);
+    }
+
+    #[test]
+    fn a_live_pipe_keeps_a_partial_line_until_its_end_comes() {
+        let lines = &["a.exa", "mple\nb.ex", "ample\n"];
+        let mut pipe = trickle(lines, STALL * 20);
+        let mut blocks = BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default());
+        let first = blocks.next_batch(8, true).unwrap();
+        assert_eq!(first.len(), 1);
+        assert_eq!(&first[0].data[..first[0].len], b"a.example\n");
+        // Asked without waiting while only "b.ex" has come: nothing whole to hand out yet.
+        let idle = blocks.next_batch(8, false).unwrap();
+        assert!(idle.is_empty() && !blocks.finished());
+        let second = blocks.next_batch(8, true).unwrap();
+        assert_eq!(&second[0].data[..second[0].len], b"b.example\n");
+        assert!(blocks.next_batch(8, true).unwrap().is_empty());
+        assert!(blocks.finished());
+    }
+
+    #[test]
+    fn a_steady_trickle_is_cut_after_the_longest_hold() {
+        // A line every millisecond never stalls, and would take hours to fill a batch; the
+        // batch is cut once its first line has waited MAX_HOLD, while the writer goes on
+        // (it stops when the reader is gone, or after a minute).
+        let (reader, mut writer) = io::pipe().unwrap();
+        let writing = std::thread::spawn(move || {
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_secs(60) {
+                if io::Write::write_all(&mut writer, b"x.example\n").is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        });
+        let mut pipe = reader;
+        let mut blocks = BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default());
+        let batch = blocks.next_batch(8, true).unwrap();
+        assert!(!batch.is_empty());
+        assert!(!blocks.finished(), "handed out while the writer writes");
+        assert!(batch
+            .iter()
+            .all(|b| b.data[..b.len].ends_with(b"x.example\n")));
+        drop(blocks);
+        drop(pipe);
+        writing.join().unwrap();
+    }
+}
