@@ -34,6 +34,7 @@
 //!     unicode: Some("аpple.com".into()),
 //!     target: Some("apple.com".into()),
 //!     check: Some(Check::MixedScript),
+//!     dns: None,
 //! });
 //! let mut html = Vec::new();
 //! page.write(Some(&Stats::default()), &mut html).unwrap();
@@ -712,6 +713,7 @@ mod tests {
             unicode: None,
             target: None,
             check: None,
+            dns: None,
         }
     }
 

@@ -242,8 +242,14 @@ impl Pipeline {
         )
     }
 
+    /// The worker threads, for a driver that cuts its input in its own way (the capture
+    /// driver, [`crate::input::capture::drive`]).
+    pub fn pool(&self) -> &rayon::ThreadPool {
+        &self.pool
+    }
+
     /// A rewriter with the options' mode, profile and homograph checker.
-    fn rewriter(&self) -> NameRewriter {
+    pub fn rewriter(&self) -> NameRewriter {
         let rewriter = NameRewriter::new(self.options.mode, self.options.profile);
         match &self.options.homographs {
             Some(h) => rewriter.with_homographs(Arc::clone(h)),
@@ -338,6 +344,7 @@ impl Pipeline {
                             unicode: f.finding.unicode.clone(),
                             target: f.finding.target.clone(),
                             check: f.finding.check,
+                            dns: None,
                         })
                         .map_err(Error::Report)?;
                 }

@@ -48,6 +48,28 @@ pub struct Finding {
     /// contract's keys, as its numbers in the browsers' list (`C26`, `C08/C09`).
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "check_ids")]
     pub check: Option<Check>,
+    /// For a name read from a capture: the DNS message it was read from (JSON Lines and
+    /// CSV add its keys after the others). `line` is then the record (packet or frame)
+    /// number and `column` the 1-based offset of the name in the DNS message.
+    #[serde(flatten)]
+    pub dns: Option<DnsSite>,
+}
+
+/// Where in captured DNS traffic a name was read: the keys `time`, `src`, `dst`, `section`
+/// and `rrtype` of JSON Lines and CSV findings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DnsSite {
+    /// When the message was captured or logged: seconds since 1970-01-01 UTC with nine
+    /// decimals (as tshark's `frame.time_epoch`).
+    pub time: String,
+    /// The sender's address and port (`192.0.2.1:53`, `[2001:db8::1]:53`), when known.
+    pub src: Option<String>,
+    /// The receiver's address and port, when known.
+    pub dst: Option<String>,
+    /// The section holding the name: `question`, `answer`, `authority` or `additional`.
+    pub section: &'static str,
+    /// The type of the question or record holding the name (`A`, `CNAME`, `TYPE65280`).
+    pub rrtype: String,
 }
 
 /// Writes a finding's check as its numbers ([`Check::ids`]).
@@ -76,6 +98,19 @@ pub struct Stats {
     pub findings: u64,
     /// Wall-clock seconds of the run.
     pub seconds: f64,
+    /// Figures of captures (pcap, pcapng, dnstap), when one was read; `records` then counts
+    /// packets and dnstap frames.
+    #[serde(flatten)]
+    pub capture: Option<CaptureStats>,
+}
+
+/// The figures that only captures have.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct CaptureStats {
+    /// DNS messages read.
+    pub messages: u64,
+    /// Records and DNS messages that could not be read whole (each reported once).
+    pub malformed: u64,
 }
 
 impl Stats {
@@ -86,6 +121,11 @@ impl Stats {
         self.names += other.names;
         self.ace_labels += other.ace_labels;
         self.findings += other.findings;
+        if let Some(other) = other.capture {
+            let capture = self.capture.get_or_insert_with(CaptureStats::default);
+            capture.messages += other.messages;
+            capture.malformed += other.malformed;
+        }
     }
 
     /// Throughput in MB/s (10^6 bytes per second).
@@ -99,8 +139,12 @@ impl Stats {
 
     /// The one-line summary printed on standard error by `--stats`.
     pub fn summary_line(&self) -> String {
+        let capture = match self.capture {
+            Some(c) => format!(", {} DNS messages, {} malformed", c.messages, c.malformed),
+            None => String::new(),
+        };
         format!(
-            "idnscope: {} bytes, {} records, {} names, {} ACE labels, {} findings, {:.3} s, {:.1} MB/s",
+            "idnscope: {} bytes, {} records, {} names, {} ACE labels, {} findings, {:.3} s, {:.1} MB/s{capture}",
             self.bytes,
             self.records,
             self.names,
@@ -131,6 +175,9 @@ pub const KEYS: [&str; 10] = [
     "file", "line", "column", "name", "label", "kind", "reason", "message", "unicode", "target",
 ];
 
+/// The keys that findings in captures add ([`DnsSite`]), after [`KEYS`].
+pub const CAPTURE_KEYS: [&str; 5] = ["time", "src", "dst", "section", "rrtype"];
+
 /// A JSON Lines finding: the finding with `"type":"finding"` first.
 #[derive(Serialize)]
 struct JsonFinding<'a> {
@@ -155,6 +202,8 @@ pub struct ReportWriter<W: Write> {
     format: Format,
     out: W,
     csv_header_done: bool,
+    /// The CSV columns include [`CAPTURE_KEYS`].
+    capture_keys: bool,
     written: u64,
     color: bool,
     html: Option<Box<HtmlReport>>,
@@ -167,6 +216,7 @@ impl<W: Write> ReportWriter<W> {
             format,
             out,
             csv_header_done: false,
+            capture_keys: false,
             written: 0,
             color: false,
             html: (format == Format::Html).then(Box::default),
@@ -178,6 +228,20 @@ impl<W: Write> ReportWriter<W> {
     pub fn with_color(mut self, color: bool) -> Self {
         self.color = color;
         self
+    }
+
+    /// With `capture_keys`, CSV rows have the columns of [`CAPTURE_KEYS`] after the others
+    /// (empty for findings outside captures); without it, they have them when the first
+    /// finding comes from a capture. Other formats ignore it (JSON Lines adds the keys to
+    /// each finding from a capture).
+    pub fn with_capture_keys(mut self, capture_keys: bool) -> Self {
+        self.capture_keys = capture_keys;
+        self
+    }
+
+    /// Flushes what was written so far to the sink (the HTML page is written at the end).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 
     /// Number of findings written so far.
@@ -207,10 +271,13 @@ impl<W: Write> ReportWriter<W> {
                 write_json(&mut self.out, &record)?;
             }
             Format::Csv => {
+                if finding.dns.is_some() && !self.csv_header_done {
+                    self.capture_keys = true;
+                }
                 self.csv_header()?;
                 let line = finding.line.to_string();
                 let column = finding.column.to_string();
-                let row: [Cow<'_, str>; 10] = [
+                let mut row: Vec<Cow<'_, str>> = vec![
                     no_formula(&finding.file),
                     Cow::Borrowed(&line),
                     Cow::Borrowed(&column),
@@ -222,6 +289,19 @@ impl<W: Write> ReportWriter<W> {
                     no_formula(finding.unicode.as_deref().unwrap_or("")),
                     no_formula(finding.target.as_deref().unwrap_or("")),
                 ];
+                if self.capture_keys {
+                    let site = finding.dns.as_ref();
+                    let cell = |f: fn(&DnsSite) -> Option<&str>| {
+                        no_formula(site.and_then(f).unwrap_or(""))
+                    };
+                    row.extend([
+                        cell(|s| Some(&s.time)),
+                        cell(|s| s.src.as_deref()),
+                        cell(|s| s.dst.as_deref()),
+                        cell(|s| Some(s.section)),
+                        cell(|s| Some(&s.rrtype)),
+                    ]);
+                }
                 write_csv_row(&mut self.out, &row)?;
             }
             Format::Html => {
@@ -237,7 +317,12 @@ impl<W: Write> ReportWriter<W> {
     fn csv_header(&mut self) -> io::Result<()> {
         if !self.csv_header_done {
             self.csv_header_done = true;
-            write_csv_row(&mut self.out, &KEYS)?;
+            if self.capture_keys {
+                let keys: Vec<&str> = KEYS.iter().chain(&CAPTURE_KEYS).copied().collect();
+                write_csv_row(&mut self.out, &keys)?;
+            } else {
+                write_csv_row(&mut self.out, &KEYS)?;
+            }
         }
         Ok(())
     }
@@ -339,6 +424,7 @@ mod tests {
             unicode: Some("a⒈".into()),
             target: None,
             check: None,
+            dns: None,
         }
     }
 
@@ -367,6 +453,7 @@ mod tests {
             ace_labels: 4,
             findings: 1,
             seconds: 2.0,
+            capture: None,
         };
         let text = render(Format::Jsonl, Some(&stats));
         let lines: Vec<serde_json::Value> = text
@@ -449,6 +536,7 @@ mod tests {
             ace_labels: 1,
             findings: 0,
             seconds: 0.5,
+            capture: None,
         };
         assert_eq!(
             stats.summary_line(),
