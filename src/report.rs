@@ -543,4 +543,110 @@ mod tests {
             "idnscope: 5000000 bytes, 3 records, 2 names, 1 ACE labels, 0 findings, 0.500 s, 10.0 MB/s"
         );
     }
+
+    fn from_capture() -> Finding {
+        Finding {
+            line: 44,
+            column: 13,
+            dns: Some(DnsSite {
+                time: "1795576290.476380000".into(),
+                src: Some("[::1]:5354".into()),
+                dst: None,
+                section: "answer",
+                rrtype: "CNAME".into(),
+            }),
+            ..sample()
+        }
+    }
+
+    #[test]
+    fn findings_from_captures_add_their_keys_to_jsonl_and_csv() {
+        let mut buf = Vec::new();
+        let mut w = ReportWriter::new(Format::Jsonl, &mut buf);
+        w.write(&from_capture()).unwrap();
+        w.write(&sample()).unwrap();
+        let stats = Stats {
+            capture: Some(CaptureStats {
+                messages: 7,
+                malformed: 2,
+            }),
+            ..Stats::default()
+        };
+        w.finish(Some(&stats)).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        // The keys after the contract's, in this order.
+        assert!(
+            text.lines().next().unwrap().ends_with(
+                r#""target":null,"time":"1795576290.476380000","src":"[::1]:5354","dst":null,"section":"answer","rrtype":"CNAME"}"#
+            ),
+            "{text}"
+        );
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines[0]["src"], "[::1]:5354");
+        assert!(lines[0]["dst"].is_null());
+        assert!(lines[1].get("time").is_none(), "none for a text input");
+        assert_eq!(
+            (&lines[2]["messages"], &lines[2]["malformed"]),
+            (&7.into(), &2.into())
+        );
+
+        // CSV: the first finding from a capture brings the columns; others leave them empty.
+        let mut buf = Vec::new();
+        let mut w = ReportWriter::new(Format::Csv, &mut buf);
+        w.write(&from_capture()).unwrap();
+        w.write(&sample()).unwrap();
+        w.finish(None).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            rows[0],
+            "file,line,column,name,label,kind,reason,message,unicode,target,time,src,dst,section,rrtype"
+        );
+        assert!(
+            rows[1].ends_with(",1795576290.476380000,[::1]:5354,,answer,CNAME"),
+            "{}",
+            rows[1]
+        );
+        assert!(rows[2].ends_with(",a⒈,,,,,,"), "{}", rows[2]);
+        // Announced before any finding: the header has them even without a row.
+        let mut buf = Vec::new();
+        ReportWriter::new(Format::Csv, &mut buf)
+            .with_capture_keys(true)
+            .finish(None)
+            .unwrap();
+        assert!(String::from_utf8(buf)
+            .unwrap()
+            .ends_with(",time,src,dst,section,rrtype\n"));
+    }
+
+    #[test]
+    fn the_summary_line_adds_the_figures_of_captures() {
+        let stats = Stats {
+            records: 3,
+            capture: Some(CaptureStats {
+                messages: 4,
+                malformed: 1,
+            }),
+            ..Stats::default()
+        };
+        assert!(
+            stats
+                .summary_line()
+                .ends_with(", 4 DNS messages, 1 malformed"),
+            "{}",
+            stats.summary_line()
+        );
+        let mut both = stats;
+        both.add(&stats);
+        assert_eq!(
+            both.capture,
+            Some(CaptureStats {
+                messages: 8,
+                malformed: 2
+            })
+        );
+    }
 }

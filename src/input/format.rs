@@ -137,3 +137,51 @@ fn looks_like_zone(head: &[u8]) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head_of(fixture: &str) -> Vec<u8> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/capture")
+            .join(fixture);
+        std::fs::read(path).unwrap()[..HEAD_BYTES].to_vec()
+    }
+
+    #[test]
+    fn captures_are_told_by_their_magic_number_whatever_their_name() {
+        let plain = Path::new("dns.log");
+        assert_eq!(detect(plain, &head_of("unbound.pcap")), Kind::Pcap);
+        assert_eq!(detect(plain, &head_of("unbound.pcapng")), Kind::Pcap);
+        assert_eq!(detect(plain, &head_of("unbound.dnstap")), Kind::Dnstap);
+        // A damaged capture is still one when its name says so, so that the reader
+        // reports it.
+        assert_eq!(detect(Path::new("x.PCAP"), b"junk"), Kind::Pcap);
+        assert_eq!(detect(Path::new("x.fstrm"), b"junk"), Kind::Dnstap);
+        assert_eq!(detect(plain, b"two words\n"), Kind::Log);
+        assert_eq!(Kind::Log.capture(), None);
+        assert_eq!(Kind::Dnstap.capture(), Some(Expect::Dnstap));
+    }
+
+    #[test]
+    fn a_short_head_is_undecided_while_it_may_start_a_magic_number() {
+        for fixture in ["unbound.pcap", "unbound.pcapng", "unbound.dnstap"] {
+            let head = head_of(fixture);
+            for len in 0..CAPTURE_HEAD {
+                assert!(undecided(&head[..len]), "{fixture}, {len} octets");
+            }
+            assert!(!undecided(&head[..CAPTURE_HEAD]));
+        }
+        // Text that no capture starts with; a line end is the start of a pcapng header
+        // (0A 0D 0D 0A) until the next octet says otherwise.
+        assert!(!undecided(b"h"));
+        assert!(!undecided(b"xn--bcher-kva.example\n"));
+        assert!(undecided(b"\n"));
+        assert!(!undecided(b"\nxn--"));
+        // Four zeros start a Frame Streams escape, but not with a control frame other than
+        // START.
+        assert!(undecided(&[0; 4]));
+        assert!(!undecided(&[0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 3]));
+    }
+}
