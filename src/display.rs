@@ -125,6 +125,7 @@ mod tests {
             unicode: None,
             target: None,
             check: None,
+            dns: None,
         };
         let mut plain = Vec::new();
         let mut writer = ReportWriter::new(Format::Text, &mut plain);

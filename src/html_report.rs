@@ -34,6 +34,7 @@
 //!     unicode: Some("аpple.com".into()),
 //!     target: Some("apple.com".into()),
 //!     check: Some(Check::MixedScript),
+//!     dns: None,
 //! });
 //! let mut html = Vec::new();
 //! page.write(Some(&Stats::default()), &mut html).unwrap();
@@ -718,6 +719,7 @@ mod tests {
             unicode: None,
             target: None,
             check: None,
+            dns: None,
         }
     }
 

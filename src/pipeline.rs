@@ -288,6 +288,17 @@ impl Pipeline {
         self.run(scanner, input, file, out, findings, progress)
     }
 
+    /// The worker threads, for a driver that cuts its input in its own way (the capture
+    /// driver, [`crate::input::capture::drive`]).
+    pub fn pool(&self) -> &rayon::ThreadPool {
+        &self.pool
+    }
+
+    /// A rewriter with the options' mode, profile, homograph checker and caches.
+    pub fn rewriter(&self) -> NameRewriter {
+        rewriter(&self.options)
+    }
+
     fn run<S: Scanner>(
         &self,
         scanner: &S,
@@ -399,6 +410,7 @@ impl Pipeline {
                             unicode: found.finding.unicode.clone(),
                             target: found.finding.target.clone(),
                             check: found.finding.check,
+                            dns: None,
                         })
                         .map_err(Error::Report)?;
                 }

@@ -48,6 +48,28 @@ pub struct Finding {
     /// contract's keys, as its numbers in the browsers' list (`C26`, `C08/C09`).
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "check_ids")]
     pub check: Option<Check>,
+    /// For a name read from a capture: the DNS message it was read from (JSON Lines and
+    /// CSV add its keys after the others). `line` is then the record (packet or frame)
+    /// number and `column` the 1-based offset of the name in the DNS message.
+    #[serde(flatten)]
+    pub dns: Option<DnsSite>,
+}
+
+/// Where in captured DNS traffic a name was read: the keys `time`, `src`, `dst`, `section`
+/// and `rrtype` of JSON Lines and CSV findings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DnsSite {
+    /// When the message was captured or logged: seconds since 1970-01-01 UTC with nine
+    /// decimals (as tshark's `frame.time_epoch`).
+    pub time: String,
+    /// The sender's address and port (`192.0.2.1:53`, `[2001:db8::1]:53`), when known.
+    pub src: Option<String>,
+    /// The receiver's address and port, when known.
+    pub dst: Option<String>,
+    /// The section holding the name: `question`, `answer`, `authority` or `additional`.
+    pub section: &'static str,
+    /// The type of the question or record holding the name (`A`, `CNAME`, `TYPE65280`).
+    pub rrtype: String,
 }
 
 /// Writes a finding's check as its numbers ([`Check::ids`]).
@@ -84,6 +106,19 @@ pub struct Stats {
     pub by_kind: KindCounts,
     /// Wall-clock seconds of the run.
     pub seconds: f64,
+    /// Figures of captures (pcap, pcapng, dnstap), when one was read; `records` then counts
+    /// packets and dnstap frames.
+    #[serde(flatten)]
+    pub capture: Option<CaptureStats>,
+}
+
+/// The figures that only captures have.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct CaptureStats {
+    /// DNS messages read.
+    pub messages: u64,
+    /// Records and DNS messages that could not be read whole (each reported once).
+    pub malformed: u64,
 }
 
 /// A count for each kind of finding.
@@ -136,6 +171,11 @@ impl Stats {
         for (kind, count) in other.by_kind.pairs() {
             *self.by_kind.get_mut(kind) += count;
         }
+        if let Some(other) = other.capture {
+            let capture = self.capture.get_or_insert_with(CaptureStats::default);
+            capture.messages += other.messages;
+            capture.malformed += other.malformed;
+        }
     }
 
     /// Counts one finding of `kind`.
@@ -155,6 +195,10 @@ impl Stats {
 
     /// The one-line summary printed on standard error by `--stats`.
     pub fn summary_line(&self) -> String {
+        let capture = match self.capture {
+            Some(c) => format!(", {} DNS messages, {} malformed", c.messages, c.malformed),
+            None => String::new(),
+        };
         let by_kind: Vec<String> = self
             .by_kind
             .pairs()
@@ -163,7 +207,7 @@ impl Stats {
             .collect();
         format!(
             "idnscope: {} bytes, {} records, {} names, {} ACE labels, {} labels converted, \
-             {} findings ({}), {:.3} s, {:.1} MB/s",
+             {} findings ({}), {:.3} s, {:.1} MB/s{capture}",
             self.bytes,
             self.records,
             self.names,
@@ -196,6 +240,9 @@ pub const KEYS: [&str; 10] = [
     "file", "line", "column", "name", "label", "kind", "reason", "message", "unicode", "target",
 ];
 
+/// The keys that findings in captures add ([`DnsSite`]), after [`KEYS`].
+pub const CAPTURE_KEYS: [&str; 5] = ["time", "src", "dst", "section", "rrtype"];
+
 /// A JSON Lines finding: the finding with `"type":"finding"` first.
 #[derive(Serialize)]
 struct JsonFinding<'a> {
@@ -220,6 +267,8 @@ pub struct ReportWriter<W: Write> {
     format: Format,
     out: W,
     csv_header_done: bool,
+    /// The CSV columns include [`CAPTURE_KEYS`].
+    capture_keys: bool,
     written: u64,
     color: bool,
     html: Option<Box<HtmlReport>>,
@@ -232,6 +281,7 @@ impl<W: Write> ReportWriter<W> {
             format,
             out,
             csv_header_done: false,
+            capture_keys: false,
             written: 0,
             color: false,
             html: (format == Format::Html).then(Box::default),
@@ -242,6 +292,15 @@ impl<W: Write> ReportWriter<W> {
     /// ripgrep colours its matches (see [`write_colored_finding`]); other formats ignore it.
     pub fn with_color(mut self, color: bool) -> Self {
         self.color = color;
+        self
+    }
+
+    /// With `capture_keys`, CSV rows have the columns of [`CAPTURE_KEYS`] after the others
+    /// (empty for findings outside captures); without it, they have them when the first
+    /// finding comes from a capture. Other formats ignore it (JSON Lines adds the keys to
+    /// each finding from a capture).
+    pub fn with_capture_keys(mut self, capture_keys: bool) -> Self {
+        self.capture_keys = capture_keys;
         self
     }
 
@@ -272,10 +331,13 @@ impl<W: Write> ReportWriter<W> {
                 write_json(&mut self.out, &record)?;
             }
             Format::Csv => {
+                if finding.dns.is_some() && !self.csv_header_done {
+                    self.capture_keys = true;
+                }
                 self.csv_header()?;
                 let line = finding.line.to_string();
                 let column = finding.column.to_string();
-                let row: [Cow<'_, str>; 10] = [
+                let mut row: Vec<Cow<'_, str>> = vec![
                     no_formula(&finding.file),
                     Cow::Borrowed(&line),
                     Cow::Borrowed(&column),
@@ -287,6 +349,19 @@ impl<W: Write> ReportWriter<W> {
                     no_formula(finding.unicode.as_deref().unwrap_or("")),
                     no_formula(finding.target.as_deref().unwrap_or("")),
                 ];
+                if self.capture_keys {
+                    let site = finding.dns.as_ref();
+                    let cell = |f: fn(&DnsSite) -> Option<&str>| {
+                        no_formula(site.and_then(f).unwrap_or(""))
+                    };
+                    row.extend([
+                        cell(|s| Some(&s.time)),
+                        cell(|s| s.src.as_deref()),
+                        cell(|s| s.dst.as_deref()),
+                        cell(|s| Some(s.section)),
+                        cell(|s| Some(&s.rrtype)),
+                    ]);
+                }
                 write_csv_row(&mut self.out, &row)?;
             }
             Format::Html => {
@@ -302,7 +377,12 @@ impl<W: Write> ReportWriter<W> {
     fn csv_header(&mut self) -> io::Result<()> {
         if !self.csv_header_done {
             self.csv_header_done = true;
-            write_csv_row(&mut self.out, &KEYS)?;
+            if self.capture_keys {
+                let keys: Vec<&str> = KEYS.iter().chain(&CAPTURE_KEYS).copied().collect();
+                write_csv_row(&mut self.out, &keys)?;
+            } else {
+                write_csv_row(&mut self.out, &KEYS)?;
+            }
         }
         Ok(())
     }
@@ -409,6 +489,7 @@ mod tests {
             unicode: Some("a⒈".into()),
             target: None,
             check: None,
+            dns: None,
         }
     }
 
@@ -535,6 +616,112 @@ mod tests {
             "idnscope: 5000000 bytes, 3 records, 2 names, 1 ACE labels, 1 labels converted, \
              3 findings (0 invalid-ace, 0 legacy-race, 2 homograph, 1 encode-error), 0.500 s, \
              10.0 MB/s"
+        );
+    }
+
+    fn from_capture() -> Finding {
+        Finding {
+            line: 44,
+            column: 13,
+            dns: Some(DnsSite {
+                time: "1795576290.476380000".into(),
+                src: Some("[::1]:5354".into()),
+                dst: None,
+                section: "answer",
+                rrtype: "CNAME".into(),
+            }),
+            ..sample()
+        }
+    }
+
+    #[test]
+    fn findings_from_captures_add_their_keys_to_jsonl_and_csv() {
+        let mut buf = Vec::new();
+        let mut w = ReportWriter::new(Format::Jsonl, &mut buf);
+        w.write(&from_capture()).unwrap();
+        w.write(&sample()).unwrap();
+        let stats = Stats {
+            capture: Some(CaptureStats {
+                messages: 7,
+                malformed: 2,
+            }),
+            ..Stats::default()
+        };
+        w.finish(Some(&stats)).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        // The keys after the contract's, in this order.
+        assert!(
+            text.lines().next().unwrap().ends_with(
+                r#""target":null,"time":"1795576290.476380000","src":"[::1]:5354","dst":null,"section":"answer","rrtype":"CNAME"}"#
+            ),
+            "{text}"
+        );
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines[0]["src"], "[::1]:5354");
+        assert!(lines[0]["dst"].is_null());
+        assert!(lines[1].get("time").is_none(), "none for a text input");
+        assert_eq!(
+            (&lines[2]["messages"], &lines[2]["malformed"]),
+            (&7.into(), &2.into())
+        );
+
+        // CSV: the first finding from a capture brings the columns; others leave them empty.
+        let mut buf = Vec::new();
+        let mut w = ReportWriter::new(Format::Csv, &mut buf);
+        w.write(&from_capture()).unwrap();
+        w.write(&sample()).unwrap();
+        w.finish(None).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            rows[0],
+            "file,line,column,name,label,kind,reason,message,unicode,target,time,src,dst,section,rrtype"
+        );
+        assert!(
+            rows[1].ends_with(",1795576290.476380000,[::1]:5354,,answer,CNAME"),
+            "{}",
+            rows[1]
+        );
+        assert!(rows[2].ends_with(",a⒈,,,,,,"), "{}", rows[2]);
+        // Announced before any finding: the header has them even without a row.
+        let mut buf = Vec::new();
+        ReportWriter::new(Format::Csv, &mut buf)
+            .with_capture_keys(true)
+            .finish(None)
+            .unwrap();
+        assert!(String::from_utf8(buf)
+            .unwrap()
+            .ends_with(",time,src,dst,section,rrtype\n"));
+    }
+
+    #[test]
+    fn the_summary_line_adds_the_figures_of_captures() {
+        let stats = Stats {
+            records: 3,
+            capture: Some(CaptureStats {
+                messages: 4,
+                malformed: 1,
+            }),
+            ..Stats::default()
+        };
+        assert!(
+            stats
+                .summary_line()
+                .ends_with(", 4 DNS messages, 1 malformed"),
+            "{}",
+            stats.summary_line()
+        );
+        let mut both = stats;
+        both.add(&stats);
+        assert_eq!(
+            both.capture,
+            Some(CaptureStats {
+                messages: 8,
+                malformed: 2
+            })
         );
     }
 }

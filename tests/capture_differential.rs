@@ -8,6 +8,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::capture::octets;
 use idnscope::gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
 use idnscope::input::capture::{self, Event};
 
@@ -18,37 +21,6 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/capture")
         .join(name)
-}
-
-/// `name` as raw octets: `\DDD` and `\X` escapes undone, the final dot dropped (tshark
-/// writes none, ldns one), the root as `.`.
-fn octets(name: &str) -> Vec<u8> {
-    let bytes = name.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\\'
-            && i + 3 < bytes.len()
-            && bytes[i + 1..i + 4].iter().all(u8::is_ascii_digit)
-        {
-            let text = std::str::from_utf8(&bytes[i + 1..i + 4]).unwrap();
-            out.push(text.parse::<u8>().unwrap());
-            i += 4;
-        } else if bytes[i] == b'\\' && i + 1 < bytes.len() {
-            out.push(bytes[i + 1]);
-            i += 2;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    if out.len() > 1 && out.ends_with(b".") {
-        out.pop();
-    }
-    if out == b"<Root>" {
-        out = b".".to_vec();
-    }
-    out
 }
 
 /// The (record, name) pairs idnscope reads, and the number of problems.

@@ -2,15 +2,16 @@
 //! rewritten text atomically and the findings in the chosen format.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use std::io::BufRead;
-
 use idnscope::audit::{Homographs, Protected};
 use idnscope::display::{escape_controls, quote_input};
-use idnscope::input::format::{self, Kind, HEAD_BYTES};
+use idnscope::input::capture::batch::Expect;
+use idnscope::input::capture::drive::{self, Run as CaptureRun, Sink};
+use idnscope::input::capture::{CaptureError, Problem};
+use idnscope::input::format::{self, Kind, CAPTURE_HEAD, HEAD_BYTES};
 use idnscope::input::log::LogScanner;
 use idnscope::input::mapped::MappedInput;
 use idnscope::input::names::NamesScanner;
@@ -18,7 +19,7 @@ use idnscope::input::sink::Scanner;
 use idnscope::input::zone::{Include, Origin, ZoneScanner};
 use idnscope::pipeline::stream::Live;
 use idnscope::pipeline::{self, ChunkLimits, Options, Pipeline, Run};
-use idnscope::report::{Format, ReportWriter, Stats};
+use idnscope::report::{Finding, Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
 
@@ -27,7 +28,7 @@ use indicatif::ProgressBar;
 use super::blame::Blame;
 use super::output::AtomicFile;
 use super::progress::progress_bar;
-use super::streams::{stdin_reader, LineFlush, StdStream, Target};
+use super::streams::{stdin_reader, Headed, LineFlush, StdStream, Target};
 use super::targets::check_distinct;
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
@@ -48,12 +49,30 @@ impl Trouble {
             e => Trouble(format!("{shown}: {e}")),
         }
     }
+
+    /// A run over the capture `shown` that failed; damage in the file reads
+    /// `FILE:RECORD: file offset N: MESSAGE`.
+    fn capture(shown: &str, e: &drive::Error) -> Self {
+        match e {
+            drive::Error::Capture(CaptureError {
+                offset,
+                record: Some(record),
+                message,
+            }) => Trouble(format!("{shown}:{record}: file offset {offset}: {message}")),
+            drive::Error::Capture(CaptureError {
+                offset, message, ..
+            }) => Trouble(format!("{shown}: file offset {offset}: {message}")),
+            e => Trouble(format!("{shown}: {e}")),
+        }
+    }
 }
 
 /// What a job that ran to its end found.
 struct Done {
     /// Findings reported.
     findings: u64,
+    /// Records and DNS messages of captures that could not be read whole (each reported).
+    malformed: u64,
     /// Inputs that could not be read (each reported, the others processed).
     unreadable: usize,
 }
@@ -62,7 +81,7 @@ struct Done {
 pub fn run(mode: Mode, args: &JobArgs) -> u8 {
     match run_job(mode, args) {
         Ok(done) if done.unreadable > 0 => EXIT_TROUBLE,
-        Ok(done) if done.findings > 0 => EXIT_FINDINGS,
+        Ok(done) if done.findings > 0 || done.malformed > 0 => EXIT_FINDINGS,
         Ok(_) => EXIT_CLEAN,
         Err(Trouble(message)) => {
             let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&message));
@@ -92,6 +111,14 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     } else {
         args.paths.clone()
     };
+    let captures = has_captures(args.format, &inputs);
+    if args.in_place && captures {
+        return Err(Trouble(
+            "--in-place is for text inputs: decode and encode write a capture's names as a \
+             text log, to -o/--output or standard output"
+                .into(),
+        ));
+    }
     let format = match args.report_format {
         ReportFormat::Text => Format::Text,
         ReportFormat::Jsonl => Format::Jsonl,
@@ -160,8 +187,9 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         Target::Std(stream) => super::color::enabled(args.color, stream.is_terminal()),
         Target::Path(_) => super::color::enabled(args.color, false),
     };
-    let mut report =
-        ReportWriter::new(format, &mut report_sink as &mut dyn Write).with_color(color);
+    let mut report = ReportWriter::new(format, &mut report_sink as &mut dyn Write)
+        .with_color(color)
+        .with_capture_keys(captures);
 
     let mut total = Stats::default();
 
@@ -237,6 +265,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     }
     Ok(Done {
         findings,
+        malformed: total.capture.map_or(0, |c| c.malformed),
         unreadable,
     })
 }
@@ -433,7 +462,52 @@ fn kind_for(format: InputFormat, path: &Path, head: &[u8]) -> Kind {
         InputFormat::Zone => Kind::Zone,
         InputFormat::Names => Kind::Names,
         InputFormat::Log => Kind::Log,
+        InputFormat::Pcap => Kind::Pcap,
+        InputFormat::Dnstap => Kind::Dnstap,
     }
+}
+
+/// Whether some of the inputs are captures: all of them with `--format pcap|dnstap`; with
+/// `auto`, the regular files whose name or magic number says so (standard input and pipes
+/// are told only when they are read).
+fn has_captures(format: InputFormat, inputs: &[PathBuf]) -> bool {
+    match format {
+        InputFormat::Pcap | InputFormat::Dnstap => true,
+        InputFormat::Zone | InputFormat::Names | InputFormat::Log => false,
+        InputFormat::Auto => inputs.iter().any(|path| {
+            // Looked at before it is opened: opening a FIFO would wait for a writer.
+            if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+                return false;
+            }
+            let Ok(file) = File::open(path) else {
+                return false;
+            };
+            let mut head = Vec::with_capacity(CAPTURE_HEAD);
+            let _ = file.take(CAPTURE_HEAD as u64).read_to_end(&mut head);
+            format::detect(path, &head).capture().is_some()
+        }),
+    }
+}
+
+/// The first octets of a stream, to tell its kind: what the first read gives (up to
+/// [`HEAD_BYTES`]), and, with `--format auto`, more until they cannot be the start of a
+/// capture's magic number ([`format::undecided`]) or the stream ends.
+fn read_head(format: InputFormat, reader: &mut impl Read) -> io::Result<Vec<u8>> {
+    let mut head = vec![0; HEAD_BYTES];
+    let mut len = 0;
+    loop {
+        match reader.read(&mut head[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        if format != InputFormat::Auto || !format::undecided(&head[..len]) {
+            break;
+        }
+    }
+    head.truncate(len);
+    Ok(head)
 }
 
 /// Where rewritten text goes when it is not rewritten in place.
@@ -615,38 +689,45 @@ fn process(
     let (stats, found) = match source {
         Source::Stdin => {
             let failed = |e| Trouble(format!("standard input: {e}"));
-            let (stdin, regular) = stdin_reader().map_err(failed)?;
-            let mut stdin = io::BufReader::with_capacity(HEAD_BYTES, stdin);
-            let head = stdin.fill_buf().map_err(failed)?;
-            let kind = kind_for(format, path, head);
-            let data = Data::Stream(&mut stdin, job.line_buffered || !regular);
-            run_kind(kind, job, collect, data, "-", out, report, progress)
-                .map_err(|e| Trouble::run("-", &e))?
+            let (mut stdin, regular) = stdin_reader().map_err(failed)?;
+            let head = read_head(format, &mut stdin).map_err(failed)?;
+            let kind = kind_for(format, path, &head);
+            let stream = Headed::new(head, stdin);
+            let live = job.line_buffered || !regular;
+            run_stream(kind, job, collect, stream, live, "-", out, report, progress)?
         }
-        Source::File { file, meta } if !meta.is_file() || meta.len() == 0 => {
-            let mut file = io::BufReader::with_capacity(HEAD_BYTES, file);
-            let head = file.fill_buf().map_err(|e| Trouble::io(path, e))?;
-            let kind = kind_for(format, path, head);
-            let data = Data::Stream(&mut file, job.line_buffered || !meta.is_file());
-            run_kind(kind, job, collect, data, &shown, out, report, progress)
-                .map_err(|e| Trouble::run(&shown, &e))?
+        Source::File { mut file, meta } if !meta.is_file() || meta.len() == 0 => {
+            let head = read_head(format, &mut file).map_err(|e| Trouble::io(path, e))?;
+            let kind = kind_for(format, path, &head);
+            let stream = Headed::new(head, file);
+            let live = job.line_buffered || !meta.is_file();
+            run_stream(
+                kind, job, collect, stream, live, &shown, out, report, progress,
+            )?
         }
         Source::File { file, meta } => {
             let map = MappedInput::new(&file, &meta, path).map_err(|e| Trouble::io(path, e))?;
             let data = map.bytes();
             let head = &data[..data.len().min(HEAD_BYTES)];
             let kind = kind_for(format, path, head);
-            let run = run_kind(
-                kind,
-                job,
-                collect,
-                Data::Slice(data),
-                &shown,
-                out,
-                report,
-                progress,
-            )
-            .map_err(|e| Trouble::run(&shown, &e))?;
+            let run = match kind.capture() {
+                Some(expect) => {
+                    let source = drive::Source::Bytes(data);
+                    let stats = run_capture(expect, job, source, &shown, out, report, progress)?;
+                    (stats, Vec::new())
+                }
+                None => run_kind(
+                    kind,
+                    job,
+                    collect,
+                    Data::Slice(data),
+                    &shown,
+                    out,
+                    report,
+                    progress,
+                )
+                .map_err(|e| Trouble::run(&shown, &e))?,
+            };
             map.check_unchanged(&file)
                 .map_err(|e| Trouble::io(path, e))?;
             run
@@ -685,11 +766,87 @@ fn run_kind(
             let run = run_data(pipeline, &NamesScanner, data, shown, out, report, progress)?;
             (run.stats, Vec::new())
         }
-        Kind::Log => {
+        Kind::Log | Kind::Pcap | Kind::Dnstap => {
             let run = run_data(pipeline, &LogScanner, data, shown, out, report, progress)?;
             (run.stats, Vec::new())
         }
     })
+}
+
+/// Runs the stream `reader` (whose kind is `kind`; read live or not) through its scanner or,
+/// for a capture, the capture driver.
+#[allow(clippy::too_many_arguments)]
+fn run_stream(
+    kind: Kind,
+    job: &Job<'_>,
+    collect: bool,
+    mut reader: impl Live + Send + 'static,
+    live: bool,
+    shown: &str,
+    out: Option<&mut dyn Write>,
+    report: &mut ReportWriter<&mut dyn Write>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(Stats, Vec<Include>), Trouble> {
+    match kind.capture() {
+        Some(expect) => {
+            let source = drive::Source::Stream(Box::new(reader));
+            let stats = run_capture(expect, job, source, shown, out, report, progress)?;
+            Ok((stats, Vec::new()))
+        }
+        None => {
+            let data = Data::Stream(&mut reader, live);
+            run_kind(kind, job, collect, data, shown, out, report, progress)
+                .map_err(|e| Trouble::run(shown, &e))
+        }
+    }
+}
+
+/// Runs a capture through the capture driver: findings to the report, records and messages
+/// that cannot be read whole to standard error as `FILE:RECORD[:COLUMN]: MESSAGE`.
+fn run_capture(
+    expect: Expect,
+    job: &Job<'_>,
+    source: drive::Source<'_>,
+    shown: &str,
+    out: Option<&mut dyn Write>,
+    report: &mut ReportWriter<&mut dyn Write>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Stats, Trouble> {
+    let run = CaptureRun {
+        expect: Some(expect),
+        ..CaptureRun::default()
+    };
+    run.run(
+        job.pipeline,
+        source,
+        shown,
+        out,
+        &mut CaptureSink(report),
+        progress,
+    )
+    .map_err(|e| Trouble::capture(shown, &e))
+}
+
+/// Where a capture's findings and problems go.
+struct CaptureSink<'r, 'w>(&'r mut ReportWriter<&'w mut dyn Write>);
+
+impl Sink for CaptureSink<'_, '_> {
+    fn finding(&mut self, finding: &Finding) -> io::Result<()> {
+        self.0.write(finding)
+    }
+
+    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
+        let place = match problem.message_offset {
+            Some(offset) => format!("{file}:{}:{}", problem.record, offset + 1),
+            None => format!("{file}:{}", problem.record),
+        };
+        let line = format!("idnscope: {place}: {}", problem.text);
+        writeln!(io::stderr(), "{}", escape_controls(&line))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// Runs `data` through `scanner`.

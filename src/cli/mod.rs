@@ -54,7 +54,8 @@ Examples:
   idnscope decode -o names.unicode.txt samples/names.txt
   idnscope decode --in-place samples/example.zone      # atomic: temp file + rename
   idnscope decode --report findings.jsonl --report-format jsonl --stats samples/queries.log
-  cat samples/names.txt | idnscope decode --race -     # also convert legacy bq-- labels")]
+  cat samples/names.txt | idnscope decode --race -     # also convert legacy bq-- labels
+  idnscope gen pcap --size 1M --ace-ratio 0.1 | idnscope decode -   # a line per DNS message")]
     Decode(JobArgs),
     /// Rewrite Unicode labels as ACE (xn--, UTS #46 non-transitional); failures are kept and reported
     #[command(after_help = "\
@@ -75,12 +76,18 @@ Every name holding a Unicode label (decoded from ACE, raw UTF-8 or escaped) is c
 browsers check it, and a look-alike of a protected domain names the domain it imitates.
 Legacy bq-- labels are always reported, so --race is refused.
 
+Captures (pcap, pcapng, dnstap) are read too: a finding's LINE is then the packet or frame
+number and its COLUMN the name's offset in the DNS message, and JSON Lines and CSV add time,
+src, dst, section and rrtype. A live capture is audited as it comes, each finding written
+within a second of its packet: tcpdump -U -w - port 53 | idnscope audit -
+
 Examples:
   idnscope audit samples/queries.log
   idnscope audit --protect samples/protect.txt samples/example.zone
   idnscope audit --report-format html --report audit.html samples/queries.log
   idnscope audit --report-format csv --report findings.csv samples/names.txt
-  idnscope audit -q samples/names.txt || echo flagged  # exit status only")]
+  idnscope audit -q samples/names.txt || echo flagged  # exit status only
+  idnscope gen dnstap --size 1M --invalid-ratio 0.01 | idnscope audit --report-format jsonl -")]
     Audit(JobArgs),
     /// Write synthetic data for throughput runs (deterministic for a given seed)
     #[command(after_help = "\
@@ -154,6 +161,10 @@ enum InputFormat {
     Names,
     /// Any text: DNS server and passive-DNS logs.
     Log,
+    /// pcap or pcapng packet captures (decode and encode write a text log).
+    Pcap,
+    /// dnstap files (Frame Streams; decode and encode write a text log).
+    Dnstap,
 }
 
 /// Report formats of `--report-format`.

@@ -4,7 +4,7 @@
 //! (its offset and `O_APPEND` kept; a pipe reopened by its `/proc` link is the same pipe),
 //! never through a temporary file renamed over the file it is open on.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 #[cfg(not(unix))]
@@ -144,7 +144,7 @@ impl Write for LineFlush<'_> {
 /// read through a descriptor of its own, past the standard library's buffer, so that
 /// asking whether it would wait ([`Live::ready`]) sees every byte that is there.
 #[cfg(unix)]
-pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live>, bool)> {
+pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live + Send>, bool)> {
     use std::os::fd::AsFd;
     let file = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned()?);
     let regular = file.metadata()?.is_file();
@@ -153,6 +153,46 @@ pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live>, bool)> {
 
 /// Standard input, read as it comes (never cut at a stall off Unix).
 #[cfg(not(unix))]
-pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live>, bool)> {
+pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live + Send>, bool)> {
     Ok((Box::new(Blocking(io::stdin())), true))
+}
+
+/// A stream whose first bytes were read to tell its format: they are read again first.
+pub(super) struct Headed<R> {
+    head: io::Cursor<Vec<u8>>,
+    rest: R,
+}
+
+impl<R> Headed<R> {
+    /// `rest` with `head`, the bytes read from it already, in front.
+    pub(super) fn new(head: Vec<u8>, rest: R) -> Self {
+        Headed {
+            head: io::Cursor::new(head),
+            rest,
+        }
+    }
+
+    /// Whether bytes of the head are left.
+    fn in_head(&self) -> bool {
+        (self.head.position() as usize) < self.head.get_ref().len()
+    }
+}
+
+impl<R: Read> Read for Headed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.in_head() {
+            return self.head.read(buf);
+        }
+        self.rest.read(buf)
+    }
+}
+
+/// Ready while bytes of the head are left, else when the stream is.
+impl<R: Live> Live for Headed<R> {
+    fn ready(&mut self, timeout: std::time::Duration) -> io::Result<bool> {
+        if self.in_head() {
+            return Ok(true);
+        }
+        self.rest.ready(timeout)
+    }
 }

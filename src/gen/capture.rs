@@ -12,6 +12,7 @@ use prost::Message as _;
 use super::{Names, Rng, Special, LOG_START, QTYPES};
 use crate::codec::punycode::Encoder;
 use crate::input::capture::dnstap::{Dnstap, Message};
+use prost::bytes::Bytes;
 
 /// The capture formats [`capture`] writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -325,18 +326,18 @@ fn add_ones(sum: u16, data: &[u8]) -> u16 {
 /// Sets `frame` to a dnstap message of `kind` (5 CLIENT_QUERY, 6 CLIENT_RESPONSE).
 fn tap_frame(tap: &mut Dnstap, frame: &mut Vec<u8>, ex: &Exchange, kind: i32, dns: &[u8]) {
     tap.reset();
-    tap.identity.extend_from_slice(b"idnscope-gen");
+    tap.identity = Bytes::from_static(b"idnscope-gen");
     tap.kind = 1;
     let m: &mut Message = tap.message.get_or_insert_with(Message::default);
     m.kind = kind;
     m.socket_family = if ex.v6 { 2 } else { 1 };
     m.socket_protocol = if ex.tcp { 2 } else { 1 };
     if ex.v6 {
-        m.query_address.extend_from_slice(&ex.client);
-        m.response_address.extend_from_slice(&SERVER_V6);
+        m.query_address = Bytes::copy_from_slice(&ex.client);
+        m.response_address = Bytes::from_static(&SERVER_V6);
     } else {
-        m.query_address.extend_from_slice(&ex.client[..4]);
-        m.response_address.extend_from_slice(&SERVER_V4);
+        m.query_address = Bytes::copy_from_slice(&ex.client[..4]);
+        m.response_address = Bytes::from_static(&SERVER_V4);
     }
     m.query_port = u32::from(ex.port);
     m.response_port = 53;
@@ -347,13 +348,13 @@ fn tap_frame(tap: &mut Dnstap, frame: &mut Vec<u8>, ex: &Exchange, kind: i32, dn
     if kind == 5 {
         m.query_time_sec = secs;
         m.query_time_nsec = nanos;
-        m.query_message.extend_from_slice(dns);
+        m.query_message = Bytes::copy_from_slice(dns);
     } else {
         m.query_time_sec = secs;
         m.query_time_nsec = nanos;
         m.response_time_sec = secs;
         m.response_time_nsec = nanos.saturating_add(250_000).min(999_999_999);
-        m.response_message.extend_from_slice(dns);
+        m.response_message = Bytes::copy_from_slice(dns);
     }
     frame.clear();
     // Encoding into a Vec cannot fail: it grows as needed.

@@ -170,8 +170,19 @@ mod guard {
         let address = unsafe { (*info).si_addr() } as usize;
         let len = LEN.load(Ordering::Acquire);
         let start = START.load(Ordering::Relaxed);
-        clean_up();
         if len > 0 && address >= start && address - start < len {
+            // Several threads may fault at once: the first says it and ends the process,
+            // the others wait for that.
+            static ENDING: std::sync::atomic::AtomicBool =
+                std::sync::atomic::AtomicBool::new(false);
+            if ENDING.swap(true, Ordering::AcqRel) {
+                loop {
+                    // SAFETY: pause(2) is async-signal-safe; the first thread's _exit ends
+                    // this one too.
+                    unsafe { libc::pause() };
+                }
+            }
+            clean_up();
             const BEFORE: &[u8] = b"idnscope: ";
             const AFTER: &[u8] = b": changed while it was read: the file was truncated\n";
             say(BEFORE.as_ptr(), BEFORE.len());
@@ -182,6 +193,7 @@ mod guard {
         }
         // Not the mapped input: the default action, when the faulting access is made again
         // on return, ends the process as it would have.
+        clean_up();
         // SAFETY: signal(2) is async-signal-safe.
         unsafe { libc::signal(signal, libc::SIG_DFL) };
     }

@@ -15,10 +15,12 @@
 //! code, where its parser reads the name back as that code) and the extra ones; a record's
 //! mnemonic is then upper-cased into 16 bytes read as one integer and found in the table.
 
+use std::borrow::Cow;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
 use hickory_proto::rr::RecordType;
+use rustc_hash::FxHashMap;
 
 use crate::swar::ascii_upper;
 
@@ -233,6 +235,9 @@ struct Mnemonics {
     keys: [u128; SLOT_COUNT],
     /// The code of the mnemonic in the same slot.
     codes: [u16; SLOT_COUNT],
+    /// The mnemonic of each code that has one (the first met, hickory-proto's before the
+    /// extra ones).
+    names: FxHashMap<u16, &'static str>,
 }
 
 impl Mnemonics {
@@ -243,6 +248,7 @@ impl Mnemonics {
         let mut table = Mnemonics {
             keys: [0; SLOT_COUNT],
             codes: [0; SLOT_COUNT],
+            names: FxHashMap::default(),
         };
         for code in 0..=u16::MAX {
             let record_type = RecordType::from(code);
@@ -266,7 +272,8 @@ impl Mnemonics {
     }
 
     /// Adds `name`, which must not be there yet.
-    fn insert(&mut self, name: &str, code: u16) {
+    fn insert(&mut self, name: &'static str, code: u16) {
+        self.names.entry(code).or_insert(name);
         assert!((1..=MAX_MNEMONIC).contains(&name.len()) && !name.ends_with('\0'));
         let key = key(name.as_bytes());
         let mut at = slot(key);
@@ -341,6 +348,15 @@ pub fn type_code(mnemonic: &[u8]) -> Option<u16> {
         return rfc3597_number(&mnemonic[4..]);
     }
     MNEMONICS.code(key)
+}
+
+/// The mnemonic of the numeric type `code` (`A`, `CNAME`, `DNAME`), or its RFC 3597 form
+/// (`TYPE65280`) when it has none; [`type_code`] reads either back.
+pub fn type_name(code: u16) -> Cow<'static, str> {
+    match MNEMONICS.names.get(&code) {
+        Some(name) => Cow::Borrowed(name),
+        None => Cow::Owned(format!("TYPE{code}")),
+    }
 }
 
 /// The number of `TYPEnnn` after `TYPE`: what BIND's `strtoul` accepts in at most five
@@ -646,6 +662,17 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn type_names_are_the_registrys_and_read_back() {
+        for &(name, code) in IANA {
+            assert_eq!(type_name(code), name, "type {code}");
+        }
+        assert_eq!(type_name(65280), "TYPE65280");
+        for code in 0..=u16::MAX {
+            assert_eq!(type_code(type_name(code).as_bytes()), Some(code));
+        }
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! taken from the code under test; running the built binary; one chunk through a scanner.
 #![allow(dead_code)]
 
+pub mod capture;
+
 use std::path::PathBuf;
 
 use idnscope::input::sink::{Chunk, ChunkOutput, Scanner};

@@ -1,11 +1,13 @@
 //! dnstap messages (dnstap.proto, <https://dnstap.info>): the protobuf types written by hand
 //! for prost, so that no `protoc` is needed. Only the fields a report uses are declared;
 //! prost skips the others. proto2's optional fields are declared as plain ones (the same on
-//! the wire), so that one [`Dnstap`] is reused from frame to frame without allocating:
-//! [`Dnstap::reset`] empties it and keeps the memory.
+//! the wire), so that one [`Dnstap`] is reused from frame to frame. A frame is copied once
+//! into a [`Bytes`] buffer, and its byte fields (addresses, DNS messages) are slices of
+//! that buffer, not copies.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
+use prost::bytes::Bytes;
 use prost::Message as _;
 
 use super::Time;
@@ -14,8 +16,8 @@ use super::Time;
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct Dnstap {
     /// `identity`: the server's name.
-    #[prost(bytes = "vec", tag = "1")]
-    pub identity: Vec<u8>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub identity: Bytes,
     /// `type`: 1 for MESSAGE.
     #[prost(int32, tag = "15")]
     pub kind: i32,
@@ -37,11 +39,11 @@ pub struct Message {
     #[prost(int32, tag = "3")]
     pub socket_protocol: i32,
     /// `query_address`: 4 or 16 octets.
-    #[prost(bytes = "vec", tag = "4")]
-    pub query_address: Vec<u8>,
+    #[prost(bytes = "bytes", tag = "4")]
+    pub query_address: Bytes,
     /// `response_address`.
-    #[prost(bytes = "vec", tag = "5")]
-    pub response_address: Vec<u8>,
+    #[prost(bytes = "bytes", tag = "5")]
+    pub response_address: Bytes,
     /// `query_port`.
     #[prost(uint32, tag = "6")]
     pub query_port: u32,
@@ -55,8 +57,8 @@ pub struct Message {
     #[prost(fixed32, tag = "9")]
     pub query_time_nsec: u32,
     /// `query_message`: the DNS query as sent.
-    #[prost(bytes = "vec", tag = "10")]
-    pub query_message: Vec<u8>,
+    #[prost(bytes = "bytes", tag = "10")]
+    pub query_message: Bytes,
     /// `response_time_sec`.
     #[prost(uint64, tag = "12")]
     pub response_time_sec: u64,
@@ -64,8 +66,8 @@ pub struct Message {
     #[prost(fixed32, tag = "13")]
     pub response_time_nsec: u32,
     /// `response_message`: the DNS response as sent.
-    #[prost(bytes = "vec", tag = "14")]
-    pub response_message: Vec<u8>,
+    #[prost(bytes = "bytes", tag = "14")]
+    pub response_message: Bytes,
 }
 
 /// The names of `Message.type`, by value.
@@ -87,24 +89,24 @@ const KINDS: [&str; 14] = [
 ];
 
 impl Dnstap {
-    /// Empties every field, keeping the buffers' memory.
+    /// Empties every field.
     pub fn reset(&mut self) {
-        self.identity.clear();
+        self.identity = Bytes::new();
         self.kind = 0;
         if let Some(m) = &mut self.message {
             m.kind = 0;
             m.socket_family = 0;
             m.socket_protocol = 0;
-            m.query_address.clear();
-            m.response_address.clear();
+            m.query_address = Bytes::new();
+            m.response_address = Bytes::new();
             m.query_port = 0;
             m.response_port = 0;
             m.query_time_sec = 0;
             m.query_time_nsec = 0;
-            m.query_message.clear();
+            m.query_message = Bytes::new();
             m.response_time_sec = 0;
             m.response_time_nsec = 0;
-            m.response_message.clear();
+            m.response_message = Bytes::new();
         }
     }
 
@@ -112,7 +114,7 @@ impl Dnstap {
     /// afterwards (empty when the frame had none).
     pub fn read(&mut self, data: &[u8]) -> Result<(), prost::DecodeError> {
         self.reset();
-        let result = self.merge(data);
+        let result = self.merge(Bytes::copy_from_slice(data));
         self.message.get_or_insert_with(Message::default);
         result
     }

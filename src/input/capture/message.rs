@@ -60,6 +60,11 @@ pub struct NameAt {
     pub rrtype: u16,
     /// Where its presentation form is in [`Names::text`].
     pub text: Range<u32>,
+    /// A label of the name may be an ACE label (its third and fourth octets are `--`), or
+    /// an octet of it is escaped in the presentation form.
+    pub dashes_or_escape: bool,
+    /// A label of the name holds non-ASCII text (UTF-8).
+    pub not_ascii: bool,
 }
 
 /// The header fields a report shows.
@@ -361,6 +366,7 @@ impl Reader<'_, '_> {
         let mut floor = start;
         let mut end = None;
         let mut wire_len = 0;
+        let mut kind = LabelKind::default();
         let result = loop {
             let Some(&len) = msg.get(at) else {
                 break Err(MessageError::Truncated);
@@ -383,7 +389,7 @@ impl Reader<'_, '_> {
                     let Some(label) = msg.get(at + 1..at + 1 + len) else {
                         break Err(MessageError::Truncated);
                     };
-                    push_label(text, label);
+                    kind.add(push_label(text, label));
                     at += 1 + len;
                 }
                 0xc0..=0xff => {
@@ -413,6 +419,8 @@ impl Reader<'_, '_> {
             section,
             rrtype: 0,
             text: from as u32..text.len() as u32,
+            dashes_or_escape: kind.dashes_or_escape,
+            not_ascii: kind.not_ascii,
         });
         Ok(end)
     }
@@ -430,33 +438,69 @@ const PLAIN: [bool; 256] = {
     plain
 };
 
-/// Appends one label and its dot: a label that is valid UTF-8 keeps its non-ASCII
-/// characters; other bytes outside printable ASCII are written `\DDD`, and `.`, `\`, `"`,
-/// `(`, `)` and `;` take a backslash (RFC 1035 section 5.1).
-fn push_label(text: &mut String, label: &[u8]) {
-    if label.iter().all(|&b| PLAIN[usize::from(b)]) {
-        // The common case, as it is: printable ASCII is UTF-8.
-        text.push_str(std::str::from_utf8(label).unwrap_or_default());
+/// What the labels of a name hold, for [`NameAt::dashes_or_escape`] and
+/// [`NameAt::not_ascii`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct LabelKind {
+    dashes_or_escape: bool,
+    not_ascii: bool,
+}
+
+impl LabelKind {
+    fn add(&mut self, other: LabelKind) {
+        self.dashes_or_escape |= other.dashes_or_escape;
+        self.not_ascii |= other.not_ascii;
+    }
+}
+
+/// Appends one label and its dot, and says what it holds: a label that is valid UTF-8
+/// keeps its non-ASCII characters; other bytes outside printable ASCII are written `\DDD`,
+/// and `.`, `\`, `"`, `(`, `)` and `;` take a backslash (RFC 1035 section 5.1).
+fn push_label(text: &mut String, label: &[u8]) -> LabelKind {
+    let dashes = label.len() >= 4 && label[2] == b'-' && label[3] == b'-';
+    let kind = if label.iter().all(|&b| PLAIN[usize::from(b)]) {
+        // The common case, as it is.
+        // SAFETY: every octet is printable ASCII (0x21 to 0x7E, PLAIN), so the label is
+        // valid UTF-8 and the String stays UTF-8.
+        unsafe { text.as_mut_vec() }.extend_from_slice(label);
+        LabelKind {
+            dashes_or_escape: dashes,
+            not_ascii: false,
+        }
     } else if let Ok(label) = std::str::from_utf8(label) {
+        let mut escaped = false;
         for c in label.chars() {
             if c.is_ascii() {
-                push_ascii(text, c as u8);
+                escaped |= push_ascii(text, c as u8);
             } else {
                 text.push(c);
             }
+        }
+        LabelKind {
+            dashes_or_escape: dashes || escaped,
+            not_ascii: !label.is_ascii(),
         }
     } else {
         for &b in label {
             push_ascii(text, b);
         }
-    }
+        LabelKind {
+            dashes_or_escape: true,
+            not_ascii: false,
+        }
+    };
     text.push('.');
+    kind
 }
 
-/// One byte of a label that is not UTF-8 text, or an ASCII character of one that is.
-fn push_ascii(text: &mut String, b: u8) {
+/// One byte of a label that is not UTF-8 text, or an ASCII character of one that is;
+/// says whether it was escaped.
+fn push_ascii(text: &mut String, b: u8) -> bool {
     match b {
-        _ if PLAIN[usize::from(b)] => text.push(char::from(b)),
+        _ if PLAIN[usize::from(b)] => {
+            text.push(char::from(b));
+            return false;
+        }
         b'.' | b'\\' | b'"' | b'(' | b')' | b';' => {
             text.push('\\');
             text.push(char::from(b));
@@ -468,6 +512,7 @@ fn push_ascii(text: &mut String, b: u8) {
             text.push(char::from(b'0' + b % 10));
         }
     }
+    true
 }
 
 #[cfg(test)]
@@ -623,5 +668,37 @@ mod tests {
                 MessageError::LabelType(byte)
             );
         }
+    }
+
+    #[test]
+    fn names_say_whether_a_label_may_be_ace_escaped_or_not_ascii() {
+        let mut m = header(false, [5, 0, 0, 0]);
+        for wire in [
+            &b"\x0dxn--bcher-kva\x07example\x00"[..],
+            b"\x04a--b\x02--\x00",
+            b"\x04XN--\x00",
+            b"\x07b\xc3\xbccher\x00",
+            b"\x03a.b\x02\xff\x41\x00",
+        ] {
+            m.extend_from_slice(wire);
+            m.extend_from_slice(&[0, 1, 0, 1]);
+        }
+        let mut names = Names::default();
+        read(&m, &mut names).unwrap();
+        let flags: Vec<(bool, bool)> = names
+            .names
+            .iter()
+            .map(|n| (n.dashes_or_escape, n.not_ascii))
+            .collect();
+        assert_eq!(
+            flags,
+            [
+                (true, false),
+                (false, false),
+                (true, false),
+                (false, true),
+                (true, false)
+            ]
+        );
     }
 }

@@ -7,22 +7,33 @@
 //! [`Extractor`] parses a record to its DNS messages: link layer, IP, UDP or TCP (with TCP
 //! streams put back together in bounded memory, which is why it sees the records in order),
 //! or a dnstap frame's query and response, then the names of each message. [`read`] does
-//! both over a capture held in memory.
+//! both over a capture held in memory, in one thread.
+//!
+//! `decode`, `encode` and `audit` run captures through the [`drive`] module: [`batch`] cuts
+//! the walked records into batches (from memory, or from a stream in bounded memory, cut
+//! short when a live input stalls), extractors read the parts of a batch in parallel
+//! ([`Extractor::record_apart`]) while one extractor takes the TCP segments in record order
+//! ([`Extractor::tcp`]), and [`render`] puts each message's names through the rewriter:
+//! findings located by record and offset, and a line of text per message.
 //!
 //! Every problem is located: a [`CaptureError`] (the file cannot be read further) by its
 //! offset in the file, a [`Problem`] (one record or message, and the reading goes on) by
 //! its record number and, inside a DNS message, the offset there.
 
+pub mod batch;
 pub mod dnstap;
+pub mod drive;
 pub mod framestream;
 pub mod message;
 pub mod packet;
 pub mod pcap;
 pub mod pcapng;
+pub mod render;
 pub mod tcp;
 
 use std::fmt;
 use std::net::SocketAddr;
+use std::ops::Range;
 
 use message::{Header, Names};
 use packet::{Decoded, Transport};
@@ -99,6 +110,22 @@ impl CaptureError {
             record: None,
             message: message.into(),
         }
+    }
+
+    /// A file of `len` octets, too short for any file header.
+    pub fn too_short(len: usize) -> Self {
+        CaptureError::at(
+            0,
+            format!("{len} octets: too short for the header of a pcap, pcapng or dnstap file"),
+        )
+    }
+
+    /// A file that ends `have` octets into the record at `offset`, which needs `need`.
+    pub fn truncated(offset: u64, have: usize, need: usize) -> Self {
+        CaptureError::at(
+            offset,
+            format!("the file is truncated: it ends {have} octets into a record of {need}"),
+        )
     }
 }
 
@@ -242,13 +269,7 @@ impl<'a> Records<'a> {
                 walker: Some(walker),
                 number: 0,
             }),
-            None => Err(CaptureError::at(
-                0,
-                format!(
-                    "{} octets: too short for the header of a pcap, pcapng or dnstap file",
-                    data.len()
-                ),
-            )),
+            None => Err(CaptureError::too_short(data.len())),
         }
     }
 }
@@ -285,13 +306,7 @@ impl<'a> Iterator for Records<'a> {
                 }
                 Ok(Step::Incomplete(need)) => {
                     self.walker = None;
-                    let error = CaptureError::at(
-                        offset,
-                        format!(
-                            "the file is truncated: it ends {} octets into a record of {need}",
-                            rest.len()
-                        ),
-                    );
+                    let error = CaptureError::truncated(offset, rest.len(), need);
                     return Some(Err(fail(error, self.number)));
                 }
                 Err(error) => {
@@ -386,6 +401,41 @@ pub struct Stats {
     pub evictions: u64,
 }
 
+/// A TCP segment of a record, handed back by [`Extractor::record_apart`] for
+/// [`Extractor::tcp`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TcpSegment {
+    /// The record (packet) number.
+    pub record: u64,
+    /// When it was captured.
+    pub time: Time,
+    /// The sender.
+    pub src: SocketAddr,
+    /// The receiver.
+    pub dst: SocketAddr,
+    /// The sequence number of its first octet (of the SYN when `syn`).
+    pub seq: u32,
+    /// SYN flag.
+    pub syn: bool,
+    /// FIN or RST flag: the stream ends.
+    pub end: bool,
+    /// Where its payload is in the record's octets.
+    pub payload: Range<usize>,
+}
+
+impl Stats {
+    /// Adds the counts of another reading of the same capture (another extractor's).
+    pub fn add(&mut self, other: &Stats) {
+        self.records += other.records;
+        self.messages += other.messages;
+        self.names += other.names;
+        self.problems += other.problems;
+        self.other += other.other;
+        self.fragments += other.fragments;
+        self.evictions += other.evictions;
+    }
+}
+
 /// Reads records to DNS messages and their names.
 #[derive(Debug, Default)]
 pub struct Extractor {
@@ -404,12 +454,29 @@ impl Extractor {
 
     /// Reads one record; `sink` receives its messages and problems, in order.
     pub fn record(&mut self, record: &Record<'_>, sink: &mut dyn FnMut(Event<'_>)) {
+        if let Some(segment) = self.record_apart(record, sink) {
+            self.tcp(&segment, record.data, sink);
+        }
+    }
+
+    /// Reads one record as far as it can be read apart from the others: everything but a
+    /// TCP segment, which is handed back for [`Extractor::tcp`] (TCP streams are put back
+    /// together in record order, by one extractor). So several extractors may read the
+    /// records of a capture in parallel while one takes their TCP segments in order.
+    pub fn record_apart(
+        &mut self,
+        record: &Record<'_>,
+        sink: &mut dyn FnMut(Event<'_>),
+    ) -> Option<TcpSegment> {
         self.stats.records += 1;
         let packet = match record.meta {
-            Meta::Frame => return self.frame(record, sink),
+            Meta::Frame => {
+                self.frame(record, sink);
+                return None;
+            }
             Meta::Other => {
                 self.stats.other += 1;
-                return;
+                return None;
             }
             Meta::Pcap {
                 nanos, big_endian, ..
@@ -426,56 +493,42 @@ impl Extractor {
             Meta::Frame | Meta::Other => 0,
         };
         let Some(packet) = packet else {
-            return problem(
-                &mut self.stats,
-                record.number,
-                None,
-                ProblemKind::BadRecord,
-                "unreadable record".into(),
-                sink,
-            );
+            let text = "unreadable record".into();
+            let kind = ProblemKind::BadRecord;
+            problem(&mut self.stats, record.number, None, kind, text, sink);
+            return None;
         };
         let segment = match packet::decode(link, packet.data) {
             Decoded::Segment(segment) => segment,
             Decoded::Fragment => {
                 self.stats.fragments += 1;
                 let text = "an IP fragment (fragments are not reassembled)".into();
-                return problem(
-                    &mut self.stats,
-                    record.number,
-                    None,
-                    ProblemKind::Fragment,
-                    text,
-                    sink,
-                );
+                let kind = ProblemKind::Fragment;
+                problem(&mut self.stats, record.number, None, kind, text, sink);
+                return None;
             }
             Decoded::Other => {
                 self.stats.other += 1;
-                return;
+                return None;
             }
             Decoded::Malformed(why) => {
-                return problem(
-                    &mut self.stats,
-                    record.number,
-                    None,
-                    ProblemKind::BadRecord,
-                    why.into(),
-                    sink,
-                );
+                let kind = ProblemKind::BadRecord;
+                problem(&mut self.stats, record.number, None, kind, why.into(), sink);
+                return None;
             }
         };
-        let dns_port =
-            DNS_PORTS.contains(&segment.src.port()) || DNS_PORTS.contains(&segment.dst.port());
-        self.message.time = packet.time;
-        self.message.src = Some(segment.src);
-        self.message.dst = Some(segment.dst);
         match segment.transport {
             Transport::Udp => {
-                self.message.via = "udp";
-                if !dns_port && message::read(segment.payload, &mut self.message.names).is_err() {
+                if !on_dns_port(segment.src, segment.dst)
+                    && message::read(segment.payload, &mut self.message.names).is_err()
+                {
                     self.stats.other += 1;
-                    return;
+                    return None;
                 }
+                self.message.time = packet.time;
+                self.message.src = Some(segment.src);
+                self.message.dst = Some(segment.dst);
+                self.message.via = "udp";
                 dns(
                     &mut self.message,
                     &mut self.stats,
@@ -483,48 +536,68 @@ impl Extractor {
                     segment.payload,
                     sink,
                 );
+                None
             }
             Transport::Tcp { seq, syn, end } => {
-                self.message.via = "tcp";
-                let known = self.tcp.knows(segment.src, segment.dst);
-                if !known && !dns_port && !starts_with_dns(segment.payload) {
-                    if !segment.payload.is_empty() {
-                        self.stats.other += 1;
-                    }
-                    return;
-                }
-                let mut lost = Vec::new();
-                let Extractor {
-                    tcp,
-                    message,
-                    stats,
-                    ..
-                } = self;
-                let (src, dst) = (segment.src, segment.dst);
-                tcp.push(
-                    (src, dst),
-                    (seq, syn, end),
-                    segment.payload,
-                    record.number,
-                    &mut |piece| match piece {
-                        tcp::Piece::Message(payload) => {
-                            dns(message, stats, record.number, payload, sink)
-                        }
-                        tcp::Piece::Gap => {
-                            let text = format!(
-                                "TCP {src} -> {dst}: octets missing from the stream; the rest \
-                                 of it is not read"
-                            );
-                            problem(stats, record.number, None, ProblemKind::TcpGap, text, sink);
-                        }
-                    },
-                    &mut |unfinished| lost.push(unfinished),
-                );
-                self.stats.evictions = self.tcp.evictions;
-                for unfinished in lost {
-                    self.unfinished(unfinished, sink);
-                }
+                // The payload is a part of the record's octets.
+                let start = segment.payload.as_ptr() as usize - record.data.as_ptr() as usize;
+                Some(TcpSegment {
+                    record: record.number,
+                    time: packet.time,
+                    src: segment.src,
+                    dst: segment.dst,
+                    seq,
+                    syn,
+                    end,
+                    payload: start..start + segment.payload.len(),
+                })
             }
+        }
+    }
+
+    /// Takes the TCP segment that [`Extractor::record_apart`] handed back for the record
+    /// whose octets are `data`; the segments of a capture must come in record order.
+    pub fn tcp(&mut self, segment: &TcpSegment, data: &[u8], sink: &mut dyn FnMut(Event<'_>)) {
+        let (src, dst) = (segment.src, segment.dst);
+        let payload = &data[segment.payload.clone()];
+        if !self.tcp.knows(src, dst) && !on_dns_port(src, dst) && !starts_with_dns(payload) {
+            if !payload.is_empty() {
+                self.stats.other += 1;
+            }
+            return;
+        }
+        self.message.time = segment.time;
+        self.message.src = Some(src);
+        self.message.dst = Some(dst);
+        self.message.via = "tcp";
+        let number = segment.record;
+        let mut lost = Vec::new();
+        let Extractor {
+            tcp,
+            message,
+            stats,
+            ..
+        } = self;
+        tcp.push(
+            (src, dst),
+            (segment.seq, segment.syn, segment.end),
+            payload,
+            number,
+            &mut |piece| match piece {
+                tcp::Piece::Message(payload) => dns(message, stats, number, payload, sink),
+                tcp::Piece::Gap => {
+                    let text = format!(
+                        "TCP {src} -> {dst}: octets missing from the stream; the rest of it \
+                         is not read"
+                    );
+                    problem(stats, number, None, ProblemKind::TcpGap, text, sink);
+                }
+            },
+            &mut |unfinished| lost.push(unfinished),
+        );
+        self.stats.evictions = self.tcp.evictions;
+        for unfinished in lost {
+            self.unfinished(unfinished, sink);
         }
     }
 
@@ -655,6 +728,12 @@ fn problem(
         kind,
         text,
     }));
+}
+
+/// Whether a UDP datagram or TCP segment from `src` to `dst` is from or to one of the
+/// [`DNS_PORTS`].
+fn on_dns_port(src: SocketAddr, dst: SocketAddr) -> bool {
+    DNS_PORTS.contains(&src.port()) || DNS_PORTS.contains(&dst.port())
 }
 
 /// Whether a TCP payload starts with a whole length-prefixed message that parses as DNS.

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The jobs users run, each beside its peers in the same hyperfine run (whole processes, in
+# turn, after a warm-up), and idnscope's peak memory on large and hostile inputs. The
+# hyperfine exports and the memory figures go to target/bench/; benches/report.py turns them
+# into the tables of BENCHMARKS.md and the plot docs/benchmarks.svg.
+#
+#   apt-get install hyperfine idn2 bind9-utils ldnsutils knot-dnssecutils
+#   cargo build --release --bin idnscope --example idna_per_line
+#   bash benches/jobs.sh [RUNS] && python3 benches/report.py
+#
+# RUNS (default 5) counted runs of each command. The inputs are generated once into
+# target/bench (about 3.5 GB, deterministic): a list of a million names (70% under the
+# internationalized TLDs of the root zone, benches/names_data.py), a 300 MB zone and a 300
+# MB BIND query log (`idnscope gen`), 100 MB and 1 GB ones for the memory figures, and two
+# hostile inputs. The slower zone tools (named-compilezone, ldns-read-zone, kzonecheck)
+# read a 30 MB zone of the same generator, rid of what two of them refuse.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+dir=target/bench
+bin=$PWD/target/release/idnscope
+loop=$PWD/target/release/examples/idna_per_line
+mkdir -p "$dir"
+
+# ---- Inputs ---------------------------------------------------------------------------------
+[ -f "$dir/names-1m.txt" ] || python3 benches/names_data.py "$dir/names-1m.txt"
+for size in 300MB 100MB 1GB; do
+    [ -f "$dir/zone-$size.zone" ] || "$bin" gen zone --size "$size" --seed 1 -o "$dir/zone-$size.zone"
+    [ -f "$dir/log-$size.log" ] || "$bin" gen log --size "$size" --seed 1 -o "$dir/log-$size.log"
+done
+# ldns-read-zone refuses the class before the TTL (`www IN 1h A`, which RFC 1035 allows) and
+# $GENERATE (a BIND extension); kzonecheck refuses $GENERATE and CR before a line end.
+if [ ! -f "$dir/zone-30MB-portable.zone" ]; then
+    "$bin" gen zone --size 30MB --seed 1 -o "$dir/zone-30MB.zone"
+    sed -E -e '/^\$GENERATE/d' -e 's/\r$//' \
+        -e 's/^([^[:space:]]+)([[:space:]]+)IN([[:space:]]+)([0-9][0-9A-Za-z]*)([[:space:]])/\1\2\4\3IN\5/' \
+        "$dir/zone-30MB.zone" > "$dir/zone-30MB-portable.zone"
+fi
+# Hostile: one line of 2 GB of ACE names, every other one a look-alike of apple.com; a zone
+# of 3 million $ORIGIN lines.
+if [ ! -f "$dir/long-line.log" ]; then
+    python3 - "$dir/long-line.log" <<'EOF'
+import sys
+piece = b"xn--bcher-kva.example xn--80ak6aa92e.com " * 1000
+with open(sys.argv[1], "wb") as f:
+    for _ in range(2_000_000_000 // len(piece) + 1):
+        f.write(piece)
+    f.write(b"\n")
+EOF
+fi
+if [ ! -f "$dir/origins.zone" ]; then
+    python3 - "$dir/origins.zone" <<'EOF'
+import sys
+with open(sys.argv[1], "w") as f:
+    for i in range(3_000_000):
+        f.write(f"$ORIGIN n{i}.xn--p1ai.\nwww IN A 192.0.2.1\n")
+EOF
+fi
+
+bench() {
+    local name=$1
+    shift
+    hyperfine --warmup 1 --runs "$runs" -i --export-json "$dir/$name.json" "$@"
+}
+
+# ---- Names ----------------------------------------------------------------------------------
+names=$dir/names-1m.txt
+bench names \
+    -n 'idnscope decode -j2' "$bin decode --format names -j2 -q -o /dev/null $names" \
+    -n 'idnscope decode -j1' "$bin decode --format names -j1 -q -o /dev/null $names" \
+    -n 'idna crate loop' "$loop < $names > /dev/null" \
+    -n 'GNU idn2 -d' "idn2 -d < $names > /dev/null" \
+    -n "Python's codec" "python3 benches/python_decode.py < $names > /dev/null"
+
+# ---- Zone -----------------------------------------------------------------------------------
+zone=$dir/zone-300MB.zone
+bench zone \
+    -n 'idnscope decode -j2' "$bin decode -j2 -q -o /dev/null $zone" \
+    -n 'idnscope decode -j1' "$bin decode -j1 -q -o /dev/null $zone" \
+    -n 'grep -c xn--' "grep -c xn-- $zone | cat"
+small=$dir/zone-30MB-portable.zone
+bench zone-peers \
+    -n 'idnscope decode -j2' "$bin decode -j2 -q -o /dev/null $small" \
+    -n 'named-compilezone' "named-compilezone -q -k ignore -i none -s full -o /dev/null example $small" \
+    -n 'ldns-read-zone' "ldns-read-zone $small > /dev/null" \
+    -n 'kzonecheck' "kzonecheck -o example. $small"
+
+# ---- Log --------------------------------------------------------------------------------------
+log=$dir/log-300MB.log
+bench log \
+    -n 'idnscope decode -j2' "$bin decode -j2 -q -o /dev/null $log" \
+    -n 'idnscope decode -j1' "$bin decode -j1 -q -o /dev/null $log" \
+    -n 'idnscope audit -j2' "$bin audit -j2 -q $log" \
+    -n 'idnscope audit -j1' "$bin audit -j1 -q $log" \
+    -n 'grep -c xn--' "grep -c xn-- $log | cat"
+
+# ---- Memory ---------------------------------------------------------------------------------
+memory=$dir/memory.tsv
+: > "$memory"
+peak() {
+    local what=$1
+    shift
+    printf '%s\t%s\n' "$what" "$(python3 benches/peak_memory.py --quiet -- "$@")" >> "$memory"
+}
+for size in 100MB 1GB; do
+    peak "zone $size, decode" "$bin" decode -q -o /dev/null "$dir/zone-$size.zone"
+    peak "log $size, audit" "$bin" audit -q "$dir/log-$size.log"
+done
+peak "2 GB line of ACE names, decode" "$bin" decode -q --format log -o /dev/null "$dir/long-line.log"
+peak "2 GB line of ACE names, audit" "$bin" audit -q --format log "$dir/long-line.log"
+peak "3M \$ORIGIN lines, decode" "$bin" decode -q -o /dev/null "$dir/origins.zone"
+cat "$memory"
