@@ -192,10 +192,6 @@ struct Origin {
     labels: Vec<Range<usize>>,
     /// Its length on the wire, root octet included (0 when unknown).
     wire_len: usize,
-    /// A relative name in ASCII read under it is sure to pass the homograph checks: the
-    /// origin is unknown or in ASCII, or its top-level domain alone is not, and passes
-    /// them (see [`Homographs::passes_under_tld`]).
-    quiet: bool,
 }
 
 impl NameRewriter {
@@ -236,13 +232,11 @@ impl NameRewriter {
             unicode,
             labels,
             wire_len,
-            quiet,
         } = &mut self.origin;
         *text = origin.cloned();
         unicode.clear();
         labels.clear();
         *wire_len = 0;
-        *quiet = true;
         let parsed = origin.and_then(|o| Name::parse(o).ok());
         if let Some(parsed) = parsed {
             *wire_len = parsed.wire_len();
@@ -260,12 +254,6 @@ impl NameRewriter {
             }
         } else {
             *text = None;
-        }
-        if let (Some(homographs), Some(tld)) = (&self.homographs, labels.last()) {
-            let tld = &unicode[tld.clone()];
-            let head = &unicode[..unicode.len() - tld.len()];
-            *quiet = unicode.is_ascii()
-                || (head.is_ascii() && homographs.passes_under_tld(tld, &mut self.audit_scratch));
         }
     }
 
@@ -940,6 +928,11 @@ mod tests {
         "www.xn--fiqs8s.",
         "xn--80ak6aa92e.xn--p1ai",
         "ns1.xn--vermgensberater-ctb",
+        // "1ü": a label that starts with a digit breaks the bidi rule in a name with a
+        // right-to-left label (under an Arabic TLD), not elsewhere.
+        "xn--1-eha.xn--mgbh0fb",
+        "xn--1-eha.example",
+        "a--b",
     ];
 
     /// The origins the names are read under.

@@ -28,9 +28,8 @@ impl NameRewriter {
     /// The name must be in ASCII without escapes, its labels none empty nor over 63
     /// octets, and not over 255 octets on the wire in all; its ACE labels must be
     /// Punycode, decode, and be valid in the name and written back as they are. For the
-    /// homograph checks, its labels must all be ASCII once decoded, under an origin that
-    /// gives no finding to such names, or all but its last, a top-level domain under which
-    /// such names are sure to pass.
+    /// homograph checks, its labels must all be ASCII once decoded, or all but its last, a
+    /// top-level domain under which such names are sure to pass.
     pub(super) fn rewrite_quick(&mut self, name: &[u8], out: &mut Vec<u8>) -> Option<Outcome> {
         if !self.labels_seen.enabled() || name == b"@" {
             return None;
@@ -82,7 +81,9 @@ impl NameRewriter {
         // finding to names in ASCII.
         let tld = match seen {
             _ if self.homographs.is_none() => None,
-            [] if !relative_under_origin || self.origin.quiet => None,
+            // Findings are reported on a name's own labels, never on its origin's: a
+            // name in ASCII gets none, under any origin.
+            [] => None,
             [(i, _)] if *i + 1 == labels && !relative_under_origin && (absolute || labels > 1) => {
                 Some(label_start(ends, *i))
             }
