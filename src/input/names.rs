@@ -17,14 +17,21 @@ use crate::swar::{bytes_equal, LOW7};
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// What a line holds that may make its name need work (see [`NameRewriter::needs_work`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Marks {
+    /// Two hyphens in a row or a backslash.
+    dashes_or_escape: bool,
+    /// A byte that is not ASCII.
+    not_ascii: bool,
+}
+
 /// Where the line that starts at `start` ends (at its `\n`, or at the end of `data`), and
-/// whether it is marked: it holds a byte that is not ASCII, a backslash, or two hyphens in a
-/// row, without which no name on it needs work (see [`NameRewriter::needs_work`]). Eight
-/// bytes at a time: most lines are short names, where memchr's set-up costs more than
-/// the search.
-fn line_end_and_marks(data: &[u8], start: usize) -> (usize, bool) {
+/// its [`Marks`]. Eight bytes at a time: most lines are short names, where memchr's set-up
+/// costs more than the search.
+fn line_end_and_marks(data: &[u8], start: usize) -> (usize, Marks) {
     let mut i = start;
-    let mut marked = false;
+    let (mut dashes_or_escape, mut not_ascii) = (0u64, 0u64);
     let mut hyphen_before = 0u64;
     while let Some(word) = data.get(i..i + 8) {
         let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
@@ -33,26 +40,35 @@ fn line_end_and_marks(data: &[u8], start: usize) -> (usize, bool) {
         let backslashes = bytes_equal(w, b'\\');
         // A hyphen after a hyphen, in this word or across from the word before.
         let pairs = hyphens & ((hyphens << 8) | hyphen_before);
-        let marks = pairs | backslashes | (w & !LOW7);
         if newline != 0 {
             // The bits below the newline's high bit: the bytes before it.
             let before = (newline & newline.wrapping_neg()) - 1;
             let end = i + newline.trailing_zeros() as usize / 8;
-            return (end, marked || marks & before != 0);
+            let marks = Marks {
+                dashes_or_escape: (dashes_or_escape | ((pairs | backslashes) & before)) != 0,
+                not_ascii: (not_ascii | (w & !LOW7 & before)) != 0,
+            };
+            return (end, marks);
         }
-        marked |= marks != 0;
+        dashes_or_escape |= pairs | backslashes;
+        not_ascii |= w & !LOW7;
         hyphen_before = hyphens >> 56;
         i += 8;
     }
+    let mut marks = Marks {
+        dashes_or_escape: dashes_or_escape != 0,
+        not_ascii: not_ascii != 0,
+    };
     let mut hyphen = hyphen_before != 0;
     for (at, &b) in data.iter().enumerate().skip(i) {
         if b == b'\n' {
-            return (at, marked);
+            return (at, marks);
         }
-        marked |= !b.is_ascii() || b == b'\\' || (hyphen && b == b'-');
+        marks.dashes_or_escape |= b == b'\\' || (hyphen && b == b'-');
+        marks.not_ascii |= !b.is_ascii();
         hyphen = b == b'-';
     }
-    (data.len(), marked)
+    (data.len(), marks)
 }
 
 /// Where the name of one line of a names list is (`line` without its `\n`): past a byte
@@ -101,7 +117,7 @@ impl Scanner for NamesScanner {
             0
         };
         while line_start < data.len() {
-            let (line_end, marked) = line_end_and_marks(data, line_start);
+            let (line_end, marks) = line_end_and_marks(data, line_start);
             let next = (line_end + 1).min(data.len());
             // A piece of a line cut for length is never a name: it passes through.
             let cut = (line_start == 0 && chunk.starts_mid_line)
@@ -123,8 +139,11 @@ impl Scanner for NamesScanner {
                 out.keep(line_start..next);
             } else if let Some(body) = body {
                 let name = &line[body.clone()];
-                let work = marked && rewriter.needs_work(name);
-                if marked && !work && !name.is_ascii() {
+                // The marks are the line's: blanks and a final `\r` are none, and a name
+                // after a byte order mark goes to the rewriter, which finds nothing more in
+                // it than in the same name alone.
+                let work = rewriter.needs_work_given(marks.dashes_or_escape, marks.not_ascii);
+                if marks.not_ascii && !work && !name.is_ascii() {
                     out.add_name();
                 }
                 if work {
@@ -258,32 +277,39 @@ mod tests {
     use proptest::prelude::*;
 
     /// The same, a byte at a time.
-    fn plain(data: &[u8], start: usize) -> (usize, bool) {
+    fn plain(data: &[u8], start: usize) -> (usize, Marks) {
         let end = data[start..]
             .iter()
             .position(|&b| b == b'\n')
             .map_or(data.len(), |at| start + at);
         let line = &data[start..end];
-        let marked = line.iter().any(|&b| !b.is_ascii() || b == b'\\')
-            || line.windows(2).any(|w| w == b"--");
-        (end, marked)
+        let marks = Marks {
+            dashes_or_escape: line.contains(&b'\\') || line.windows(2).any(|w| w == b"--"),
+            not_ascii: !line.is_ascii(),
+        };
+        (end, marks)
     }
 
     #[test]
     fn lines_and_marks_at_word_edges() {
-        for (text, marked) in [
-            (&b"abcdefg-\n"[..], false),
-            (b"abcdefg--", true),
-            (b"abcdefg-\n-", false),
-            (b"abcdefg-" as &[u8], false),
-            (b"abcdefg--bcdefgh\n", true),
-            (b"abcdefgh-ijklmno-\n", false),
-            (b"abcdefgh-ijklmn-\x80\n", true),
-            (b"a\\\n", true),
-            (b"\n\\", false),
+        for (text, dashes_or_escape, not_ascii) in [
+            (&b"abcdefg-\n"[..], false, false),
+            (b"abcdefg--", true, false),
+            (b"abcdefg-\n-", false, false),
+            (b"abcdefg-" as &[u8], false, false),
+            (b"abcdefg--bcdefgh\n", true, false),
+            (b"abcdefgh-ijklmno-\n", false, false),
+            (b"abcdefgh-ijklmn-\x80\n", false, true),
+            (b"abcdefgh-ijklmn-\n\x80", false, false),
+            (b"a\\\n", true, false),
+            (b"\n\\", false, false),
         ] {
+            let marks = Marks {
+                dashes_or_escape,
+                not_ascii,
+            };
             assert_eq!(line_end_and_marks(text, 0), plain(text, 0), "{text:?}");
-            assert_eq!(line_end_and_marks(text, 0).1, marked, "{text:?}");
+            assert_eq!(line_end_and_marks(text, 0).1, marks, "{text:?}");
         }
     }
 
