@@ -82,10 +82,15 @@ pub(super) fn say(bar: &ProgressBar, line: &str) -> io::Result<()> {
     bar.suspend(|| writeln!(io::stderr(), "{line}"))
 }
 
+/// Most bytes of a line held back while its end has not come.
+const PARTIAL_LINE_CAP: usize = 64 * 1024;
+
 /// A writer whose complete lines are written with the progress bar taken off the screen
 /// and drawn again after them (indicatif's `suspend`), so that no frozen copy of the bar
 /// is left among them. The start of a line is held until its end comes (the bar drawn
-/// after half a line would be erased with it), or until the bar has ended.
+/// after half a line would be erased with it), or until the bar has ended; a line longer
+/// than [`PARTIAL_LINE_CAP`] is written in pieces of that size, in bounded memory (the bar
+/// drawn after a piece may then hide the end of the piece's last row on the screen).
 pub(super) struct AroundBar<W: Write> {
     bar: ProgressBar,
     inner: W,
@@ -128,6 +133,9 @@ impl<W: Write> Write for AroundBar<W> {
                 self.partial.extend_from_slice(&buf[end + 1..]);
             }
             None => self.partial.extend_from_slice(buf),
+        }
+        if self.partial.len() >= PARTIAL_LINE_CAP {
+            self.write_lines(&[])?;
         }
         Ok(buf.len())
     }
@@ -253,6 +261,20 @@ mod tests {
         // Off the screen at every write.
         assert!(!recorder.bar_at_writes.is_empty());
         assert!(recorder.bar_at_writes.iter().all(String::is_empty));
+    }
+
+    #[test]
+    fn a_line_without_an_end_is_held_in_bounded_memory() {
+        let (bar, _line) = drawn_bar();
+        let mut writer = AroundBar::new(bar, Vec::new());
+        let piece = [b'x'; 1000];
+        for _ in 0..1000 {
+            writer.write_all(&piece).unwrap();
+            assert!(writer.partial.len() < PARTIAL_LINE_CAP);
+        }
+        writer.write_all(b"\n").unwrap();
+        assert_eq!(writer.inner.len(), 1_000_001);
+        assert!(writer.inner[..1_000_000].iter().all(|&b| b == b'x'));
     }
 
     #[test]
