@@ -31,9 +31,10 @@ fn main() {
         std::process::exit(2);
     }
     let mut auditor = Converter::new(Mode::Audit, Arc::new(Homographs::new(protected)));
-    let mut out = Vec::new();
+    // Audit mode writes no text back.
+    let mut nothing = String::new();
     for name in &names {
-        let converted = auditor.convert(name.as_bytes(), &mut out);
+        let converted = auditor.convert_str(name, &mut nothing);
         if converted.findings.is_empty() {
             println!("{name}: nothing to report");
         }

@@ -22,13 +22,13 @@ fn main() {
         .to_vec();
     }
     let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false });
-    let mut out = Vec::new();
+    let mut text = String::new();
     for name in &names {
-        out.clear();
-        let converted = decoder.convert(name.as_bytes(), &mut out);
+        text.clear();
+        let converted = decoder.convert_str(name, &mut text);
         // An invalid label is kept as it was, and said why.
         match converted.error_reason() {
-            None => println!("{name} -> {}", String::from_utf8_lossy(&out)),
+            None => println!("{name} -> {text}"),
             Some(reason) => println!("{name} -> kept as it is ({reason})"),
         }
     }

@@ -141,6 +141,28 @@ impl Converter {
             findings: &self.findings,
         }
     }
+
+    /// [`Converter::convert`] for a value given as text: appends the line as the command
+    /// line writes it to `out` (nothing in audit mode) and returns its findings.
+    ///
+    /// ```
+    /// use idnscope::convert::Converter;
+    /// use idnscope::rewrite::Mode;
+    ///
+    /// let mut encoder = Converter::with_builtin_list(Mode::Encode);
+    /// let mut text = String::new();
+    /// encoder.convert_str("bücher.example", &mut text);
+    /// assert_eq!(text, "xn--bcher-kva.example");
+    /// ```
+    pub fn convert_str(&mut self, value: &str, out: &mut String) -> Converted<'_> {
+        let mut bytes = std::mem::take(out).into_bytes();
+        let converted = self.convert(value.as_bytes(), &mut bytes);
+        // Text in gives text out: labels are decoded to UTF-8 or encoded to ASCII, and
+        // every other byte is the value's own.
+        *out = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        converted
+    }
 }
 
 #[cfg(test)]
@@ -185,5 +207,33 @@ mod tests {
         let converted = encoder.convert("\u{0300}b.example".as_bytes(), &mut out);
         assert_eq!(converted.error_reason(), Some("idna-invalid"));
         assert_eq!(out, "\u{0300}b.example".as_bytes());
+    }
+
+    #[test]
+    fn text_in_each_mode_as_the_idna_crate_converts_it() {
+        let names = ["www.xn--mnchen-3ya.de", "xn--r8jz45g.jp", "bücher.example"];
+        let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false });
+        let mut encoder = Converter::with_builtin_list(Mode::Encode);
+        let mut auditor = Converter::with_builtin_list(Mode::Audit);
+        let mut text = String::from("kept ");
+        for name in names {
+            let (unicode, errors) = idna::domain_to_unicode(name);
+            assert!(errors.is_ok());
+            text.truncate(5);
+            assert!(decoder.convert_str(name, &mut text).findings.is_empty());
+            assert_eq!(text, format!("kept {unicode}"));
+            text.truncate(5);
+            assert!(encoder.convert_str(name, &mut text).findings.is_empty());
+            assert_eq!(
+                text,
+                format!("kept {}", idna::domain_to_ascii(name).unwrap())
+            );
+            text.truncate(5);
+            assert!(auditor.convert_str(name, &mut text).findings.is_empty());
+            assert_eq!(text, "kept ");
+        }
+        let converted = decoder.convert_str("xn--zzzzzzzzz.example", &mut text);
+        assert_eq!(converted.error_reason(), Some("truncated"));
+        assert_eq!(text, "kept xn--zzzzzzzzz.example");
     }
 }

@@ -9,7 +9,7 @@ Each helper returns the DataFrame with its columns unchanged and new ones after 
     # columns: ..., qname, qname_unicode, qname_reason, qname_findings
 
 The executors need the ``idnscope`` package (and ``pyarrow``) installed, or shipped with
-the job (see the README, "At cluster scale").
+the job (see docs/cluster.md).
 """
 
 from __future__ import annotations

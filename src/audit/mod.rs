@@ -9,7 +9,9 @@
 //!
 //! The checker works on Unicode names ([`UnicodeName`]) that the rewriter builds from
 //! decoded ACE labels and raw Unicode labels; it knows nothing of files or formats, and
-//! pushes each [`Spoof`] into a callback.
+//! pushes each [`Spoof`] into a callback. To audit a name given as text, in ACE or Unicode
+//! form, use a [`Converter`](crate::convert::Converter) in audit mode: it decodes and
+//! checks the labels first, as the command line does.
 
 mod chars;
 mod index;

@@ -27,7 +27,7 @@ use indicatif::ProgressBar;
 
 use super::blame::Blame;
 use super::output::AtomicFile;
-use super::progress::progress_bar;
+use super::progress::{progress_bar, say, stream_writer};
 use super::streams::{stdin_reader, Headed, LineFlush, StdStream, Target};
 use super::targets::check_distinct;
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
@@ -163,6 +163,8 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     let pipeline =
         Pipeline::new(options).map_err(|e| Trouble(format!("starting the worker threads: {e}")))?;
 
+    let bar = progress_bar(args.progress, &inputs);
+
     // The report: a file written atomically, a standard stream, or nothing (-q).
     let mut report_file = match &targets.report {
         Target::Path(path) => Some(AtomicFile::create(path)?),
@@ -175,7 +177,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     let mut report_inner: Box<dyn Write> = match (report_file.as_mut(), &targets.report) {
         (Some(file), _) => Box::new(file.writer()),
         (None, _) if targets.report_silenced => Box::new(io::sink()),
-        (None, Target::Std(stream)) => stream.writer(),
+        (None, Target::Std(stream)) => stream_writer(*stream, &bar),
         (None, Target::Path(_)) => unreachable!("a report path has its file"),
     };
     let mut report_lines = LineFlush {
@@ -198,12 +200,11 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         None => None,
         Some(Target::Path(path)) => Some(Output::File(AtomicFile::create(path)?)),
         Some(Target::Std(stream)) => Some(Output::Stream(
-            BufWriter::with_capacity(1 << 16, stream.writer()),
+            BufWriter::with_capacity(1 << 16, stream_writer(*stream, &bar)),
             *stream,
         )),
     };
 
-    let bar = progress_bar(args.progress, &inputs);
     let mut unreadable = 0;
     let ended = run_inputs(
         args,
@@ -212,10 +213,10 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
             pipeline: &pipeline,
             origin,
             line_buffered: args.line_buffered,
+            bar: &bar,
         },
         shared_output.as_mut(),
         &mut report,
-        &bar,
         &mut total,
         &mut unreadable,
     );
@@ -345,7 +346,6 @@ fn run_inputs(
     job: &Job<'_>,
     mut shared_output: Option<&mut Output>,
     report: &mut ReportWriter<&mut dyn Write>,
-    bar: &ProgressBar,
     total: &mut Stats,
     unreadable: &mut usize,
 ) -> Result<Ended, Trouble> {
@@ -371,13 +371,13 @@ fn run_inputs(
         let source = match source {
             Ok(source) => source,
             Err(Trouble(message)) => {
-                let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&message));
+                let _ = say(job.bar, &format!("idnscope: {}", escape_controls(&message)));
                 *unreadable += 1;
                 continue;
             }
         };
         let done = total.bytes;
-        let mut progress = |bytes: u64| bar.set_position(done + bytes);
+        let mut progress = |bytes: u64| job.bar.set_position(done + bytes);
         let mut directives = Vec::new();
         let follow = args.follow_includes && path.as_os_str() != "-";
         let stats = if args.in_place {
@@ -613,6 +613,7 @@ fn follow_includes(
                 pipeline: job.pipeline,
                 origin: include.origin,
                 line_buffered: job.line_buffered,
+                bar: job.bar,
             },
             None,
             report,
@@ -655,6 +656,8 @@ struct Job<'p> {
     origin: Origin,
     /// `--line-buffered`: every stream is read live, and each line written is flushed.
     line_buffered: bool,
+    /// The progress bar, taken off the screen while a line is written on standard error.
+    bar: &'p ProgressBar,
 }
 
 /// Where one input's bytes are.
@@ -821,14 +824,15 @@ fn run_capture(
         source,
         shown,
         out,
-        &mut CaptureSink(report),
+        &mut CaptureSink(report, job.bar),
         progress,
     )
     .map_err(|e| Trouble::capture(shown, &e))
 }
 
-/// Where a capture's findings and problems go.
-struct CaptureSink<'r, 'w>(&'r mut ReportWriter<&'w mut dyn Write>);
+/// Where a capture's findings and problems go (the problems on standard error, around the
+/// progress bar).
+struct CaptureSink<'r, 'w>(&'r mut ReportWriter<&'w mut dyn Write>, &'r ProgressBar);
 
 impl Sink for CaptureSink<'_, '_> {
     fn finding(&mut self, finding: &Finding) -> io::Result<()> {
@@ -841,7 +845,7 @@ impl Sink for CaptureSink<'_, '_> {
             None => format!("{file}:{}", problem.record),
         };
         let line = format!("idnscope: {place}: {}", problem.text);
-        writeln!(io::stderr(), "{}", escape_controls(&line))
+        say(self.1, &escape_controls(&line))
     }
 
     fn flush(&mut self) -> io::Result<()> {

@@ -183,9 +183,9 @@ enum ReportFormat {
 /// When to show a progress bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Progress {
-    /// Only when standard error is a terminal.
+    /// When standard error is a terminal, unless names are typed on standard input.
     Auto,
-    /// Always.
+    /// Always, even when standard error is a file or a pipe (with a terminal's escapes).
     Always,
     /// Never.
     Never,

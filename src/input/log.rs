@@ -6,7 +6,7 @@
 //! memchr's memmem finds `--` (an ACE prefix is `xn--` or `bq--` in any case), a word-wise
 //! scan finds non-ASCII bytes, and memchr finds backslashes (escaped UTF-8: `\DDD`, `\xHH`,
 //! and in JSON `\\DDD`, `\\xHH`, `\uXXXX`). From an anchor the name grows to its
-//! boundaries; the rules are in the README ("Logs"). In short:
+//! boundaries; the rules are in docs/logs.md. In short:
 //!
 //! - name characters are ASCII letters, digits, `-`, `_`, `*`, `.`, escapes, and non-ASCII
 //!   letters, digits and marks (plus ZWJ, ZWNJ and the IDNA context characters);
