@@ -2,7 +2,7 @@
 //! that delivers as it goes (a pipe, a terminal, a socket), batches cut when it stalls.
 //!
 //! A stream is read in blocks of about [`ChunkLimits::bytes`] that end at record ends, a
-//! batch of blocks at a time ([`BlockReader`]). A [`Live`] input is also watched: once the
+//! batch of blocks at a time. A [`Live`] input is also watched: once the
 //! batch being read holds a whole record, each read is preceded by a question, asked with
 //! poll(2) on the descriptor and a timeout, whether bytes are there. When none comes for
 //! [`STALL`], or when bytes keep trickling in and the batch's first whole record has waited
