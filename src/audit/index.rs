@@ -145,6 +145,37 @@ pub(super) fn key_hash(key: &[u8]) -> u64 {
     mix(h)
 }
 
+/// Words that have a little-endian form (`u32`, `u64`).
+pub(super) trait Word: Copy {
+    /// How many bytes a word takes.
+    const BYTES: usize;
+    /// Writes the word into `out` (`BYTES` long), little-endian.
+    fn put(self, out: &mut [u8]);
+}
+
+impl Word for u32 {
+    const BYTES: usize = 4;
+    fn put(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl Word for u64 {
+    const BYTES: usize = 8;
+    fn put(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_le_bytes());
+    }
+}
+
+/// `words` as little-endian bytes, in a vector of exactly their size.
+pub(super) fn le_bytes<W: Word>(words: &[W]) -> Vec<u8> {
+    let mut bytes = vec![0; words.len() * W::BYTES];
+    for (out, word) in bytes.chunks_exact_mut(W::BYTES).zip(words) {
+        word.put(out);
+    }
+    bytes
+}
+
 /// SplitMix64's finalizer.
 pub(super) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -270,11 +301,92 @@ impl<'a> Table<'a> {
 /// [`region_of`]), each sized for the keys it holds: the keys of names under one TLD end
 /// alike, so that a run of such names probes one region, which stays in the cache,
 /// instead of the whole filter.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Filter<'a> {
-    /// For each region, sorted: its ending, its first block and how many blocks it has.
-    regions: U32s<'a>,
+    regions: &'a Regions,
     blocks: U64s<'a>,
+}
+
+/// The regions of a [`Filter`]: their endings (see [`region_of`]), sorted, and the first
+/// block and the number of blocks of each, with a hash table of the endings. Stored as
+/// three words a region.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Regions {
+    keys: Vec<u32>,
+    places: Vec<(u32, u32)>,
+    /// Open addressing, twice as many slots as regions or more: a region's place in
+    /// `keys`, plus one (0: an empty slot).
+    slots: Vec<u32>,
+}
+
+impl Regions {
+    /// The regions stored in `stored`, checked: whole, in order, each within `blocks`
+    /// blocks.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong, for a message about an index file.
+    pub(super) fn decode(stored: U32s<'_>, blocks: usize) -> Result<Self, String> {
+        if !stored.0.len().is_multiple_of(12) {
+            return Err("the filter's regions are cut".into());
+        }
+        let words: Vec<u32> = stored.iter().collect();
+        let mut regions = Regions::default();
+        for region in words.chunks_exact(3) {
+            let [key, first, count] = [region[0], region[1], region[2]];
+            let end = u64::from(first) + u64::from(count);
+            if regions.keys.last().is_some_and(|&k| k >= key) || count == 0 || end > blocks as u64 {
+                return Err("the filter's regions are out of order".into());
+            }
+            regions.keys.push(key);
+            regions.places.push((first, count));
+        }
+        regions.make_slots();
+        Ok(regions)
+    }
+
+    /// Fills the hash table of the endings.
+    fn make_slots(&mut self) {
+        self.slots = vec![0; (2 * self.keys.len()).next_power_of_two().max(2)];
+        let mask = self.slots.len() - 1;
+        for (i, &key) in self.keys.iter().enumerate() {
+            let mut slot = Regions::slot_of(key) & mask;
+            while self.slots[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            self.slots[slot] = i as u32 + 1;
+        }
+    }
+
+    /// Where the hash table looks for `key` first.
+    fn slot_of(key: u32) -> usize {
+        (u64::from(key).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize
+    }
+
+    /// The first block and the number of blocks of the region of ending `key`.
+    fn find(&self, key: u32) -> Option<(u32, u32)> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut slot = Regions::slot_of(key) & mask;
+        loop {
+            let i = *self.slots.get(slot)? as usize;
+            let found = i.checked_sub(1)?;
+            if self.keys.get(found) == Some(&key) {
+                return self.places.get(found).copied();
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The regions as stored.
+    pub(super) fn encode(&self) -> Vec<u8> {
+        let words: Vec<u32> = self
+            .keys
+            .iter()
+            .zip(&self.places)
+            .flat_map(|(&key, &(first, count))| [key, first, count])
+            .collect();
+        le_bytes(&words)
+    }
 }
 
 /// Bits of filter a key.
@@ -289,55 +401,9 @@ pub(super) fn region_of(key: &[u8]) -> u32 {
 }
 
 impl<'a> Filter<'a> {
-    /// A filter from parts that [`Filter::checked`] accepted before.
-    pub(super) fn from_parts(regions: U32s<'a>, blocks: U64s<'a>) -> Self {
+    /// A filter of `regions` (checked by [`Regions::decode`] against these blocks).
+    pub(super) fn from_parts(regions: &'a Regions, blocks: U64s<'a>) -> Self {
         Filter { regions, blocks }
-    }
-
-    /// A filter from its parts, checked: whole regions in order, each within the blocks.
-    ///
-    /// # Errors
-    ///
-    /// What is wrong, for a message about an index file.
-    pub(super) fn checked(regions: U32s<'a>, blocks: U64s<'a>) -> Result<Self, String> {
-        if !regions.len().is_multiple_of(3) {
-            return Err("the filter's regions are cut".into());
-        }
-        let mut previous = None;
-        for r in 0..regions.len() / 3 {
-            let (key, first, count) = match (
-                regions.get(3 * r),
-                regions.get(3 * r + 1),
-                regions.get(3 * r + 2),
-            ) {
-                (Some(key), Some(first), Some(count)) => (key, first, count),
-                _ => return Err("the filter's regions are cut".into()),
-            };
-            let end = u64::from(first) + u64::from(count);
-            if previous.is_some_and(|p| p >= key) || count == 0 || end > blocks.len() as u64 {
-                return Err("the filter's regions are out of order".into());
-            }
-            previous = Some(key);
-        }
-        Ok(Filter { regions, blocks })
-    }
-
-    /// The first block and the number of blocks of region `region`, if there is one.
-    fn region(self, region: u32) -> Option<(usize, usize)> {
-        let (mut low, mut high) = (0, self.regions.len() / 3);
-        while low < high {
-            let mid = low + (high - low) / 2;
-            let key = self.regions.get(3 * mid)?;
-            if key < region {
-                low = mid + 1;
-            } else if key > region {
-                high = mid;
-            } else {
-                let first = self.regions.get(3 * mid + 1)? as usize;
-                return Some((first, self.regions.get(3 * mid + 2)? as usize));
-            }
-        }
-        None
     }
 
     /// The block (among `count` from `first`) and the bits of fingerprint `fp`.
@@ -350,23 +416,23 @@ impl<'a> Filter<'a> {
 
     /// Whether the joined key `key`, of hash `hash`, may have been added.
     pub(super) fn may_contain(self, key: &[u8], hash: u64) -> bool {
-        let Some((first, count)) = self.region(region_of(key)) else {
+        let Some((first, count)) = self.regions.find(region_of(key)) else {
             return false;
         };
-        let (block, bits) = Filter::place((hash >> 32) as u32, first, count);
+        let (block, bits) = Filter::place((hash >> 32) as u32, first as usize, count as usize);
         self.blocks.get(block).is_none_or(|b| b & bits == bits)
     }
 
     /// The regions and the blocks, as stored.
-    pub(super) fn parts(self) -> [&'a [u8]; 2] {
-        [self.regions.0, self.blocks.0]
+    pub(super) fn parts(self) -> [Vec<u8>; 2] {
+        [self.regions.encode(), self.blocks.0.to_vec()]
     }
 }
 
 /// A [`Filter`] in memory.
 #[derive(Debug, Default)]
 pub(super) struct OwnedFilter {
-    regions: Vec<u8>,
+    regions: Regions,
     blocks: Vec<u8>,
 }
 
@@ -378,40 +444,41 @@ impl OwnedFilter {
         for &(region, _) in keys {
             *counts.entry(region).or_default() += 1;
         }
-        let mut regions: Vec<(u32, usize, usize)> = counts
+        let mut sizes: Vec<(u32, usize)> = counts
             .into_iter()
-            .map(|(region, n)| (region, 0, (n * FILTER_BITS_PER_KEY).div_ceil(64)))
+            .map(|(region, n)| (region, (n * FILTER_BITS_PER_KEY).div_ceil(64)))
             .collect();
-        regions.sort_unstable();
+        sizes.sort_unstable();
+        let mut regions = Regions::default();
         let mut next = 0;
-        for (_, first, count) in &mut regions {
-            *first = next;
-            next += *count;
+        for (region, count) in sizes {
+            regions.keys.push(region);
+            regions.places.push((next as u32, count as u32));
+            next += count;
         }
-        let places: rustc_hash::FxHashMap<u32, (usize, usize)> = regions
+        regions.make_slots();
+        let places: rustc_hash::FxHashMap<u32, (u32, u32)> = regions
+            .keys
             .iter()
-            .map(|&(region, first, count)| (region, (first, count)))
+            .copied()
+            .zip(regions.places.iter().copied())
             .collect();
         let mut blocks = vec![0u64; next];
         for &(region, fp) in keys {
             let (first, count) = places[&region];
-            let (block, bits) = Filter::place(fp, first, count);
+            let (block, bits) = Filter::place(fp, first as usize, count as usize);
             blocks[block] |= bits;
         }
         OwnedFilter {
-            regions: regions
-                .iter()
-                .flat_map(|&(region, first, count)| [region, first as u32, count as u32])
-                .flat_map(u32::to_le_bytes)
-                .collect(),
-            blocks: blocks.iter().flat_map(|b| b.to_le_bytes()).collect(),
+            regions,
+            blocks: le_bytes(&blocks),
         }
     }
 
     /// The filter to look things up in.
     pub(super) fn view(&self) -> Filter<'_> {
         Filter {
-            regions: U32s(&self.regions),
+            regions: &self.regions,
             blocks: U64s(&self.blocks),
         }
     }
@@ -474,15 +541,15 @@ impl OwnedTable {
             groups[i] += groups[i - 1];
         }
         self.bits = bits;
-        self.groups = groups.iter().flat_map(|g| g.to_le_bytes()).collect();
-        self.fps = entries
-            .iter()
-            .flat_map(|&e| ((e >> 32) as u32).to_le_bytes())
-            .collect();
-        self.domains = entries
-            .iter()
-            .flat_map(|&e| (e as u32).to_le_bytes())
-            .collect();
+        self.groups = le_bytes(&groups);
+        let half = |shift: u32| {
+            let mut bytes = vec![0; 4 * entries.len()];
+            for (out, &e) in bytes.chunks_exact_mut(4).zip(&entries) {
+                out.copy_from_slice(&((e >> shift) as u32).to_le_bytes());
+            }
+            bytes
+        };
+        (self.fps, self.domains) = rayon::join(|| half(32), || half(0));
     }
 }
 
@@ -586,6 +653,9 @@ impl<'a> Gate<'a> {
 #[derive(Debug, Default)]
 pub(super) struct OwnedGate {
     open: bool,
+    /// The last labels of up to eight bytes added lately, packed into a word with their
+    /// length, each in the slot of its word (the domains of a list end with a few TLDs).
+    recent: [u64; 16],
     /// The hashes of the last labels met.
     seen: FxHashSet<u64>,
     endings: Vec<u64>,
@@ -596,10 +666,28 @@ pub(super) struct OwnedGate {
 }
 
 impl OwnedGate {
-    /// Adds the last label of a key (dots and hyphens removed), seen after the next
-    /// [`OwnedGate::settle`].
-    pub(super) fn add(&mut self, last: &str) {
-        if self.open || !self.seen.insert(key_hash(last.as_bytes())) {
+    /// Adds the last label of a key (dots and hyphens removed; UTF-8), seen after the
+    /// next [`OwnedGate::settle`].
+    pub(super) fn add(&mut self, last: &[u8]) {
+        if self.open {
+            return;
+        }
+        // A short label met lately: one word compared.
+        let bytes = last;
+        let packed = (bytes.len() <= 7).then(|| {
+            let mut word = [0; 8];
+            word[..bytes.len()].copy_from_slice(bytes);
+            word[7] = bytes.len() as u8 + 1;
+            u64::from_le_bytes(word)
+        });
+        if let Some(packed) = packed {
+            let slot = &mut self.recent[(mix(packed) >> 60) as usize];
+            if *slot == packed {
+                return;
+            }
+            *slot = packed;
+        }
+        if !self.seen.insert(key_hash(bytes)) {
             return;
         }
         if self.seen.len() > GATE_LABELS_LIMIT {
@@ -609,12 +697,13 @@ impl OwnedGate {
             };
             return;
         }
+        // The endings that start a character (no UTF-8 continuation byte first).
         let from = last.len().saturating_sub(ENDING_LIMIT);
-        for i in (from..=last.len()).filter(|&i| last.is_char_boundary(i)) {
-            self.endings.push(key_hash(&last.as_bytes()[i..]));
+        for i in (from..=last.len()).filter(|&i| last.get(i).is_none_or(|&b| b & 0xC0 != 0x80)) {
+            self.endings.push(key_hash(&last[i..]));
         }
         if last.len() < ENDING_LIMIT {
-            self.labels.push(key_hash(last.as_bytes()));
+            self.labels.push(key_hash(last));
         }
     }
 
@@ -647,7 +736,7 @@ impl OwnedGate {
         ] {
             list.sort_unstable();
             list.dedup();
-            *bytes = list.iter().flat_map(|h| h.to_le_bytes()).collect();
+            *bytes = le_bytes(list);
         }
     }
 
@@ -743,8 +832,8 @@ mod tests {
     #[test]
     fn the_gate_passes_every_ending_and_every_longer_name() {
         let mut gate = OwnedGate::default();
-        gate.add("corn");
-        gate.add("pф");
+        gate.add(b"corn");
+        gate.add("pф".as_bytes());
         gate.settle();
         let view = gate.view();
         for yes in [
@@ -795,10 +884,17 @@ mod tests {
         assert!(others < 600, "{others} of 20000");
         // A key of an ending no key has is absent.
         assert!(!may("keyzzz"));
-        let (regions, blocks) = (U32s(&filter.regions), U64s(&filter.blocks));
-        assert!(Filter::checked(regions, blocks).is_ok());
-        assert!(Filter::checked(U32s(&filter.regions[4..]), blocks).is_err());
-        assert!(Filter::checked(regions, U64s(&filter.blocks[8..])).is_err());
+        let stored = filter.regions.encode();
+        let blocks = filter.blocks.len() / 8;
+        let decoded = Regions::decode(U32s(&stored), blocks).unwrap();
+        assert_eq!(decoded.keys, filter.regions.keys);
+        assert_eq!(decoded.places, filter.regions.places);
+        assert!(Regions::decode(U32s(&stored[4..]), blocks).is_err());
+        assert!(Regions::decode(U32s(&stored[12..]), blocks).is_ok());
+        assert!(Regions::decode(U32s(&stored), blocks - 1).is_err());
+        let mut unordered = stored.clone();
+        unordered.rotate_left(12);
+        assert!(Regions::decode(U32s(&unordered), blocks).is_err());
     }
 
     #[test]

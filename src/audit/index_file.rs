@@ -19,7 +19,7 @@
 use std::ops::Range;
 use std::path::Path;
 
-use super::index::{Filter, Gate, KeyKind, Table, U32s, U64s, KINDS};
+use super::index::{Filter, Gate, KeyKind, Regions, Table, U32s, U64s, KINDS};
 use super::protected::{segment_of_list, ListError, Segment};
 use crate::input::mapped::MappedFile;
 
@@ -91,7 +91,7 @@ pub fn build(list: &Path) -> Result<Vec<u8>, ListError> {
         }
     }
     for part in filter.parts() {
-        put_blob(&mut out, part);
+        put_blob(&mut out, &part);
     }
     let (open, parts) = gate.parts();
     out.extend_from_slice(&u64::from(open).to_le_bytes());
@@ -228,7 +228,8 @@ pub(super) struct LoadedIndex {
     domains: Range<usize>,
     /// The bits, group starts, fingerprints and domains of each table.
     tables: [(u32, [Range<usize>; 3]); KINDS],
-    /// The regions and the blocks of the filter.
+    /// The regions (decoded when the file is checked) and the blocks of the filter.
+    regions: Regions,
     filter: [Range<usize>; 2],
     gate: (bool, [Range<usize>; 2]),
 }
@@ -434,14 +435,15 @@ impl LoadedIndex {
                 env!("CARGO_PKG_VERSION")
             )));
         }
-        let index = LoadedIndex {
+        let mut index = LoadedIndex {
             bytes,
             domains,
             tables,
+            regions: Regions::default(),
             filter,
             gate,
         };
-        index.check().map_err(refuse)?;
+        index.regions = index.check().map_err(refuse)?;
         source.check_fresh(path)?;
         Ok(index)
     }
@@ -449,7 +451,7 @@ impl LoadedIndex {
     /// Checks the shape of every part: the domains lines (each is checked to be UTF-8
     /// when it is read), the tables and the gate as [`Table::checked`] and
     /// [`Gate::checked`] want them, the filter whole blocks.
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<Regions, String> {
         let text = &self.bytes[self.domains.clone()];
         if !text.is_empty() && !text.ends_with(b"\n") {
             return Err("its last domain is cut".into());
@@ -458,13 +460,10 @@ impl LoadedIndex {
             return Err("its domains are too long".into());
         }
         let [regions, blocks] = &self.filter;
-        if !regions.len().is_multiple_of(4) || !blocks.len().is_multiple_of(8) {
+        if !blocks.len().is_multiple_of(8) {
             return Err("its filter is cut".into());
         }
-        Filter::checked(
-            U32s(&self.bytes[regions.clone()]),
-            U64s(&self.bytes[blocks.clone()]),
-        )?;
+        let regions = Regions::decode(U32s(&self.bytes[regions.clone()]), blocks.len() / 8)?;
         for (bits, [groups, fps, domains]) in &self.tables {
             let words = |r: &Range<usize>| {
                 r.len()
@@ -483,7 +482,7 @@ impl LoadedIndex {
             U64s(&self.bytes[endings.clone()]),
             U64s(&self.bytes[labels.clone()]),
         )?;
-        Ok(())
+        Ok(regions)
     }
 
     /// The table of `kind` (its parts were checked by [`LoadedIndex::open`]).
@@ -495,9 +494,9 @@ impl LoadedIndex {
 
     /// The filter of the table of joined skeletons.
     pub(super) fn filter(&self) -> Filter<'_> {
-        let [regions, blocks] = &self.filter;
-        let bytes = |r: &Range<usize>| self.bytes.get(r.clone()).unwrap_or_default();
-        Filter::from_parts(U32s(bytes(regions)), U64s(bytes(blocks)))
+        let [_, blocks] = &self.filter;
+        let blocks = self.bytes.get(blocks.clone()).unwrap_or_default();
+        Filter::from_parts(&self.regions, U64s(blocks))
     }
 
     /// The gate.

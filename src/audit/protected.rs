@@ -7,14 +7,17 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::index::{
     entry, key_hash, region_of, Filter, Gate, KeyKind, OwnedFilter, OwnedGate, OwnedTable, Table,
     KINDS,
 };
 use super::index_file::{self, Bytes, LoadedIndex};
-use super::skeleton::{ascii_skeleton_table, join_into, keys_of, Keys, Pieces};
+use super::skeleton::{
+    ascii_skeleton_bytes, ascii_skeleton_table, join_into, keys_of, keys_of_ascii_head,
+    label_skeletons, Keys, Pieces,
+};
 
 /// The built-in protected domains.
 const TOP_DOMAINS: &str = include_str!("data/top-domains.txt");
@@ -44,9 +47,9 @@ pub struct Protected {
 #[derive(Debug)]
 enum Source {
     /// Read from text here.
-    Built(OwnedSegment),
+    Built(Box<OwnedSegment>),
     /// An index file.
-    Loaded(LoadedIndex),
+    Loaded(Box<LoadedIndex>),
 }
 
 /// A bad protected list: its file, the line for a text list, and what is wrong.
@@ -85,7 +88,7 @@ impl ListError {
 }
 
 /// A view of one source: its domains and the tables of their keys.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Segment<'a> {
     /// The domains, in Unicode, lower case, each followed by a line feed (UTF-8). A table
     /// names a domain by where it starts here.
@@ -131,14 +134,14 @@ impl Protected {
 
     /// Adds the domains of a list: one per line, `#` comments and blank lines skipped,
     /// in Unicode or ACE form, a trailing dot allowed. A long list is read by several
-    /// threads (rayon's).
+    /// threads (rayon's). The list is a source of its own, after the others.
     ///
     /// # Errors
     ///
     /// The 1-based line and a message for the first entry that is not a domain name (the
     /// entries before it are added).
     pub fn add_list(&mut self, text: &str) -> Result<(), (usize, String)> {
-        let parts = if text.len() >= PARALLEL_FROM && rayon::current_num_threads() > 1 {
+        let parts: Vec<Part> = if text.len() >= PARALLEL_FROM && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
             split_lines(text, rayon::current_num_threads().min(8))
                 .into_par_iter()
@@ -147,11 +150,23 @@ impl Protected {
         } else {
             vec![Part::read(text, 1)]
         };
+        // A source of its own: nothing to copy, and look-ups in the sources before it
+        // stay as fast.
+        self.sources.push(Source::Built(Box::default()));
         let segment = self.built_segment();
         let mut added = Ok(());
         let mut pending = Pending::default();
+        let mut room = Pending::room_for(&parts);
         for part in parts {
             let error = segment.absorb(part, &mut pending);
+            // Room for the other parts in what the first left.
+            if let Some((domains, entries, filter)) = room.take() {
+                segment.domains.reserve(domains);
+                for (kind, more) in pending.entries.iter_mut().zip(entries) {
+                    kind.reserve(more);
+                }
+                pending.filter.reserve(filter);
+            }
             if let Err(e) = error {
                 added = Err(e);
                 break;
@@ -170,7 +185,7 @@ impl Protected {
     /// that does not decode.
     pub fn add(&mut self, domain: &str) -> Result<(), String> {
         let mut part = Part::default();
-        part.push(domain.trim())?;
+        part.push(domain)?;
         let segment = self.built_segment();
         let mut pending = Pending::default();
         let added = segment.absorb(part, &mut pending).map_err(|(_, m)| m);
@@ -200,7 +215,7 @@ impl Protected {
         if index_file::is_index(&head) {
             let (bytes, sum) = Bytes::read(&mut file, &head, len, path).map_err(io)?;
             let index = LoadedIndex::open(bytes, sum, path)?;
-            self.sources.push(Source::Loaded(index));
+            self.sources.push(Source::Loaded(Box::new(index)));
             return Ok(());
         }
         let mut bytes = head;
@@ -217,7 +232,7 @@ impl Protected {
     /// The last source, when it is read from text, else a new one.
     fn built_segment(&mut self) -> &mut OwnedSegment {
         if !matches!(self.sources.last(), Some(Source::Built(_))) {
-            self.sources.push(Source::Built(OwnedSegment::default()));
+            self.sources.push(Source::Built(Box::default()));
         }
         match self.sources.last_mut() {
             Some(Source::Built(segment)) => segment,
@@ -239,9 +254,19 @@ impl Protected {
         &self,
         kind: KeyKind,
         key: &[u8],
+        confirm: impl FnMut(&str) -> bool,
+    ) -> Option<(usize, u32, &str)> {
+        self.locate_hashed(kind, key, key_hash(key), confirm)
+    }
+
+    /// [`Protected::locate`] of a key whose hash is `hash`.
+    fn locate_hashed(
+        &self,
+        kind: KeyKind,
+        key: &[u8],
+        hash: u64,
         mut confirm: impl FnMut(&str) -> bool,
     ) -> Option<(usize, u32, &str)> {
-        let hash = key_hash(key);
         self.sources.iter().enumerate().find_map(|(s, source)| {
             if kind == KeyKind::Joined && !source.filter().may_contain(key, hash) {
                 return None;
@@ -262,7 +287,21 @@ impl Protected {
         keys: &mut Keys,
         pieces: &mut Pieces,
     ) -> Option<&str> {
-        let found = self.locate(kind, key, |domain| has_key(kind, domain, key, keys, pieces));
+        self.find_hashed(kind, key, key_hash(key), keys, pieces)
+    }
+
+    /// [`Protected::find`] of a key whose hash is `hash`.
+    pub(super) fn find_hashed(
+        &self,
+        kind: KeyKind,
+        key: &[u8],
+        hash: u64,
+        keys: &mut Keys,
+        pieces: &mut Pieces,
+    ) -> Option<&str> {
+        let found = self.locate_hashed(kind, key, hash, |domain| {
+            has_key(kind, domain, key, keys, pieces)
+        });
         found.map(|(_, _, domain)| domain)
     }
 
@@ -434,10 +473,22 @@ struct Part {
     /// Scratch: the last label of a key, joined; the hashes of a domain's joined keys.
     last: String,
     joined_seen: Vec<u64>,
-    /// The last label of the key added to the gate last.
-    last_label: String,
     ascii: AsciiKeys,
+    /// ACE last labels met (most lists have domains under a few TLDs in ACE): each
+    /// decoded, and its skeletons (see `skeleton::label_skeletons`).
+    ace_lasts: FxHashMap<Box<str>, AceLabel>,
 }
+
+/// An ACE label decoded, and the skeletons of the label alone.
+#[derive(Debug)]
+struct AceLabel {
+    decoded: Box<str>,
+    skeletons: String,
+    ends: Vec<u32>,
+}
+
+/// Past this many, [`Part::ace_lasts`] starts again.
+const ACE_LASTS_LIMIT: usize = 4096;
 
 impl Part {
     /// Reads the lines of `text`, the first of which is line `first_line` of the list, up
@@ -457,7 +508,7 @@ impl Part {
         while start < text.len() {
             let end = memchr::memchr(b'\n', &text.as_bytes()[start..])
                 .map_or(text.len(), |at| start + at);
-            let line = text[start..end].trim();
+            let line = trim(&text[start..end]);
             start = end + 1;
             number += 1;
             if line.is_empty() || line.starts_with('#') {
@@ -473,13 +524,91 @@ impl Part {
 
     /// Adds one domain (trimmed), with its keys.
     fn push(&mut self, line: &str) -> Result<(), String> {
-        let domain = line.trim_end_matches('.');
+        let dots = line.bytes().rev().take_while(|&b| b == b'.').count();
+        let domain = &line[..line.len() - dots];
         if self.ascii.read(domain.as_bytes()) {
             return self.push_plain_ascii(domain);
         }
+        let start = self.segment.domains.len();
+        if !self.push_ace_last(domain)? {
+            self.segment.domains.push_str(&normalize(domain)?);
+            keys_of(
+                &self.segment.domains[start..],
+                &mut self.keys,
+                &mut self.pieces,
+            );
+        }
+        self.add_keys(start)
+    }
+
+    /// For a domain of plain ASCII labels but an ACE last label, appends it in Unicode to
+    /// the domains and its keys to `self.keys`, from what the last label gives (worked out
+    /// once per label); false for other domains.
+    fn push_ace_last(&mut self, domain: &str) -> Result<bool, String> {
+        let Some(dot) = memchr::memrchr(b'.', domain.as_bytes()) else {
+            return Ok(false);
+        };
+        let (head, last) = (&domain[..dot], &domain[dot + 1..]);
+        let ace = last
+            .get(..4)
+            .is_some_and(|prefix| prefix.eq_ignore_ascii_case("xn--"));
+        let plain_head = !head.is_empty()
+            && head.split('.').all(|label| {
+                !label.is_empty()
+                    && label
+                        .bytes()
+                        .all(|b| b.is_ascii() && !char::from(b).is_whitespace())
+                    && !label
+                        .get(..4)
+                        .is_some_and(|prefix| prefix.eq_ignore_ascii_case("xn--"))
+            });
+        if !ace || !plain_head || !last.is_ascii() || last.contains(char::is_whitespace) {
+            return Ok(false);
+        }
+        let last = last.to_ascii_lowercase();
+        if !self.ace_lasts.contains_key(last.as_str()) {
+            let decoded = crate::codec::punycode::decode_to_string(&last[4..])
+                .map_err(|e| format!("\"{last}\" does not decode: {e}"))?;
+            let (mut skeletons, mut ends) = (String::new(), Vec::new());
+            label_skeletons(
+                &decoded,
+                &mut self.keys,
+                &mut self.pieces,
+                &mut skeletons,
+                &mut ends,
+            );
+            if self.ace_lasts.len() >= ACE_LASTS_LIMIT {
+                self.ace_lasts.clear();
+            }
+            let label = AceLabel {
+                decoded: decoded.into(),
+                skeletons,
+                ends,
+            };
+            self.ace_lasts.insert(last.as_str().into(), label);
+        }
+        let Some(label) = self.ace_lasts.get(last.as_str()) else {
+            return Ok(false);
+        };
+        let domains = &mut self.segment.domains;
+        let start = domains.len();
+        domains.push_str(head);
+        domains[start..].make_ascii_lowercase();
+        domains.push('.');
+        domains.push_str(&label.decoded);
+        keys_of_ascii_head(
+            &domains[start..],
+            &label.skeletons,
+            &label.ends,
+            &mut self.keys,
+        );
+        Ok(true)
+    }
+
+    /// Adds the keys in `self.keys` of the domain at `start` of the domains (not yet
+    /// ended by its line feed).
+    fn add_keys(&mut self, start: usize) -> Result<(), String> {
         let segment = &mut self.segment;
-        let start = segment.domains.len();
-        segment.domains.push_str(&normalize(domain)?);
         let (Ok(id), Ok(_)) = (
             u32::try_from(start),
             u32::try_from(segment.domains.len() + 1),
@@ -488,7 +617,6 @@ impl Part {
             return Err("the protected list is too large (over 4 GiB of text)".to_owned());
         };
         let stored = &segment.domains[start..];
-        keys_of(stored, &mut self.keys, &mut self.pieces);
         let Keys { text, ends, .. } = &self.keys;
         self.joined_seen.clear();
         let mut from = 0;
@@ -504,13 +632,8 @@ impl Part {
             }
             let last_label =
                 memchr::memrchr(b'.', key.as_bytes()).map_or(key, |dot| &key[dot + 1..]);
-            // Most domains of a list end with one of a few TLDs.
-            if last_label != self.last_label {
-                join_into(last_label, &mut self.last);
-                segment.gate.add(&self.last);
-                self.last_label.clear();
-                self.last_label.push_str(last_label);
-            }
+            join_into(last_label, &mut self.last);
+            segment.gate.add(self.last.as_bytes());
         }
         if !stored.is_ascii() {
             for (i, label) in stored.split('.').enumerate() {
@@ -543,13 +666,7 @@ impl Part {
         } = &self.ascii;
         self.pending.add(KeyKind::Skeleton, key, id);
         self.pending.add(KeyKind::Joined, joined, id);
-        let last_label = &joined[*last..];
-        if last_label != self.last_label.as_bytes() {
-            let last_label = std::str::from_utf8(last_label).unwrap_or_default();
-            segment.gate.add(last_label);
-            self.last_label.clear();
-            self.last_label.push_str(last_label);
-        }
+        segment.gate.add(&joined[*last..]);
         Ok(())
     }
 }
@@ -568,10 +685,8 @@ struct AsciiKeys {
 impl AsciiKeys {
     /// Reads `domain`: false when it is not a plain ASCII domain.
     fn read(&mut self, domain: &[u8]) -> bool {
-        let table = ascii_skeleton_table();
-        self.key.clear();
-        self.joined.clear();
-        self.last = 0;
+        // The labels: none empty, none an ACE label, no byte that is not ASCII or is white
+        // space.
         let mut dots = 0;
         let mut label_start = 0;
         for (i, &b) in domain.iter().enumerate() {
@@ -591,16 +706,38 @@ impl AsciiKeys {
                 b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | 0x80.. => return false,
                 _ => {}
             }
-            for &s in table[usize::from(b.to_ascii_lowercase())] {
-                self.key.push(s);
-                match s {
-                    b'.' => self.last = self.joined.len(),
-                    b'-' => {}
-                    _ => self.joined.push(s),
+        }
+        if dots == 0 || label_start == domain.len() {
+            return false;
+        }
+        // The skeleton: the runs of bytes that are their own skeleton as they are.
+        let (table, own) = (ascii_skeleton_table(), ascii_skeleton_bytes());
+        self.key.clear();
+        let mut from = 0;
+        for (i, &b) in domain.iter().enumerate() {
+            let lower = usize::from(b.to_ascii_lowercase());
+            if own[lower] != b {
+                self.key.extend_from_slice(&domain[from..i]);
+                self.key.extend_from_slice(table[lower]);
+                from = i + 1;
+            }
+        }
+        self.key.extend_from_slice(&domain[from..]);
+        // Joined: the runs between dots and hyphens.
+        self.joined.clear();
+        self.last = 0;
+        let mut from = 0;
+        for (i, &s) in self.key.iter().enumerate() {
+            if s == b'.' || s == b'-' {
+                self.joined.extend_from_slice(&self.key[from..i]);
+                from = i + 1;
+                if s == b'.' {
+                    self.last = self.joined.len();
                 }
             }
         }
-        dots > 0 && label_start < domain.len()
+        self.joined.extend_from_slice(&self.key[from..]);
+        true
     }
 }
 
@@ -613,6 +750,23 @@ struct Pending {
 }
 
 impl Pending {
+    /// How much the parts after the first add: text of domains, entries of each table,
+    /// keys of the filter (none for a single part).
+    fn room_for(parts: &[Part]) -> Option<(usize, [usize; KINDS], usize)> {
+        let rest = parts.get(1..).filter(|rest| !rest.is_empty())?;
+        let mut entries = [0; KINDS];
+        for part in rest {
+            for (n, kind) in entries.iter_mut().zip(&part.pending.entries) {
+                *n += kind.len();
+            }
+        }
+        Some((
+            rest.iter().map(|p| p.segment.domains.len()).sum(),
+            entries,
+            rest.iter().map(|p| p.pending.filter.len()).sum(),
+        ))
+    }
+
     /// Adds the key `key` of `kind` of the domain at `at`.
     fn add(&mut self, kind: KeyKind, key: &[u8], at: u32) {
         let hash = key_hash(key);
@@ -736,9 +890,19 @@ pub(super) fn segment_of_list(text: &str) -> Result<OwnedSegment, (usize, String
     let mut protected = Protected::default();
     protected.add_list(text)?;
     match protected.sources.pop() {
-        Some(Source::Built(segment)) => Ok(segment),
+        Some(Source::Built(segment)) => Ok(*segment),
         _ => Ok(OwnedSegment::default()),
     }
+}
+
+/// `line` without white space at either end (as `str::trim`), the ASCII way first.
+fn trim(line: &str) -> &str {
+    let ascii = line.trim_ascii();
+    let untrimmed = |b: Option<&u8>| b.is_some_and(|&b| b == 0x0B || !b.is_ascii());
+    if untrimmed(ascii.as_bytes().first()) || untrimmed(ascii.as_bytes().last()) {
+        return ascii.trim();
+    }
+    ascii
 }
 
 /// `domain` (not plain ASCII) in Unicode, lower case: its ACE labels decoded.
@@ -845,6 +1009,61 @@ mod tests {
             let last = keys.text.rsplit('.').next().unwrap_or_default();
             join_into(last, &mut joined);
             assert_eq!(&ascii.joined[ascii.last..], joined.as_bytes(), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn an_ace_last_label_gives_the_keys_of_the_whole_domain() {
+        let mut part = Part::default();
+        let (mut keys, mut pieces) = (Keys::default(), Pieces::default());
+        for domain in [
+            "abc.xn--p1ai",
+            "WWW.Exam-ple.XN--P1AI",
+            "rn.m1.xn--p1ai",
+            "a.xn--80ak6aa92e",
+            "x.xn--bcher-kva",
+            "x.y.xn--tdaaaaaa",
+            "again.xn--p1ai",
+        ] {
+            let start = part.segment.domains.len();
+            assert!(part.push_ace_last(domain).unwrap(), "{domain}");
+            let stored = &part.segment.domains[start..];
+            assert_eq!(stored, normalize(domain).unwrap(), "{domain}");
+            keys_of(stored, &mut keys, &mut pieces);
+            assert_eq!(
+                (&part.keys.text, &part.keys.ends),
+                (&keys.text, &keys.ends),
+                "{domain}"
+            );
+            part.segment.domains.push('\n');
+        }
+        for other in [
+            "abc.com",
+            "xn--a.xn--p1ai",
+            "a..xn--p1ai",
+            "xn--p1ai",
+            "a b.xn--p1ai",
+        ] {
+            assert!(!part.push_ace_last(other).unwrap(), "{other}");
+        }
+        assert!(part.push_ace_last("a.xn--zzzzzzzzz").is_err());
+    }
+
+    #[test]
+    fn lines_are_trimmed_as_str_trim_does() {
+        for line in [
+            " a.com ",
+            "\ta.com\r",
+            "a.com\u{b}",
+            "\u{3000}a.com",
+            "a.com\u{a0}",
+            "\u{85}",
+            "",
+            "  ",
+            "ü.de ",
+            " \u{b} a.com",
+        ] {
+            assert_eq!(trim(line), line.trim(), "{line:?}");
         }
     }
 

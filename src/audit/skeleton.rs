@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 use unicode_normalization::char::{canonical_combining_class, is_combining_mark};
 use unicode_normalization::UnicodeNormalization;
 
-use super::index::KeyKind;
+use super::index::{key_hash, KeyKind};
 use super::{describe_all, Check, Protected, Spoof, UnicodeName};
 
 /// Characters that UTS #39's confusables do not map to the ASCII they look like, mapped as
@@ -254,6 +254,8 @@ pub struct Buffers {
     /// one TLD or origin).
     recent_label: String,
     recent_facts: Option<LastLabel>,
+    /// Joined keys found in no source lately.
+    absent: Absent,
     /// The joined skeletons of the ASCII labels of a name, back to back, with where each
     /// starts; and a key made of them.
     head: Vec<u8>,
@@ -309,6 +311,46 @@ pub(super) struct Keys {
     skeletons: Skeletons,
     labels: Vec<std::ops::Range<usize>>,
     mapped: String,
+}
+
+/// The joined keys found in no source lately, up to [`Absent::LONGEST`] bytes: slot
+/// `hash % SLOTS` holds the last such key of its hash (a name's keys come back with the
+/// name, and under the name's parent domains).
+#[derive(Debug)]
+struct Absent {
+    /// Each slot: the key's hash, its length plus one (0: an empty slot), its bytes.
+    slots: Vec<(u64, u8, [u8; Absent::LONGEST])>,
+}
+
+impl Default for Absent {
+    fn default() -> Self {
+        Absent {
+            slots: vec![(0, 0, [0; Absent::LONGEST]); Absent::SLOTS],
+        }
+    }
+}
+
+impl Absent {
+    /// How many keys are kept.
+    const SLOTS: usize = 512;
+    /// The longest key kept.
+    const LONGEST: usize = 30;
+
+    /// Whether `key`, of hash `hash`, was kept as absent.
+    fn holds(&self, hash: u64, key: &[u8]) -> bool {
+        let (h, len, bytes) = &self.slots[hash as usize % Absent::SLOTS];
+        *h == hash && usize::from(*len) == key.len() + 1 && bytes.get(..key.len()) == Some(key)
+    }
+
+    /// Keeps `key`, of hash `hash`, as absent (if it is short enough).
+    fn keep(&mut self, hash: u64, key: &[u8]) {
+        if key.len() <= Absent::LONGEST {
+            let slot = &mut self.slots[hash as usize % Absent::SLOTS];
+            slot.0 = hash;
+            slot.1 = key.len() as u8 + 1;
+            slot.2[..key.len()].copy_from_slice(key);
+        }
+    }
 }
 
 /// What a name's last label can give rise to in the name checks.
@@ -382,8 +424,54 @@ pub(super) fn keys_of(domain: &str, keys: &mut Keys, pieces: &mut Pieces) {
         absolute: true,
         invalid: 0,
     };
-    let sk = &mut keys.skeletons;
-    skeletons(&name, 0, sk, pieces, &mut keys.mapped);
+    skeletons(&name, 0, &mut keys.skeletons, pieces, &mut keys.mapped);
+    push_distinct_keys(keys);
+}
+
+/// What [`keys_of`] makes of `domain`, whose labels are ASCII but the last, from the
+/// skeletons of that label alone (`last`, cut at `ends`, as [`label_skeletons`] makes
+/// them).
+pub(super) fn keys_of_ascii_head(domain: &str, last: &str, ends: &[u32], keys: &mut Keys) {
+    keys.text.clear();
+    keys.ends.clear();
+    keys.labels.clear();
+    keys.labels.extend(label_ranges(domain));
+    let name = UnicodeName {
+        text: domain,
+        labels: &keys.labels,
+        absolute: true,
+        invalid: 0,
+    };
+    skeletons_of_ascii_head(&name, 0, &mut keys.skeletons, last, ends);
+    push_distinct_keys(keys);
+}
+
+/// The skeletons of the label `label` alone (plain, loose, then the alternatives), onto
+/// `out`, with where each ends.
+pub(super) fn label_skeletons(
+    label: &str,
+    keys: &mut Keys,
+    pieces: &mut Pieces,
+    out: &mut String,
+    ends: &mut Vec<u32>,
+) {
+    let whole = 0..label.len();
+    let name = UnicodeName {
+        text: label,
+        labels: std::slice::from_ref(&whole),
+        absolute: false,
+        invalid: 0,
+    };
+    skeletons(&name, 0, &mut keys.skeletons, pieces, &mut keys.mapped);
+    for v in 0..keys.skeletons.variants() {
+        out.push_str(keys.skeletons.of_labels_from(v, 0));
+        ends.push(out.len() as u32);
+    }
+}
+
+/// The skeletons of `keys.skeletons` whole, each different one once, as the keys.
+fn push_distinct_keys(keys: &mut Keys) {
+    let sk = &keys.skeletons;
     for v in 0..sk.variants() {
         let key = sk.of_labels_from(v, 0);
         let mut from = 0;
@@ -478,6 +566,7 @@ impl Protected {
             keys,
             pieces,
             joined,
+            absent,
             ..
         } = buffers;
         let count = n - first;
@@ -506,10 +595,7 @@ impl Protected {
                     if looked & bit == 0 {
                         looked |= bit;
                         join_into(key, joined);
-                        if self
-                            .find(KeyKind::Joined, joined.as_bytes(), keys, pieces)
-                            .is_some()
-                        {
+                        if self.has_joined(joined.as_bytes(), absent, keys, pieces) {
                             present |= bit;
                         }
                     }
@@ -571,9 +657,10 @@ impl Protected {
             head,
             head_starts,
             head_key,
+            absent,
             ..
         } = buffers;
-        let table = ascii_skeleton_table();
+        let (table, own) = (ascii_skeleton_table(), ascii_skeleton_bytes());
         head.clear();
         head_starts.clear();
         for i in first..n - 1 {
@@ -583,7 +670,7 @@ impl Protected {
             let mut from = 0;
             for (j, &b) in label.iter().enumerate() {
                 let skeleton = table[usize::from(b & 0x7F)];
-                if skeleton != [b] || b == b'-' {
+                if own[usize::from(b & 0x7F)] != b || b == b'-' {
                     head.extend_from_slice(&label[from..j]);
                     head.extend(skeleton.iter().filter(|&&s| s != b'.' && s != b'-'));
                     from = j + 1;
@@ -600,12 +687,34 @@ impl Protected {
                 head_key.extend_from_slice(&head[start..]);
                 head_key.extend_from_slice(&last_joined[from..end as usize]);
                 from = end as usize;
-                if self.find(KeyKind::Joined, head_key, keys, pieces).is_some() {
+                if self.has_joined(head_key, absent, keys, pieces) {
                     return true;
                 }
             }
         }
         false
+    }
+
+    /// Whether some protected domain has the joined key `key`: a key found in no source
+    /// lately is not looked up again.
+    fn has_joined(
+        &self,
+        key: &[u8],
+        absent: &mut Absent,
+        keys: &mut Keys,
+        pieces: &mut Pieces,
+    ) -> bool {
+        let hash = key_hash(key);
+        if absent.holds(hash, key) {
+            return false;
+        }
+        let found = self
+            .find_hashed(KeyKind::Joined, key, hash, keys, pieces)
+            .is_some();
+        if !found {
+            absent.keep(hash, key);
+        }
+        found
     }
 
     /// What `last` (lower case) can give rise to as a name's last label, cached.
@@ -864,7 +973,7 @@ fn ascii_skeletons() -> &'static [String] {
 
 /// The skeleton of each ASCII character when it is one ASCII character (`.` for `.`), else
 /// 0, worked out once.
-fn ascii_skeleton_bytes() -> &'static [u8; 128] {
+pub(super) fn ascii_skeleton_bytes() -> &'static [u8; 128] {
     static TABLE: std::sync::OnceLock<[u8; 128]> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let mut bytes = [0; 128];
@@ -1045,11 +1154,11 @@ fn skeletons_of_ascii_head(
 /// Appends the skeleton of the ASCII `label` (plain and loose alike): the runs of bytes
 /// that are their own skeleton as they are, the others from the table.
 fn push_ascii_skeleton(label: &str, out: &mut String) {
-    let table = ascii_skeleton_table();
+    let (table, own) = (ascii_skeleton_table(), ascii_skeleton_bytes());
     let mut from = 0;
     for (i, b) in label.bytes().enumerate() {
         let skeleton = table[usize::from(b & 0x7F)];
-        if skeleton != [b] {
+        if own[usize::from(b & 0x7F)] != b {
             out.push_str(&label[from..i]);
             out.push_str(std::str::from_utf8(skeleton).unwrap_or_default());
             from = i + 1;
@@ -1345,10 +1454,14 @@ mod tests {
         // the last label's alone: every skeleton of an ASCII label is its plain one.
         for b in 0u8..128 {
             let text = char::from(b).to_string();
-            let (mut loose, mut plain) = (String::new(), String::new());
+            let (mut loose, mut plain, mut uts39) = (String::new(), String::new(), String::new());
             push_loose(&text, u64::MAX, &mut 0, &mut String::new(), &mut loose);
             push_ascii_skeleton(&text, &mut plain);
+            push_plain(&text, &mut uts39);
             assert_eq!(loose, plain, "{b:#x}");
+            if b != b'.' {
+                assert_eq!(plain, uts39, "{b:#x}");
+            }
         }
     }
 
@@ -1449,6 +1562,29 @@ mod tests {
             .iter()
             .any(|m| m.0 == Check::SkeletonMatchJoined));
         assert!(!matches(&protected, "m.рф").is_empty());
+    }
+
+    #[test]
+    fn keys_kept_as_absent_are_those_and_only_those() {
+        let mut absent = Absent::default();
+        let (a, b) = (b"examplecorn".as_slice(), b"examplecorm".as_slice());
+        let long = [b'x'; Absent::LONGEST + 1];
+        assert!(!absent.holds(key_hash(a), a));
+        absent.keep(key_hash(a), a);
+        absent.keep(key_hash(&long), &long);
+        assert!(absent.holds(key_hash(a), a));
+        assert!(!absent.holds(key_hash(b), b));
+        assert!(!absent.holds(key_hash(&long), &long));
+        // The same hash with other bytes is not held (as if two keys shared a hash).
+        assert!(!absent.holds(key_hash(a), b));
+        // Another key of the same slot takes it.
+        let other = (0u32..)
+            .map(|i| format!("k{i}"))
+            .find(|k| key_hash(k.as_bytes()) % 512 == key_hash(a) % 512 && k.as_bytes() != a)
+            .unwrap();
+        absent.keep(key_hash(other.as_bytes()), other.as_bytes());
+        assert!(!absent.holds(key_hash(a), a));
+        assert!(absent.holds(key_hash(other.as_bytes()), other.as_bytes()));
     }
 
     #[test]
