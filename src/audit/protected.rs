@@ -256,18 +256,23 @@ impl Protected {
         key: &[u8],
         confirm: impl FnMut(&str) -> bool,
     ) -> Option<(usize, u32, &str)> {
-        self.locate_hashed(kind, key, key_hash(key), confirm)
+        self.locate_in(kind, key, key_hash(key), !0, confirm)
     }
 
-    /// [`Protected::locate`] of a key whose hash is `hash`.
-    fn locate_hashed(
+    /// [`Protected::locate`] of a key whose hash is `hash`, in the sources of `sources`
+    /// (bit `s` for source `s`, bit 63 for it and the ones after).
+    fn locate_in(
         &self,
         kind: KeyKind,
         key: &[u8],
         hash: u64,
+        sources: u64,
         mut confirm: impl FnMut(&str) -> bool,
     ) -> Option<(usize, u32, &str)> {
         self.sources.iter().enumerate().find_map(|(s, source)| {
+            if sources & 1 << s.min(63) == 0 {
+                return None;
+            }
             if kind == KeyKind::Joined && !source.filter().may_contain(key, hash) {
                 return None;
             }
@@ -279,27 +284,19 @@ impl Protected {
         })
     }
 
-    /// The first domain (in list order) that has the key `key` of `kind`.
-    pub(super) fn find(
-        &self,
-        kind: KeyKind,
-        key: &[u8],
-        keys: &mut Keys,
-        pieces: &mut Pieces,
-    ) -> Option<&str> {
-        self.find_hashed(kind, key, key_hash(key), keys, pieces)
-    }
-
-    /// [`Protected::find`] of a key whose hash is `hash`.
-    pub(super) fn find_hashed(
+    /// The first domain (in list order) that has the key `key` of `kind`, whose hash is
+    /// `hash`, in the sources of `sources` (see [`Protected::sources_ending`]; the others
+    /// are known not to have it).
+    pub(super) fn find_in(
         &self,
         kind: KeyKind,
         key: &[u8],
         hash: u64,
+        sources: u64,
         keys: &mut Keys,
         pieces: &mut Pieces,
     ) -> Option<&str> {
-        let found = self.locate_hashed(kind, key, hash, |domain| {
+        let found = self.locate_in(kind, key, hash, sources, |domain| {
             has_key(kind, domain, key, keys, pieces)
         });
         found.map(|(_, _, domain)| domain)
@@ -318,12 +315,14 @@ impl Protected {
         found.map(|(_, _, domain)| domain)
     }
 
-    /// Whether some key of a source, with dots and hyphens removed, may end with `joined`
-    /// (see [`Gate::may_end`]).
-    pub(super) fn may_end(&self, joined: &str) -> bool {
+    /// The sources where a key, with dots and hyphens removed, may end with `joined` (see
+    /// [`Gate::may_end`]): bit `s` for source `s`, bit 63 for it and the ones after.
+    pub(super) fn sources_ending(&self, joined: &str) -> u64 {
         self.sources
             .iter()
-            .any(|source| source.gate().may_end(joined))
+            .enumerate()
+            .filter(|(_, source)| source.gate().may_end(joined))
+            .fold(0, |bits, (s, _)| bits | 1 << s.min(63))
     }
 
     /// How many different domains are protected (one pass over the list).
@@ -336,9 +335,11 @@ impl Protected {
                     .domains()
                     .filter(|&(at, domain)| {
                         keys_of(domain, &mut keys, &mut pieces);
-                        let plain = &keys.text[..keys.ends[0]];
-                        let first =
-                            self.locate(KeyKind::Skeleton, plain.as_bytes(), |d| d == domain);
+                        let Some(&end) = keys.ends.first() else {
+                            return false;
+                        };
+                        let plain = &keys.text.as_bytes()[..end];
+                        let first = self.locate(KeyKind::Skeleton, plain, |d| d == domain);
                         first.is_some_and(|(s2, at2, _)| (s2, at2) == (s, at))
                     })
                     .count()

@@ -332,9 +332,9 @@ impl Default for Absent {
 
 impl Absent {
     /// How many keys are kept.
-    const SLOTS: usize = 512;
+    const SLOTS: usize = 1024;
     /// The longest key kept.
-    const LONGEST: usize = 30;
+    const LONGEST: usize = 23;
 
     /// Whether `key`, of hash `hash`, was kept as absent.
     fn holds(&self, hash: u64, key: &[u8]) -> bool {
@@ -356,8 +356,9 @@ impl Absent {
 /// What a name's last label can give rise to in the name checks.
 #[derive(Debug, Clone, Copy)]
 struct LastLabel {
-    /// Its skeletons end some protected key: a skeleton match is possible.
-    ends_some: bool,
+    /// The sources (bit `s` for source `s`, bit 63 for it and the ones after) where a key
+    /// may end with one of its skeletons: where a skeleton match is possible.
+    sources: u64,
     /// It holds a deviation character or one that hides a protected domain (C04, C33).
     marked: bool,
     /// Its skeletons (plain, loose, alternatives): entries `skeletons.0..skeletons.1` of
@@ -511,7 +512,7 @@ impl Protected {
         let facts = self.last_label(last, buffers);
         if head_ascii && !facts.marked {
             let first = n.saturating_sub(4);
-            if facts.ends_some && self.ascii_head_may_match(name, first, facts, buffers) {
+            if facts.sources != 0 && self.ascii_head_may_match(name, first, facts, buffers) {
                 let is_own = |target: &str| is_own_domain(name, target);
                 let Buffers {
                     name: sk,
@@ -522,7 +523,9 @@ impl Protected {
                 let (from, to) = facts.skeletons;
                 let ends = &last_skeleton_ends[from as usize..to as usize];
                 skeletons_of_ascii_head(name, first, sk, last_skeletons, ends);
-                if let Some(spoof) = self.skeleton_match(name, first, buffers, &is_own) {
+                if let Some(spoof) =
+                    self.skeleton_match(name, first, facts.sources, buffers, &is_own)
+                {
                     found(spoof);
                 }
             }
@@ -532,7 +535,7 @@ impl Protected {
             return;
         }
         let is_own = |target: &str| is_own_domain(name, target);
-        if facts.ends_some {
+        if facts.sources != 0 {
             // Most names under a TLD that ends no protected key skip this.
             let first = n.saturating_sub(4);
             let Buffers {
@@ -542,7 +545,7 @@ impl Protected {
                 ..
             } = buffers;
             skeletons(name, first, sk, pieces, mapped);
-            if let Some(spoof) = self.skeleton_match(name, first, buffers, &is_own) {
+            if let Some(spoof) = self.skeleton_match(name, first, facts.sources, buffers, &is_own) {
                 found(spoof);
                 return;
             }
@@ -557,6 +560,7 @@ impl Protected {
         &self,
         name: &UnicodeName<'_>,
         first: usize,
+        sources: u64,
         buffers: &mut Buffers,
         is_own: &dyn Fn(&str) -> bool,
     ) -> Option<Spoof> {
@@ -595,7 +599,7 @@ impl Protected {
                     if looked & bit == 0 {
                         looked |= bit;
                         join_into(key, joined);
-                        if self.has_joined(joined.as_bytes(), absent, keys, pieces) {
+                        if self.has_joined(joined.as_bytes(), sources, absent, keys, pieces) {
                             present |= bit;
                         }
                     }
@@ -604,9 +608,11 @@ impl Protected {
                     }
                     if joined_keys {
                         join_into(key, joined);
-                        self.find(KeyKind::Joined, joined.as_bytes(), keys, pieces)
+                        let (kind, key) = (KeyKind::Joined, joined.as_bytes());
+                        self.find_in(kind, key, key_hash(key), sources, keys, pieces)
                     } else {
-                        self.find(KeyKind::Skeleton, key.as_bytes(), keys, pieces)
+                        let (kind, key) = (KeyKind::Skeleton, key.as_bytes());
+                        self.find_in(kind, key, key_hash(key), sources, keys, pieces)
                     }
                 });
                 let Some(target) = hit else { continue };
@@ -687,7 +693,7 @@ impl Protected {
                 head_key.extend_from_slice(&head[start..]);
                 head_key.extend_from_slice(&last_joined[from..end as usize]);
                 from = end as usize;
-                if self.has_joined(head_key, absent, keys, pieces) {
+                if self.has_joined(head_key, facts.sources, absent, keys, pieces) {
                     return true;
                 }
             }
@@ -700,6 +706,7 @@ impl Protected {
     fn has_joined(
         &self,
         key: &[u8],
+        sources: u64,
         absent: &mut Absent,
         keys: &mut Keys,
         pieces: &mut Pieces,
@@ -709,7 +716,7 @@ impl Protected {
             return false;
         }
         let found = self
-            .find_hashed(KeyKind::Joined, key, hash, keys, pieces)
+            .find_in(KeyKind::Joined, key, hash, sources, keys, pieces)
             .is_some();
         if !found {
             absent.keep(hash, key);
@@ -747,9 +754,9 @@ impl Protected {
             ..
         } = buffers;
         skeletons(&alone, 0, sk, pieces, mapped);
-        let ends_some = (0..sk.variants()).any(|v| {
+        let sources = (0..sk.variants()).fold(0, |sources, v| {
             join_into(sk.of_labels_from(v, 0), joined);
-            self.may_end(joined)
+            sources | self.sources_ending(joined)
         });
         if buffers.last_labels.len() >= LAST_LABELS_LIMIT {
             buffers.last_labels.clear();
@@ -786,7 +793,7 @@ impl Protected {
             }
         }
         let facts = LastLabel {
-            ends_some,
+            sources,
             marked: last.contains(|c| is_deviation(c) || hides(c)),
             skeletons: (from, buffers.last_skeleton_ends.len() as u32),
             joined: (joined_from as u32, buffers.last_joined_ends.len() as u32),
@@ -803,7 +810,7 @@ impl Protected {
     /// deviation character nor one that hides a domain. Cached per thread in `buffers`.
     pub(crate) fn passes_with_last_label(&self, last: &str, buffers: &mut Buffers) -> bool {
         let facts = self.last_label(last, buffers);
-        !facts.ends_some && !facts.marked
+        facts.sources == 0 && !facts.marked
     }
 
     /// C04: the name as IDNA2003 (transitional processing) maps it is another, protected
@@ -1416,7 +1423,7 @@ mod tests {
     fn only_names_ending_like_a_protected_key_get_their_skeletons_compared() {
         let protected = Protected::builtin();
         let mut buffers = Buffers::default();
-        let mut ends_some = |last: &str| protected.last_label(last, &mut buffers).ends_some;
+        let mut ends_some = |last: &str| protected.last_label(last, &mut buffers).sources != 0;
         // "corn" is the skeleton of "com", which ends many keys; "ф" ends none.
         assert!(ends_some("corn"));
         assert!(ends_some("orn"));
@@ -1550,7 +1557,7 @@ mod tests {
                 skeletons(name, first, &mut b.name, &mut b.pieces, &mut b.mapped);
                 let own = |target: &str| is_own_domain(name, target);
                 protected
-                    .skeleton_match(name, first, &mut b, &own)
+                    .skeleton_match(name, first, !0, &mut b, &own)
                     .map(|s| (s.check, s.target))
                     .into_iter()
                     .collect::<Vec<_>>()
@@ -1580,7 +1587,10 @@ mod tests {
         // Another key of the same slot takes it.
         let other = (0u32..)
             .map(|i| format!("k{i}"))
-            .find(|k| key_hash(k.as_bytes()) % 512 == key_hash(a) % 512 && k.as_bytes() != a)
+            .find(|k| {
+                key_hash(k.as_bytes()) % Absent::SLOTS as u64 == key_hash(a) % Absent::SLOTS as u64
+                    && k.as_bytes() != a
+            })
             .unwrap();
         absent.keep(key_hash(other.as_bytes()), other.as_bytes());
         assert!(!absent.holds(key_hash(a), a));
