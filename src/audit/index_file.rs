@@ -208,7 +208,7 @@ fn block_sum(bytes: &[u8]) -> u64 {
 /// A digest of what makes the skeletons: the format, idnscope's version, and the skeleton
 /// keys of a set of probe names (the characters of the extra and alternative mappings,
 /// and a sample of the confusables). An index made with other skeletons is refused.
-fn skeleton_digest() -> u64 {
+pub(super) fn skeleton_digest() -> u64 {
     let mut probe = String::from(env!("CARGO_PKG_VERSION"));
     probe.push('.');
     probe.push_str(&super::skeleton::probe_text());
@@ -361,12 +361,19 @@ impl Reader<'_> {
 }
 
 impl LoadedIndex {
-    /// Checks the index file `bytes` read from `path`.
+    /// Checks the index file `bytes` read from `path`, whose checksum after the header
+    /// is `sum`, against this build's [`skeleton_digest`], `ours` (worked out by the
+    /// caller beside the reading).
     ///
     /// # Errors
     ///
     /// Why it cannot be used.
-    pub(super) fn open(bytes: Bytes, sum: u64, path: &Path) -> Result<Self, ListError> {
+    pub(super) fn open(
+        bytes: Bytes,
+        sum: u64,
+        ours: u64,
+        path: &Path,
+    ) -> Result<Self, ListError> {
         let refuse = |why: String| ListError::file(path, format!("not a usable index: {why}"));
         let word = |at: usize| {
             let mut w = [0; 8];
@@ -427,7 +434,7 @@ impl LoadedIndex {
             Ok((digest, version, source, domains, tables, filter, gate))
         })();
         let (digest, version, source, domains, tables, filter, gate) = parsed.map_err(refuse)?;
-        if digest != skeleton_digest() {
+        if digest != ours {
             let made_by = String::from_utf8_lossy(&bytes[version]);
             return Err(refuse(format!(
                 "made by idnscope {made_by} with other skeletons than this one's ({}); make \

@@ -213,8 +213,12 @@ impl Protected {
             .read_to_end(&mut head)
             .map_err(io)?;
         if index_file::is_index(&head) {
-            let (bytes, sum) = Bytes::read(&mut file, &head, len, path).map_err(io)?;
-            let index = LoadedIndex::open(bytes, sum, path)?;
+            let (read, digest) = rayon::join(
+                || Bytes::read(&mut file, &head, len, path),
+                index_file::skeleton_digest,
+            );
+            let (bytes, sum) = read.map_err(io)?;
+            let index = LoadedIndex::open(bytes, sum, digest, path)?;
             self.sources.push(Source::Loaded(Box::new(index)));
             return Ok(());
         }
