@@ -368,12 +368,7 @@ impl LoadedIndex {
     /// # Errors
     ///
     /// Why it cannot be used.
-    pub(super) fn open(
-        bytes: Bytes,
-        sum: u64,
-        ours: u64,
-        path: &Path,
-    ) -> Result<Self, ListError> {
+    pub(super) fn open(bytes: Bytes, sum: u64, ours: u64, path: &Path) -> Result<Self, ListError> {
         let refuse = |why: String| ListError::file(path, format!("not a usable index: {why}"));
         let word = |at: usize| {
             let mut w = [0; 8];

@@ -790,8 +790,9 @@ pub(super) struct OwnedSegment {
     tables: [OwnedTable; KINDS],
     filter: OwnedFilter,
     gate: OwnedGate,
-    /// How much of `domains` is in the tables and the filter.
-    settled: usize,
+    /// The region and the fingerprint of each joined key, for making the filter again
+    /// when domains are added.
+    filter_keys: Vec<(u32, u32)>,
 }
 
 impl OwnedSegment {
@@ -840,42 +841,24 @@ impl OwnedSegment {
     }
 
     /// Adds the keys of `pending` to the tables (the domains are in already), and makes
-    /// the filter again, of the joined keys of the domains of the tables before (worked out
-    /// again) and of those of `pending`.
+    /// the filter again.
     fn settle(&mut self, pending: Pending) {
         let Pending {
             entries: [to_skeleton, to_joined, to_word],
             filter: mut filter_keys,
         } = pending;
-        let mut old_keys = Vec::new();
-        if self.settled > 0 {
-            let (mut keys, mut pieces, mut joined) =
-                (Keys::default(), Pieces::default(), String::new());
-            let old = &self.domains[..self.settled];
-            for domain in old.lines() {
-                keys_of(domain, &mut keys, &mut pieces);
-                let mut from = 0;
-                for &end in &keys.ends {
-                    join_into(&keys.text[from..end], &mut joined);
-                    from = end;
-                    let fp = (key_hash(joined.as_bytes()) >> 32) as u32;
-                    old_keys.push((region_of(joined.as_bytes()), fp));
-                }
-            }
-        }
-        old_keys.append(&mut filter_keys);
+        self.filter_keys.append(&mut filter_keys);
         let [skeleton, joined, word] = &mut self.tables;
-        let filter = &mut self.filter;
+        let (filter, filter_keys) = (&mut self.filter, &self.filter_keys);
         rayon::join(
             || skeleton.extend(to_skeleton),
             || {
                 joined.extend(to_joined);
                 word.extend(to_word);
-                *filter = OwnedFilter::of(&old_keys);
+                *filter = OwnedFilter::of(filter_keys);
             },
         );
         self.gate.settle();
-        self.settled = self.domains.len();
     }
 
     /// The parts of an index file: the domains, the tables, the filter and the gate (all

@@ -110,7 +110,7 @@ than its list when the list is still where it was.
 
 Examples:
   idnscope protect index samples/protect.txt -o protect.idx
-  idnscope protect index samples/protect.txt -o p.idx && idnscope audit --protect p.idx samples/names.txt")]
+  idnscope protect index samples/protect.txt -o p.idx && idnscope audit --protect p.idx -")]
     Protect(protect_cmd::ProtectArgs),
     /// Raw Punycode (RFC 3492) on single strings, without the xn-- prefix
     #[command(after_help = "\
