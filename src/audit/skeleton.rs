@@ -1,8 +1,9 @@
-//! Skeletons and the protected list (C28 to C30, C33 of docs/homograph-checks.md).
+//! Skeletons and the name checks against the protected list (C04, C28 to C30, C33 of
+//! docs/homograph-checks.md).
 //!
 //! Two names that look alike have the same UTS #39 skeleton. The name's last two to four
-//! labels are compared, by skeleton, with the protected domains: the built-in list (the
-//! `top-sites` package's top domains, MIT, in `data/`) and the user's `--protect` file.
+//! labels are compared, by skeleton, with the protected domains ([`super::Protected`]: the
+//! built-in list and the user's `--protect` lists and index files).
 //! Each name gets up to three skeletons, as Chromium's skeleton generator makes them: the
 //! plain UTS #39 one; a loose one, made after removing diacritics and mapping the letters
 //! that UTS #39 does not (`ł` to `l`, `ш` to `w`, small capitals to their letters...), with
@@ -361,12 +362,13 @@ struct LastLabel {
     sources: u64,
     /// It holds a deviation character or one that hides a protected domain (C04, C33).
     marked: bool,
-    /// Its skeletons (plain, loose, alternatives): entries `skeletons.0..skeletons.1` of
-    /// [`Buffers::last_skeleton_ends`].
-    skeletons: (u32, u32),
-    /// The different ones of them with dots and hyphens removed: entries
-    /// `joined.0..joined.1` of [`Buffers::last_joined_ends`].
-    joined: (u32, u32),
+    /// Its skeletons (plain, loose, alternatives): they start at `skeletons.0` of
+    /// [`Buffers::last_skeletons`], and end where entries `skeletons.1..skeletons.2` of
+    /// [`Buffers::last_skeleton_ends`] say, counted from there.
+    skeletons: (u32, u32, u32),
+    /// The different ones of them with dots and hyphens removed, the same way in
+    /// [`Buffers::last_joined`] and [`Buffers::last_joined_ends`].
+    joined: (u32, u32, u32),
 }
 
 /// Past this many last labels, [`Buffers::last_labels`] starts again.
@@ -520,9 +522,10 @@ impl Protected {
                     last_skeleton_ends,
                     ..
                 } = buffers;
-                let (from, to) = facts.skeletons;
+                let (base, from, to) = facts.skeletons;
                 let ends = &last_skeleton_ends[from as usize..to as usize];
-                skeletons_of_ascii_head(name, first, sk, last_skeletons, ends);
+                let last = &last_skeletons[base as usize..];
+                skeletons_of_ascii_head(name, first, sk, last, ends);
                 if let Some(spoof) =
                     self.skeleton_match(name, first, facts.sources, buffers, &is_own)
                 {
@@ -684,7 +687,9 @@ impl Protected {
             }
             head.extend_from_slice(&label[from..]);
         }
-        let ends = &last_joined_ends[facts.joined.0 as usize..facts.joined.1 as usize];
+        let (base, from, to) = facts.joined;
+        let ends = &last_joined_ends[from as usize..to as usize];
+        let last_joined = &last_joined[base as usize..];
         for k in 2..=n - first {
             let start = head_starts[n - k - first];
             let mut from = 0;
@@ -766,20 +771,21 @@ impl Protected {
             buffers.last_joined_ends.clear();
             buffers.recent_facts = None;
         }
+        // Each label's skeletons after those of the labels before, cut where they end
+        // counted from the first of them.
         let from = buffers.last_skeleton_ends.len() as u32;
         let joined_from = buffers.last_joined_ends.len();
+        let (base, joined_base) = (buffers.last_skeletons.len(), buffers.last_joined.len());
         for v in 0..buffers.name.variants() {
             let skeleton = buffers.name.of_labels_from(v, 0);
             buffers.last_skeletons.push_str(skeleton);
-            buffers
-                .last_skeleton_ends
-                .push(buffers.last_skeletons.len() as u32);
+            let end = buffers.last_skeletons.len() - base;
+            buffers.last_skeleton_ends.push(end as u32);
             join_into(skeleton, &mut buffers.joined);
-            let mut start = buffers.last_joined_ends[..joined_from]
-                .last()
-                .map_or(0, |&e| e as usize);
+            let mine = &buffers.last_joined[joined_base..];
+            let mut start = 0;
             let seen = buffers.last_joined_ends[joined_from..].iter().any(|&end| {
-                let same = buffers.last_joined[start..end as usize] == *buffers.joined.as_bytes();
+                let same = mine[start..end as usize] == *buffers.joined.as_bytes();
                 start = end as usize;
                 same
             });
@@ -787,16 +793,19 @@ impl Protected {
                 buffers
                     .last_joined
                     .extend_from_slice(buffers.joined.as_bytes());
-                buffers
-                    .last_joined_ends
-                    .push(buffers.last_joined.len() as u32);
+                let end = buffers.last_joined.len() - joined_base;
+                buffers.last_joined_ends.push(end as u32);
             }
         }
         let facts = LastLabel {
             sources,
             marked: last.contains(|c| is_deviation(c) || hides(c)),
-            skeletons: (from, buffers.last_skeleton_ends.len() as u32),
-            joined: (joined_from as u32, buffers.last_joined_ends.len() as u32),
+            skeletons: (base as u32, from, buffers.last_skeleton_ends.len() as u32),
+            joined: (
+                joined_base as u32,
+                joined_from as u32,
+                buffers.last_joined_ends.len() as u32,
+            ),
         };
         buffers.last_labels.insert(last.into(), facts);
         buffers.recent_label.clear();
@@ -1485,26 +1494,24 @@ mod tests {
             "ﬁ",
             "中国",
         ];
+        // One thread's buffers for every name, as a run keeps them: the last labels' cached
+        // skeletons pile up.
+        let protected = Protected::builtin();
+        let mut fast = Buffers::default();
         for head in ["", "www.", "a.b.c.", "rn-m.x1."] {
             for last in lasts {
                 let text = format!("{head}{last}");
                 let mut whole = Buffers::default();
-                let mut fast = Buffers::default();
                 with_name(&text, |name| {
                     let first = name.labels.len().saturating_sub(4);
                     let b = &mut whole;
                     skeletons(name, first, &mut b.name, &mut b.pieces, &mut b.mapped);
-                    let protected = Protected::builtin();
-                    let facts = protected.last_label(name.label(name.labels.len() - 1), &mut fast);
-                    let (from, to) = facts.skeletons;
+                    let last = name.label(name.labels.len() - 1);
+                    let facts = protected.last_label(last, &mut fast);
+                    let (base, from, to) = facts.skeletons;
                     let ends = &fast.last_skeleton_ends[from as usize..to as usize];
-                    skeletons_of_ascii_head(
-                        name,
-                        first,
-                        &mut fast.name,
-                        &fast.last_skeletons,
-                        ends,
-                    );
+                    let skeletons = &fast.last_skeletons[base as usize..];
+                    skeletons_of_ascii_head(name, first, &mut fast.name, skeletons, ends);
                 });
                 let (w, f) = (&whole.name, &fast.name);
                 assert_eq!(
@@ -1548,8 +1555,15 @@ mod tests {
             "nothing.рф",
             "rn.рф",
         ];
-        for text in names {
-            let fast = matches(&protected, text);
+        // The fast side with one thread's buffers for every name, twice over, as a run
+        // keeps them.
+        let mut shared = Buffers::default();
+        for text in names.iter().chain(&names) {
+            let fast = with_name(text, |name| {
+                let mut found = Vec::new();
+                protected.check_name(name, &mut shared, &mut |s| found.push((s.check, s.target)));
+                found
+            });
             let whole = with_name(text, |name| {
                 let mut b = Buffers::default();
                 let n = name.labels.len();
