@@ -174,6 +174,9 @@ mod guard {
     /// The clean-up to call before the process ends (null: none), a `fn()`.
     static CLEAN_UP: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
 
+    /// Whether a thread is writing the message of a fault in a known region.
+    static REPORTING: AtomicBool = AtomicBool::new(false);
+
     /// Sets the clean-up.
     pub(super) fn set_clean_up(clean_up: fn()) {
         CLEAN_UP.store(clean_up as *mut (), Ordering::Release);
@@ -262,6 +265,15 @@ mod guard {
             let len = region.len.load(Ordering::Acquire);
             let start = region.start.load(Ordering::Relaxed);
             if len > 0 && address >= start && address - start < len {
+                // Several threads may fault at once: one writes the message and ends the
+                // process; the others wait for that.
+                if REPORTING.swap(true, Ordering::AcqRel) {
+                    loop {
+                        // SAFETY: pause(2) is async-signal-safe; the reporting thread's
+                        // _exit ends the process and this thread with it.
+                        unsafe { libc::pause() };
+                    }
+                }
                 const BEFORE: &[u8] = b"idnscope: ";
                 const AFTER: &[u8] = b": changed while it was read: the file was truncated\n";
                 say(BEFORE.as_ptr(), BEFORE.len());
