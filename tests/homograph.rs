@@ -140,6 +140,35 @@ fn protect_adds_the_users_domains() {
 }
 
 #[test]
+fn a_deviation_character_under_a_protected_domain_is_no_alarm() {
+    // straße.example-bank.com and faß.example-bank.com are under example-bank.com however
+    // IDNA2003 reads the sharp s.
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/protect.txt");
+    let names = [
+        "xn--strae-oqa.example-bank.com",
+        "www.xn--fa-hia.example-bank.com",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let found = audit(&names, &["--protect", samples.to_str().unwrap()]);
+    assert!(found.is_empty(), "{found:?}");
+    // A protected domain that IDNA2003 reads faß.example as is imitated.
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("protect.txt");
+    fs::write(&list, "fass.example\n").unwrap();
+    let names = [
+        "xn--fa-hia.example".to_owned(),
+        "www.xn--fa-hia.example".to_owned(),
+    ];
+    let found = audit(&names, &["--protect", list.to_str().unwrap()]);
+    assert_eq!(found.len(), 2, "{found:?}");
+    for f in &found {
+        assert_eq!(f["reason"], "deviation-character", "{f}");
+        assert_eq!(f["target"], "fass.example", "{f}");
+    }
+}
+
+#[test]
 fn a_bad_protect_file_is_refused_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("protect.txt");

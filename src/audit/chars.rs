@@ -351,7 +351,7 @@ mod tests {
 
     use super::super::chars_where;
     use super::super::labels::check_label_full;
-    use super::super::skeleton::Protected;
+    use super::super::Protected;
     use super::*;
 
     /// The TLDs the properties are checked under: one of no script, one exempting Cyrillic,

@@ -10,11 +10,12 @@ use unicode_security::{GeneralSecurityProfile, RestrictionLevel};
 
 use super::marks::marks;
 use super::message::{about, about_all, message};
-use super::skeleton::{ascii_lookalike, Protected};
+use super::skeleton::ascii_lookalike;
 use super::tables::{
     allowed, blocklisted, digit_lookalike, digit_zero, is_cjk, quote_lookalike, tld_letter,
     CJK_LATIN_LOOKALIKES, HIRAGANA_HE, KATAKANA_HE, SLASH_LOOKALIKES,
 };
+use super::Protected;
 use super::{chars, push_all_described, push_described, Check};
 
 /// ASCII ccTLDs under which a whole-script confusable label of a script is normal (the

@@ -15,9 +15,11 @@
 
 mod chars;
 mod index;
+pub mod index_file;
 pub mod labels;
 mod marks;
 mod message;
+mod protected;
 pub mod skeleton;
 mod tables;
 mod verdicts;
@@ -28,7 +30,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap;
 
 pub use crate::finding::Check;
-pub use skeleton::Protected;
+pub use protected::{ListError, Protected};
 
 /// One homograph finding.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -526,16 +526,14 @@ fn origin_option(name: &str) -> Result<Arc<[u8]>, Trouble> {
         .ok_or_else(|| Trouble(format!("--origin {}: not a domain name", quote_input(name))))
 }
 
-/// The built-in protected domains plus those of the `--protect` files.
+/// The built-in protected domains plus those of the `--protect` files (text lists or index
+/// files).
 fn protected_list(files: &[PathBuf]) -> Result<Protected, Trouble> {
     let mut protected = Protected::builtin();
     for path in files {
-        let text = std::fs::read(path).map_err(|e| Trouble::io(path, e))?;
-        let text = String::from_utf8(text)
-            .map_err(|_| Trouble(format!("{}: not UTF-8 text", path.display())))?;
-        protected.add_list(&text).map_err(|(line, message)| {
-            Trouble(format!("{}:{line}:1: {message}", path.display()))
-        })?;
+        protected
+            .add_file(path)
+            .map_err(|e| Trouble(e.to_string()))?;
     }
     Ok(protected)
 }

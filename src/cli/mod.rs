@@ -10,6 +10,7 @@ mod job;
 mod man;
 mod output;
 mod progress;
+mod protect_cmd;
 mod streams;
 mod targets;
 
@@ -107,6 +108,18 @@ Examples:
   idnscope gen pcap --size 10M --seed 1 -o dns.pcap
   idnscope gen dnstap --size 10M --invalid-ratio 0.01 -o dns.dnstap")]
     Gen(GenArgs),
+    /// Prepare a protected list for audit --protect: an index file that loads at once
+    #[command(after_help = "\
+protect index reads a list as audit --protect does (one domain per line, Unicode or xn--,
+comments and blank lines skipped; a bad line is reported as LIST:LINE:1) and writes its
+index. audit --protect takes the index in place of the list, with the same findings, and
+refuses an index that is truncated, corrupt, made by another version of idnscope, or older
+than its list when the list is still where it was.
+
+Examples:
+  idnscope protect index samples/protect.txt -o protect.idx
+  idnscope protect index samples/protect.txt -o p.idx && idnscope audit --protect p.idx -")]
+    Protect(protect_cmd::ProtectArgs),
     /// Raw Punycode (RFC 3492) on single strings, without the xn-- prefix
     #[command(after_help = "\
 Input: the STRING arguments, or one string per line on standard input when none are given.
@@ -421,6 +434,7 @@ pub fn main() -> ExitCode {
         Command::Completions(args) => completions::run(&args, Cli::command()),
         Command::Man(args) => man::run(&args, Cli::command()),
         Command::Gen(args) => gen_cmd::run(&args),
+        Command::Protect(args) => protect_cmd::run(&args),
         Command::Punycode(args) => codec_cmd::punycode(&args),
         Command::Race(args) => codec_cmd::race(&args),
     };

@@ -11,6 +11,9 @@
 //! [`MappedInput::check_unchanged`] once the file has been read, before any output is kept.
 //! Files that cannot be mapped usefully (pipes, devices, and files whose size the kernel
 //! gives as 0, such as those of /proc) are read as streams instead, by the caller.
+//!
+//! A file read through a map for the whole run beside the inputs (the index of a protected
+//! list, [`MappedFile`]) is guarded the same way, as long as the handler has room for it.
 
 use std::fs::{File, Metadata};
 use std::io;
@@ -35,7 +38,7 @@ impl MappedInput {
         // truncate the file, which makes reads fault: the SIGBUS handler registered below
         // turns that fault into a message and exit status 2.
         let map = unsafe { memmap2::Mmap::map(file) }?;
-        guard::register(&map, shown);
+        guard::register(guard::INPUT, &map, shown);
         Ok(MappedInput {
             map,
             len: meta.len(),
@@ -76,28 +79,103 @@ pub fn on_fault(clean_up: fn()) {
 
 impl Drop for MappedInput {
     fn drop(&mut self) {
-        guard::unregister();
+        guard::unregister(guard::INPUT);
+    }
+}
+
+/// A file other than the input, mapped into memory with its pages read in at once and
+/// registered with the SIGBUS handler until dropped: a truncation while it is mapped ends
+/// the run with status 2 and the message, as for an input.
+pub struct MappedFile {
+    map: memmap2::Mmap,
+    slot: usize,
+}
+
+impl MappedFile {
+    /// Maps `file` (a regular file of size > 0), named `shown` in messages; none when the
+    /// handler knows as many maps as it can (the caller reads the file instead).
+    pub fn new(file: &File, shown: &Path) -> io::Result<Option<Self>> {
+        let Some(slot) = guard::free_slot() else {
+            return Ok(None);
+        };
+        // SAFETY: as for `MappedInput::new`: the map is read-only and lives as long as this
+        // value, which only lends it out for shorter lifetimes. Bytes changed under it are
+        // only bytes (the caller checks them all once, and looks them up with bounds
+        // checked); a truncation makes reads fault, which the handler registered below
+        // turns into a message and exit status 2.
+        let map = unsafe { memmap2::MmapOptions::new().populate().map(file) };
+        let map = match map {
+            Ok(map) => map,
+            Err(e) => {
+                guard::unregister(slot);
+                return Err(e);
+            }
+        };
+        guard::register(slot, &map, shown);
+        Ok(Some(MappedFile { map, slot }))
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+}
+
+impl Drop for MappedFile {
+    fn drop(&mut self) {
+        guard::unregister(self.slot);
+    }
+}
+
+impl std::fmt::Debug for MappedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MappedFile")
+            .field("len", &self.map.len())
+            .finish()
     }
 }
 
 #[cfg(unix)]
 mod guard {
-    //! The SIGBUS handler and the one mapped region it knows.
+    //! The SIGBUS handler and the mapped regions it knows: the input's, and a few others.
 
     use std::path::Path;
-    use std::sync::atomic::{AtomicPtr, AtomicU8, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
 
     /// Bytes of the file name kept for the message.
     const NAME_BYTES: usize = 4096;
 
-    /// The mapped region: its start and length (0: none).
-    static START: AtomicUsize = AtomicUsize::new(0);
-    static LEN: AtomicUsize = AtomicUsize::new(0);
-    /// The file's name as given, for the message, and how many bytes of it are kept.
-    static NAME: [AtomicU8; NAME_BYTES] = [const { AtomicU8::new(0) }; NAME_BYTES];
-    static NAME_LEN: AtomicUsize = AtomicUsize::new(0);
+    /// How many regions the handler knows.
+    const SLOTS: usize = 8;
+
+    /// The slot of the input being read (a new input replaces the one before).
+    pub(super) const INPUT: usize = 0;
+
+    /// One mapped region: its start and length (0: none), the file's name as given, for the
+    /// message, and how many bytes of it are kept; whether the slot is taken.
+    struct Slot {
+        start: AtomicUsize,
+        len: AtomicUsize,
+        name: [AtomicU8; NAME_BYTES],
+        name_len: AtomicUsize,
+        taken: AtomicBool,
+    }
+
+    static REGIONS: [Slot; SLOTS] = [const {
+        Slot {
+            start: AtomicUsize::new(0),
+            len: AtomicUsize::new(0),
+            name: [const { AtomicU8::new(0) }; NAME_BYTES],
+            name_len: AtomicUsize::new(0),
+            taken: AtomicBool::new(false),
+        }
+    }; SLOTS];
+
     /// The clean-up to call before the process ends (null: none), a `fn()`.
     static CLEAN_UP: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
+
+    /// Whether a thread is writing the message of a fault in a known region.
+    static REPORTING: AtomicBool = AtomicBool::new(false);
 
     /// Sets the clean-up.
     pub(super) fn set_clean_up(clean_up: fn()) {
@@ -116,24 +194,38 @@ mod guard {
         }
     }
 
-    /// Makes `map` the region the handler knows (installing the handler the first time).
-    pub(super) fn register(map: &[u8], shown: &Path) {
-        use std::os::unix::ffi::OsStrExt;
-        install();
-        LEN.store(0, Ordering::Release);
-        let name = shown.as_os_str().as_bytes();
-        let name = &name[..name.len().min(NAME_BYTES)];
-        for (cell, &byte) in NAME.iter().zip(name) {
-            cell.store(byte, Ordering::Relaxed);
-        }
-        NAME_LEN.store(name.len(), Ordering::Relaxed);
-        START.store(map.as_ptr() as usize, Ordering::Relaxed);
-        LEN.store(map.len(), Ordering::Release);
+    /// Takes a slot other than the input's, if one is free.
+    pub(super) fn free_slot() -> Option<usize> {
+        (INPUT + 1..SLOTS).find(|&i| {
+            REGIONS[i]
+                .taken
+                .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+        })
     }
 
-    /// Forgets the region.
-    pub(super) fn unregister() {
-        LEN.store(0, Ordering::Release);
+    /// Makes `map` the region of `slot` that the handler knows (installing the handler the
+    /// first time).
+    pub(super) fn register(slot: usize, map: &[u8], shown: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        install();
+        let region = &REGIONS[slot];
+        region.taken.store(true, Ordering::Release);
+        region.len.store(0, Ordering::Release);
+        let name = shown.as_os_str().as_bytes();
+        let name = &name[..name.len().min(NAME_BYTES)];
+        for (cell, &byte) in region.name.iter().zip(name) {
+            cell.store(byte, Ordering::Relaxed);
+        }
+        region.name_len.store(name.len(), Ordering::Relaxed);
+        region.start.store(map.as_ptr() as usize, Ordering::Relaxed);
+        region.len.store(map.len(), Ordering::Release);
+    }
+
+    /// Forgets the region of `slot`, and frees the slot.
+    pub(super) fn unregister(slot: usize) {
+        REGIONS[slot].len.store(0, Ordering::Release);
+        REGIONS[slot].taken.store(false, Ordering::Release);
     }
 
     /// Installs the handler (once).
@@ -168,32 +260,32 @@ mod guard {
         // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t, whose si_addr is the
         // faulting address for SIGBUS.
         let address = unsafe { (*info).si_addr() } as usize;
-        let len = LEN.load(Ordering::Acquire);
-        let start = START.load(Ordering::Relaxed);
-        if len > 0 && address >= start && address - start < len {
-            // Several threads may fault at once: the first says it and ends the process,
-            // the others wait for that.
-            static ENDING: std::sync::atomic::AtomicBool =
-                std::sync::atomic::AtomicBool::new(false);
-            if ENDING.swap(true, Ordering::AcqRel) {
-                loop {
-                    // SAFETY: pause(2) is async-signal-safe; the first thread's _exit ends
-                    // this one too.
-                    unsafe { libc::pause() };
+        clean_up();
+        for region in &REGIONS {
+            let len = region.len.load(Ordering::Acquire);
+            let start = region.start.load(Ordering::Relaxed);
+            if len > 0 && address >= start && address - start < len {
+                // Several threads may fault at once: one writes the message and ends the
+                // process; the others wait for that.
+                if REPORTING.swap(true, Ordering::AcqRel) {
+                    loop {
+                        // SAFETY: pause(2) is async-signal-safe; the reporting thread's
+                        // _exit ends the process and this thread with it.
+                        unsafe { libc::pause() };
+                    }
                 }
+                const BEFORE: &[u8] = b"idnscope: ";
+                const AFTER: &[u8] = b": changed while it was read: the file was truncated\n";
+                say(BEFORE.as_ptr(), BEFORE.len());
+                let name_len = region.name_len.load(Ordering::Relaxed);
+                say(region.name.as_ptr().cast::<u8>(), name_len);
+                say(AFTER.as_ptr(), AFTER.len());
+                // SAFETY: _exit is async-signal-safe and ends the process at once.
+                unsafe { libc::_exit(2) };
             }
-            clean_up();
-            const BEFORE: &[u8] = b"idnscope: ";
-            const AFTER: &[u8] = b": changed while it was read: the file was truncated\n";
-            say(BEFORE.as_ptr(), BEFORE.len());
-            say(NAME.as_ptr().cast::<u8>(), NAME_LEN.load(Ordering::Relaxed));
-            say(AFTER.as_ptr(), AFTER.len());
-            // SAFETY: _exit is async-signal-safe and ends the process at once.
-            unsafe { libc::_exit(2) };
         }
         // Not the mapped input: the default action, when the faulting access is made again
         // on return, ends the process as it would have.
-        clean_up();
         // SAFETY: signal(2) is async-signal-safe.
         unsafe { libc::signal(signal, libc::SIG_DFL) };
     }
@@ -203,9 +295,15 @@ mod guard {
 mod guard {
     //! No SIGBUS off Unix: nothing to register.
 
-    pub(super) fn register(_map: &[u8], _shown: &std::path::Path) {}
+    pub(super) const INPUT: usize = 0;
+
+    pub(super) fn free_slot() -> Option<usize> {
+        Some(1)
+    }
+
+    pub(super) fn register(_slot: usize, _map: &[u8], _shown: &std::path::Path) {}
 
     pub(super) fn set_clean_up(_clean_up: fn()) {}
 
-    pub(super) fn unregister() {}
+    pub(super) fn unregister(_slot: usize) {}
 }
