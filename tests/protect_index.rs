@@ -57,7 +57,12 @@ fn audit(names: &str, protect: &Path) -> Vec<String> {
         names,
     );
     assert!(matches!(status, Some(0 | 1)), "{status:?}: {stderr}");
-    stderr.lines().map(str::to_owned).collect()
+    // The findings; the summary, with its time, left out.
+    stderr
+        .lines()
+        .filter(|line| line.starts_with("{\"type\":\"finding\""))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The host names of the tests' corpora: Chromium's table and the published attacks and

@@ -12,7 +12,7 @@
 //! file's length (u64), the checksum of everything after it (u64); then the skeleton
 //! digest (u64); the text of idnscope's version; the source list's path, length,
 //! modification time and checksum; the domains (UTF-8, each followed by a line feed);
-//! three tables (bits, group starts, fingerprints, domains; see [`super::index`]); the
+//! three tables (bits, group starts, fingerprints, domains; see `audit/index.rs`); the
 //! filter of the joined skeletons; the gate (open flag, endings, labels). Every variable
 //! part is a length (u64) and its bytes, padded with zeros to a multiple of 8.
 

@@ -16,8 +16,11 @@ use super::index::{
 use super::index_file::{self, Bytes, LoadedIndex};
 use super::skeleton::{
     ascii_skeleton_bytes, ascii_skeleton_table, join_into, keys_of, keys_of_ascii_head,
-    label_skeletons, Keys, Pieces,
+    label_skeletons, push_label_plain, Keys, Pieces,
 };
+
+/// Past this many last labels, [`Keys::last_gates`] starts again.
+const LAST_GATES: usize = 4096;
 
 /// The built-in protected domains.
 const TOP_DOMAINS: &str = include_str!("data/top-domains.txt");
@@ -32,7 +35,7 @@ const PARALLEL_FROM: usize = 1 << 20;
 /// The protected domains, indexed by skeleton.
 ///
 /// Each source of domains keeps them as lines of text and their keys in tables of
-/// fingerprints (see [`super::index`]), so that a domain costs no allocation of its own, a
+/// fingerprints (see `audit/index.rs`), so that a domain costs no allocation of its own, a
 /// million of them about 35 bytes each, and a look-up reads one or two cache lines whatever
 /// the size of the list.
 #[derive(Debug, Default)]
@@ -306,13 +309,37 @@ impl Protected {
         found.map(|(_, _, domain)| domain)
     }
 
-    /// The first protected domain that is `domain`: among those of its plain skeleton.
+    /// The first protected domain that is `domain`: among those of its plain skeleton. A
+    /// protected domain's keys end with its last label's skeleton, so a `domain` whose last
+    /// label's plain skeleton ends no key's last label (by the sources' gates) is looked
+    /// for no further; that test is made first for a `domain` not in ASCII, whose skeleton
+    /// costs more than the test, and its answer kept per last label in `keys`.
     pub(super) fn find_domain(
         &self,
         domain: &str,
         keys: &mut Keys,
         pieces: &mut Pieces,
     ) -> Option<&str> {
+        if !domain.is_ascii() {
+            let last = domain.rsplit('.').next().unwrap_or(domain);
+            let sources = match keys.last_gates.get(last) {
+                Some(&sources) => sources,
+                None => {
+                    keys.text.clear();
+                    push_label_plain(last, &mut keys.text, pieces);
+                    join_into(&keys.text, &mut keys.joined);
+                    let sources = self.sources_ending(&keys.joined);
+                    if keys.last_gates.len() >= LAST_GATES {
+                        keys.last_gates.clear();
+                    }
+                    keys.last_gates.insert(last.into(), sources);
+                    sources
+                }
+            };
+            if sources == 0 {
+                return None;
+            }
+        }
         keys_of(domain, keys, pieces);
         let plain = &keys.text[..*keys.ends.first()?];
         let found = self.locate(KeyKind::Skeleton, plain.as_bytes(), |d| d == domain);

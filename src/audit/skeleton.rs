@@ -309,6 +309,9 @@ pub(super) struct Keys {
     pub(super) ends: Vec<usize>,
     /// Scratch: a key with dots and hyphens removed.
     pub(super) joined: String,
+    /// The sources whose gate lets each last label met lately through (see
+    /// [`super::Protected::sources_ending`]), for the look-ups of whole domains.
+    pub(super) last_gates: rustc_hash::FxHashMap<Box<str>, u64>,
     skeletons: Skeletons,
     labels: Vec<std::ops::Range<usize>>,
     mapped: String,
@@ -1228,6 +1231,25 @@ fn push_label_skeletons(label: &str, sk: &mut Skeletons, pieces: &mut Pieces) {
         // Marks that canonical ordering moves across characters: the label as a whole.
         sk.plain.truncate(plain_start);
         push_plain(label, &mut sk.plain);
+    }
+}
+
+/// Appends the plain skeleton of the label `label`, as [`push_label_skeletons`] makes it.
+pub(super) fn push_label_plain(label: &str, out: &mut String, pieces: &mut Pieces) {
+    if label.is_ascii() {
+        push_ascii_skeleton(label, out);
+        return;
+    }
+    let start = out.len();
+    let mut appendable = true;
+    for c in label.chars() {
+        let piece = pieces.get(c);
+        out.push_str(&pieces.text[piece.start as usize..piece.middle as usize]);
+        appendable &= piece.appendable;
+    }
+    if !appendable {
+        out.truncate(start);
+        push_plain(label, out);
     }
 }
 

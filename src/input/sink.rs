@@ -361,8 +361,12 @@ impl<S, N> ChunkOutput<S, N> {
         if last.end as usize != start || gap.len() > SHORT_GAP {
             return;
         }
+        // The converted text moves up by the gap's length, and the gap goes before it.
+        let converted = self.owned.len() - start;
         self.owned.extend_from_slice(&data[gap.clone()]);
-        self.owned[start..].rotate_right(gap.len());
+        self.owned
+            .copy_within(start..start + converted, start + gap.len());
+        self.owned[start..start + gap.len()].copy_from_slice(&data[gap]);
         self.segments.pop();
     }
 
