@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import os
 import random
@@ -130,6 +132,89 @@ def generated_names(count: int, seed: int = 21) -> List[str]:
         if roll < 0.03:
             name = " " + name + "\t"
         if roll > 0.98:
+            name += "."
+        lines.append(name)
+    return lines
+
+
+# Lists shaped like resolver logs and passive-DNS collections: what the Spark helpers are
+# for. Names on the wire are ASCII (IDNs appear as A-labels), popular names come back over
+# and over, and the long tail is made of unique names (hashes of CDNs and trackers, reverse
+# lookups).
+
+_SYLLABLES = ["ka", "lo", "mi", "ne", "ra", "to", "sun", "bit", "net", "web", "shop", "data",
+              "cloud", "mail", "news", "play", "bank", "tech", "go", "hub", "box", "link",
+              "star", "max", "pro", "line", "zone", "app", "my", "top"]
+# Top-level domains and their weight among registered domains.
+_TRAFFIC_TLDS = [("com", 46), ("net", 10), ("org", 6), ("de", 5), ("ru", 4), ("co.uk", 4),
+                 ("jp", 3), ("fr", 3), ("br", 3), ("io", 2), ("info", 2), ("cn", 2),
+                 ("nl", 2), ("it", 2), ("pl", 2), ("xyz", 1), ("cloud", 1), ("in", 1), ("au", 1)]
+# Words of IDNs by script, with the top-level domains they are registered under.
+_IDN_WORDS = [
+    ("äöüßéèêàçñ", ["de", "com", "at", "ch", "fr", "es"]),
+    ("абвгдежзиклмнопрстуфхцчшыэюя", ["xn--p1ai", "com", "ru", "xn--80asehdb"]),
+    ("中文网络商店北京上海公司在线", ["xn--fiqs8s", "cn", "com", "xn--55qx5d"]),
+    ("日本東京大阪店舗のはしもと", ["jp", "com"]),
+    ("한국서울부산쇼핑", ["xn--3e0b707e", "kr", "com"]),
+    ("αβγδεζηθικλμνξοπρστυφχψω", ["gr", "com"]),
+    ("مرحبابالعالمعربيسوق", ["xn--mgbaam7a8h", "com"]),
+]
+_HOSTS = [("", 30), ("www.", 30), ("mail.", 5), ("api.", 5), ("cdn.", 4), ("m.", 3),
+          ("static.", 3), ("img.", 2), ("login.", 2), ("ns1.", 2), ("smtp.", 1), ("_dmarc.", 1)]
+
+
+def _ace(text: str) -> str:
+    return "xn--" + text.encode("punycode").decode("ascii")
+
+
+def _registered(rng: random.Random) -> str:
+    """A registered domain: 96% ASCII, 4% an IDN (its label as an A-label, under an ASCII
+    or an IDN top-level domain)."""
+    if rng.random() < 0.04:
+        letters, tlds = rng.choice(_IDN_WORDS)
+        word = "".join(rng.choice(letters) for _ in range(rng.randint(2, 8)))
+        return _ace(word) + "." + rng.choice(tlds)
+    label = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(1, 3)))
+    if rng.random() < 0.15:
+        label += str(rng.randint(1, 99))
+    if rng.random() < 0.1:
+        label += "-" + rng.choice(_SYLLABLES)
+    tlds, weights = zip(*_TRAFFIC_TLDS)
+    return label + "." + rng.choices(tlds, weights)[0]
+
+
+def traffic_names(count: int, seed: int = 53, domains: int = 20_000) -> List[str]:
+    """`count` deterministic names shaped like a resolver's query log: `domains` registered
+    domains (4% of them IDNs) queried with Zipf popularity (the domain of rank r is asked
+    for in proportion to 1/r), under common host labels; 8% of names carry a unique hash
+    label (CDNs, trackers), 5% are reverse lookups (in-addr.arpa); half are absolute (a
+    final dot), as resolvers log them. A tenth of a percent are broken or look-alike names
+    (invalid A-labels, names imitating protected domains), the rare findings of real
+    traffic."""
+    rng = random.Random(seed)
+    registered = [_registered(rng) for _ in range(domains)]
+    cumulative = list(itertools.accumulate(1.0 / (rank + 1) for rank in range(domains)))
+    hosts, host_weights = zip(*_HOSTS)
+    lines = []
+    for _ in range(count):
+        roll = rng.random()
+        if roll < 0.05:
+            octets = [str(rng.randint(0, 255)) for _ in range(4)]
+            name = ".".join(octets) + ".in-addr.arpa"
+        elif roll < 0.0505:
+            name = rng.choice(["xn--abc-", "xn--a-ecp", "XN--MNCHEN-3YA", "xn--xn--a"]) + "." + rng.choice(registered)
+        elif roll < 0.051:
+            word = rng.choice(_PROTECTED)
+            name = "".join(_CYRILLIC_LOOKALIKES.get(c, c) if rng.random() < 0.5 else c for c in word)
+            name = _ace(name) + ".com" if not name.isascii() else name + ".com"
+        else:
+            domain = registered[bisect.bisect_left(cumulative, rng.random() * cumulative[-1])]
+            if roll < 0.13:
+                host = "%08x." % rng.getrandbits(32)
+            else:
+                host = rng.choices(hosts, host_weights)[0]
+            name = host + domain
+        if rng.random() < 0.5:
             name += "."
         lines.append(name)
     return lines
