@@ -320,8 +320,19 @@ impl Protected {
         keys: &mut Keys,
         pieces: &mut Pieces,
     ) -> Option<&str> {
+        let last = domain.rsplit('.').next().unwrap_or(domain);
+        self.find_domain_ending(domain, last, keys, pieces)
+    }
+
+    /// [`Protected::find_domain`] for a `domain` whose last label, `last`, is known.
+    pub(super) fn find_domain_ending(
+        &self,
+        domain: &str,
+        last: &str,
+        keys: &mut Keys,
+        pieces: &mut Pieces,
+    ) -> Option<&str> {
         if !domain.is_ascii() {
-            let last = domain.rsplit('.').next().unwrap_or(domain);
             let sources = match keys.last_gates.get(last) {
                 Some(&sources) => sources,
                 None => {

@@ -238,6 +238,10 @@ pub struct Buffers {
     keys: Keys,
     pieces: Pieces,
     visible: String,
+    /// Where the dots of `visible` are, and where the prefixes tried end (embedded
+    /// targets).
+    dots: Vec<usize>,
+    ends: Vec<usize>,
     mapped: String,
     joined: String,
     /// What the last labels met so far can give rise to (most names end with one of a few
@@ -904,6 +908,8 @@ impl Protected {
             visible,
             keys,
             pieces,
+            dots,
+            ends,
             ..
         } = buffers;
         visible.clear();
@@ -915,39 +921,28 @@ impl Protected {
                 None => {}
             }
         }
-
-        let boundaries = visible
-            .char_indices()
-            .filter(|&(_, c)| c == '/' || c == '.')
-            .map(|(i, _)| i)
-            .chain(std::iter::once(visible.len()));
-        for end in boundaries {
-            let prefix = &visible[..end];
-            for tail in tails(prefix) {
-                let Some(target) = self.find_domain(tail, keys, pieces) else {
-                    continue;
-                };
-                if is_own(target) {
-                    continue;
-                }
-                let label = name
-                    .labels
-                    .iter()
-                    .position(|r| r.end >= hidden_at)
-                    .unwrap_or(0);
-                found(Spoof {
-                    label,
-                    check: Check::EmbeddedTarget,
-                    message: format!(
-                        "shows as \"{visible}\", which starts with the protected domain {target}: {} ({})",
-                        describe_all(name.text, |c| !c.is_ascii()),
-                        Check::EmbeddedTarget.ids()
-                    ),
-                    target: Some(target.to_owned()),
-                });
-                return;
-            }
-        }
+        let hit = embedded_candidates(visible, dots, ends, |tail, last| {
+            let target = self.find_domain_ending(tail, last, keys, pieces)?;
+            (!is_own(target)).then_some(target)
+        });
+        let Some(target) = hit else {
+            return;
+        };
+        let label = name
+            .labels
+            .iter()
+            .position(|r| r.end >= hidden_at)
+            .unwrap_or(0);
+        found(Spoof {
+            label,
+            check: Check::EmbeddedTarget,
+            message: format!(
+                "shows as \"{visible}\", which starts with the protected domain {target}: {} ({})",
+                describe_all(name.text, |c| !c.is_ascii()),
+                Check::EmbeddedTarget.ids()
+            ),
+            target: Some(target.to_owned()),
+        });
     }
 }
 
@@ -961,6 +956,50 @@ pub(super) fn probe_text() -> String {
         .filter_map(char::from_u32)
         .filter(|&c| c != '.');
     mapped.chain(sample).collect()
+}
+
+/// The first answer of `try_one` (given a candidate and its last label) for the candidates
+/// of the embedded-target check in `visible`: for each prefix that ends at a `/`, a `.` or
+/// the end, in order, its last two, three and four labels (see [`tails`]). `dots` and
+/// `ends` are scratch. One pass over `visible`, however many prefixes it has.
+fn embedded_candidates<'v, T>(
+    visible: &'v str,
+    dots: &mut Vec<usize>,
+    ends: &mut Vec<usize>,
+    mut try_one: impl FnMut(&'v str, &'v str) -> Option<T>,
+) -> Option<T> {
+    dots.clear();
+    ends.clear();
+    for (i, b) in visible.bytes().enumerate() {
+        if b == b'.' {
+            dots.push(i);
+        }
+        if b == b'.' || b == b'/' {
+            ends.push(i);
+        }
+    }
+    ends.push(visible.len());
+    let mut dots_before = 0;
+    for &end in ends.iter() {
+        while dots.get(dots_before).is_some_and(|&d| d < end) {
+            dots_before += 1;
+        }
+        let Some(&last_dot) = dots[..dots_before].last() else {
+            continue;
+        };
+        let prefix = &visible[..end];
+        let last = &prefix[last_dot + 1..];
+        for k in 1..=dots_before.min(3) {
+            let start = match dots_before.checked_sub(k + 1) {
+                Some(d) => dots[d] + 1,
+                None => 0,
+            };
+            if let Some(found) = try_one(&prefix[start..], last) {
+                return Some(found);
+            }
+        }
+    }
+    None
 }
 
 /// Whether IDNA2003 and IDNA2008 treat `c` differently (C04).
@@ -1631,6 +1670,44 @@ mod tests {
         absent.keep(key_hash(other.as_bytes()), other.as_bytes());
         assert!(!absent.holds(key_hash(a), a));
         assert!(absent.holds(key_hash(other.as_bytes()), other.as_bytes()));
+    }
+
+    #[test]
+    fn embedded_candidates_are_the_tails_of_each_prefix() {
+        let (mut dots, mut ends) = (Vec::new(), Vec::new());
+        for visible in [
+            "",
+            "a",
+            "a.b",
+            "google.com/evil.jp",
+            "www.site1234.セ.ル",
+            "a/b.c/d.e.f.g/h",
+            "..x.",
+            "a.b.c.d.e.f",
+            "/a/",
+        ] {
+            let mut got = Vec::new();
+            let none: Option<()> =
+                embedded_candidates(visible, &mut dots, &mut ends, |tail, last| {
+                    got.push((tail, last));
+                    None
+                });
+            assert!(none.is_none());
+            // The same, prefix by prefix with `tails`.
+            let mut want = Vec::new();
+            let boundaries = visible
+                .char_indices()
+                .filter(|&(_, c)| c == '/' || c == '.')
+                .map(|(i, _)| i)
+                .chain(std::iter::once(visible.len()));
+            for end in boundaries {
+                let prefix = &visible[..end];
+                for tail in tails(prefix) {
+                    want.push((tail, prefix.rsplit('.').next().unwrap()));
+                }
+            }
+            assert_eq!(got, want, "{visible:?}");
+        }
     }
 
     #[test]
