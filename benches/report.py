@@ -72,8 +72,8 @@ def svg(jobs):
     import math
 
     bar, gap, left, width = 18, 26, 330, 560
-    lines = sum(len(rows) for _, _, rows in jobs) + 2 * len(jobs)
-    height = 60 + lines * bar + len(jobs) * gap
+    rows_in_all = sum(len(rows) for _, _, rows in jobs)
+    height = 50 + rows_in_all * bar + len(jobs) * (bar + 4 + gap)
     top = max(row["mbps"] for _, _, rows in jobs for row in rows)
     low = min(row["mbps"] for _, _, rows in jobs for row in rows)
     lo_exp = math.floor(math.log10(max(low, 0.01)))

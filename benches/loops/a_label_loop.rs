@@ -1,7 +1,6 @@
 //! A fixed loop over the 154 IDN TLD labels of `benches/data/idn-tlds.txt`: the two loops of
 //! `cargo bench --bench names -- a-label` (raw Punycode decoding, and A-label validation)
-//! without the timing harness, for instruction counts (BENCHMARKS.md, "A-label validation
-//! against raw decoding").
+//! without the timing harness, for instruction counts (BENCHMARKS.md, "Codec").
 //!
 //! - `a_label_loop raw ROUNDS`, `a_label_loop validate ROUNDS`: one loop, `ROUNDS` times over
 //!   the labels. Under `valgrind --tool=cachegrind --branch-sim=yes`, the difference between
