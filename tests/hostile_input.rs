@@ -413,6 +413,62 @@ fn an_absurd_thread_count_is_capped_with_a_note_and_changes_nothing() {
     );
 }
 
+#[test]
+fn a_line_of_megabytes_outside_ascii_is_read_once_and_changes_nothing_around_it() {
+    // Every byte of a run outside ASCII may start a name; such a run of 4 MB (bytes that are
+    // no UTF-8, letters, a cut character) is read in one pass, not once per byte, and the
+    // names around it come out as they do on a line of their own.
+    let names = b"q xn--bcher-kva.example xn--zz.example.";
+    let junk: Vec<u8> = b"\xff\xc3\xa9\xe2\x80\xd0\xb0\xfe".repeat(500_000);
+    let mut long = b"q xn--bcher-kva.example ".to_vec();
+    long.extend_from_slice(&junk);
+    long.extend_from_slice(b" xn--zz.example.\n");
+    let mut short = names.to_vec();
+    short.push(b'\n');
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.log");
+    std::fs::write(&path, &long).unwrap();
+    let path = path.to_str().unwrap();
+
+    let alone = idnscope(&["decode", "--format", "log", "-"], short);
+    let alone_text = String::from_utf8(alone.stdout).unwrap();
+    let (head, tail) = alone_text.split_once(" xn--zz").unwrap();
+    let mut want = format!("{head} ").into_bytes();
+    want.extend_from_slice(&junk);
+    want.extend_from_slice(format!(" xn--zz{tail}").as_bytes());
+    for input in [path, "-"] {
+        let stdin = if input == "-" {
+            long.clone()
+        } else {
+            Vec::new()
+        };
+        let run = idnscope(&["decode", "--format", "log", input], stdin);
+        assert_eq!(
+            run.status.code(),
+            alone.status.code(),
+            "killed after two minutes?"
+        );
+        assert!(
+            run.stdout == want,
+            "{input}: the output differs around the run"
+        );
+        // The same findings, the second one further along the line by the run's length.
+        let stderr = String::from_utf8(run.stderr).unwrap();
+        let alone_stderr = String::from_utf8(alone.stderr.clone()).unwrap();
+        let column = |text: &str| -> Vec<String> {
+            text.lines()
+                .map(|l| l.split(':').nth(2).unwrap_or("").to_owned())
+                .collect()
+        };
+        let shifted: Vec<String> = column(&alone_stderr)
+            .iter()
+            .map(|c| (c.parse::<usize>().unwrap() + junk.len() + 1).to_string())
+            .collect();
+        assert_eq!(column(&stderr), shifted, "{stderr}");
+        assert!(!shifted.is_empty(), "xn--zz is reported");
+    }
+}
+
 // ---- Arguments -----------------------------------------------------------------------------
 
 #[test]

@@ -90,6 +90,7 @@ impl Scanner for LogScanner {
         };
         let mut scratch = Scratch::default();
         let mut anchors = Anchors::new();
+        let mut cursor = RunCursor::default();
         // Where scanning goes on, how far left a name may grow (the end of the last name,
         // so that no byte is looked at twice), and up to where the output is written.
         let mut pos = carry.skip.min(len);
@@ -127,7 +128,7 @@ impl Scanner for LogScanner {
             }
             lines.advance(data, anchor.start.min(len));
             let json = lines.is_json(data);
-            let (range, syntax) = match grow(data, anchor, floor, json, state.before) {
+            let (range, syntax) = match grow(data, anchor, floor, json, state.before, &mut cursor) {
                 Found::Skip(run, next) => {
                     if run >= len {
                         left_to_next = Some(anchor.start);
@@ -178,7 +179,7 @@ impl Scanner for LogScanner {
             // a run that goes on past the look-ahead (too long for a name), reads on in it.
             lines.advance(data, len);
             let json = lines.is_json(data);
-            if let Some((run, _)) = run_holding(data, len, floor, json) {
+            if let Some((run, _)) = run_holding(data, len, floor, json, &mut cursor) {
                 // Read from an anchor in it, the run may start later (the bytes that may
                 // be part of a name stop at a byte such as the `,` of an escape `\,`): then
                 // that anchor is the next chunk's, and so is the end of the run.
@@ -689,46 +690,84 @@ fn step(data: &[u8], at: usize) -> usize {
     decode_char(&data[at..]).map_or(1, |(_, used)| used)
 }
 
+/// What [`run_holding`] learnt from reading runs, so that the next anchor in the same
+/// stretch of bytes that may be part of a name starts where the last one stopped: a long
+/// stretch with an anchor at every byte (a line of bytes outside ASCII) would otherwise cost
+/// its length squared.
+#[derive(Default)]
+struct RunCursor {
+    /// Where the backward walk stopped, from which the runs were read; `None`: nothing known.
+    origin: Option<usize>,
+    /// The bytes from `origin` to here may all be part of a name.
+    walked: usize,
+    /// Where a run starts when they are read from `origin`.
+    boundary: usize,
+}
+
 /// The run of name characters that holds the byte at `at`, starting no further left than
 /// `floor`, with what it met; `None` when that byte is in none. Runs are read forward from
 /// where the bytes that may be part of a name before `at` start, so that a run is read the
-/// same way whichever of its bytes is looked at.
+/// same way whichever of its bytes is looked at. `cursor` carries what a call learnt to the
+/// next call on the same bytes, with an `at` no further left.
 fn run_holding(
     data: &[u8],
     at: usize,
     floor: usize,
     json: bool,
+    cursor: &mut RunCursor,
 ) -> Option<(std::ops::Range<usize>, RunFlags)> {
+    // What the last call learnt holds while its origin is still within reach: the bytes
+    // from the origin to where it walked are then walked over again the same way.
+    let known = cursor
+        .origin
+        .filter(|&origin| origin >= floor && cursor.walked <= at);
     let mut start = at;
-    while start > floor && maybe_name_byte(data[start - 1]) {
+    let lower = known.map_or(floor, |_| cursor.walked);
+    while start > lower && maybe_name_byte(data[start - 1]) {
         start -= 1;
     }
-    loop {
+    let (origin, mut start) = match known {
+        Some(origin) if start == cursor.walked => (origin, cursor.boundary),
+        _ => (start, start),
+    };
+    let mut found = None;
+    while start <= at {
         let mut flags = RunFlags::default();
         let end = name_run(data, start, json, &mut flags);
         if end > at {
-            return Some((start..end, flags));
+            found = Some((start..end, flags));
+            break;
         }
         start = if end == start {
             start + step(data, start)
         } else {
             end
         };
-        if start > at {
-            return None;
-        }
     }
+    *cursor = RunCursor {
+        origin: Some(origin),
+        walked: at,
+        boundary: start,
+    };
+    found
 }
 
 /// The name around `anchor`, not reaching left of `floor`.
 /// `before`: the two bytes before `data` on its line (line ends when it starts a line).
-fn grow(data: &[u8], anchor: Anchor, floor: usize, json: bool, before: [u8; 2]) -> Found {
+fn grow(
+    data: &[u8],
+    anchor: Anchor,
+    floor: usize,
+    json: bool,
+    before: [u8; 2],
+    cursor: &mut RunCursor,
+) -> Found {
     let Anchor {
         start: anchor,
         len: anchor_len,
         raw,
     } = anchor;
-    let Some((run, flags)) = run_holding(data, anchor, floor, json) else {
+    let Some((run, flags)) = run_holding(data, anchor, floor, json, cursor) else {
         return Found::Skip(anchor, anchor + anchor_len.max(step(data, anchor)));
     };
     let std::ops::Range { mut start, end } = run;
@@ -1082,7 +1121,7 @@ fn unescape(text: &[u8], out: &mut Vec<u8>) {
 fn push_doubled(text: &[u8], out: &mut Vec<u8>) {
     for &b in text {
         match b {
-            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\\' => out.extend_from_slice(b"\\"),
             b'"' => out.extend_from_slice(b"\\\""),
             0..=0x1F => out.extend_from_slice(format!("\\u{b:04x}").as_bytes()),
             _ => out.push(b),
@@ -1386,6 +1425,58 @@ mod tests {
                 encode(&text),
                 format!("{}xn--bcher-kva.example", "a ".repeat(pad))
             );
+        }
+    }
+
+    #[test]
+    fn runs_read_with_a_cursor_are_those_read_afresh() {
+        // Bytes that end runs, start them, or sit inside one (escapes, characters outside
+        // ASCII valid or not), with anchors at every byte and floors that rise now and then.
+        let pieces: [&[u8]; 14] = [
+            b"a",
+            b".",
+            b"-",
+            b"xn--",
+            b"\\",
+            b"\\,",
+            b"\\046",
+            b"\xff",
+            b"\xc3\xa9",
+            b"\xe2\x80",
+            b",",
+            b" ",
+            b"(",
+            b"\xd0\xb0",
+        ];
+        let mut seed = 7u64;
+        let mut next = move |below: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % below
+        };
+        for _ in 0..300 {
+            let data: Vec<u8> = (0..next(40))
+                .flat_map(|_| pieces[next(pieces.len())].iter().copied())
+                .collect();
+            let json = next(2) == 0;
+            let mut cursor = RunCursor::default();
+            let mut floor = 0;
+            for at in 0..data.len() {
+                if next(8) == 0 {
+                    floor = at;
+                }
+                let kept = run_holding(&data, at, floor, json, &mut cursor);
+                let fresh = run_holding(&data, at, floor, json, &mut RunCursor::default());
+                let range = |found: &Option<(std::ops::Range<usize>, RunFlags)>| {
+                    found.as_ref().map(|(run, _)| run.clone())
+                };
+                assert_eq!(
+                    range(&kept),
+                    range(&fresh),
+                    "{data:?} at {at}, floor {floor}"
+                );
+            }
         }
     }
 }
