@@ -206,7 +206,9 @@ fn split(flow: &mut Flow, mut payload: &[u8], record: u64, sink: &mut dyn FnMut(
             return;
         }
         sink(Piece::Message(&flow.buf[2..]));
-        flow.buf.clear();
+        // The room goes too: a flow left idle keeps no buffer, however large its last
+        // message was (flows that never close would otherwise each hold one).
+        flow.buf = Vec::new();
     }
     // Whole messages straight from the segment.
     while payload.len() >= 2 {
@@ -220,5 +222,43 @@ fn split(flow: &mut Flow, mut payload: &[u8], record: u64, sink: &mut dyn FnMut(
     if !payload.is_empty() {
         flow.start = record;
         flow.buf.extend_from_slice(payload);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flow_keeps_no_buffer_once_its_message_is_whole() {
+        let mut reassembler = Reassembler::new();
+        let dst = SocketAddr::from(([192, 0, 2, 53], 53));
+        let message = vec![7u8; 60_000];
+        let mut framed = (message.len() as u16).to_be_bytes().to_vec();
+        framed.extend_from_slice(&message);
+        let mut whole = 0;
+        for port in 1..=100u16 {
+            let src = SocketAddr::from(([192, 0, 2, 1], port));
+            // The message in two segments, so that it waits in the flow's buffer.
+            let (first, second) = framed.split_at(1000);
+            for (seq, part) in [(1u32, first), (1001, second)] {
+                reassembler.push(
+                    (src, dst),
+                    (seq, false, false),
+                    part,
+                    u64::from(port),
+                    &mut |piece| {
+                        assert_eq!(piece, Piece::Message(&message));
+                        whole += 1;
+                    },
+                    &mut |_| panic!("nothing unfinished"),
+                );
+            }
+            assert!(reassembler.knows(src, dst));
+        }
+        assert_eq!(whole, 100);
+        assert_eq!(reassembler.bytes, 0);
+        let held: usize = reassembler.flows.values().map(|f| f.buf.capacity()).sum();
+        assert_eq!(held, 0, "idle flows hold buffers");
     }
 }
