@@ -4,8 +4,10 @@
 //! findings the same, mapped and streamed. And the same log lines joined into one long
 //! line, which the pipeline then cuts inside, give what the short lines give.
 
+mod common;
+
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use idnscope::audit::{Homographs, Protected};
@@ -18,6 +20,8 @@ use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
 use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
+
+use common::{files, log_samples, repo};
 
 const MODES: [Mode; 4] = [
     Mode::Decode { race: false },
@@ -121,36 +125,12 @@ fn same_for_every_chunk_size<S: Scanner>(
     }
 }
 
-fn data_dir(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(sub)
-}
-
-/// The files of a folder whose names pass `keep`, sorted.
-fn files(dir: &str, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir(dir))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| keep(p.file_name().unwrap().to_str().unwrap()))
-        .collect();
-    files.sort();
-    files
-}
-
-/// The sample logs (not the expected outputs, findings and notes beside them).
+/// The sample logs but the zone among them.
 fn sample_logs() -> Vec<PathBuf> {
-    files("tests/data/logs", |name| {
-        ![
-            ".decoded",
-            ".encoded",
-            ".findings",
-            ".encode-findings",
-            ".md",
-            ".py",
-        ]
-        .iter()
-        .any(|suffix| name.ends_with(suffix))
-            && name != "zone-example.zone"
-    })
+    log_samples()
+        .into_iter()
+        .filter(|path| !path.ends_with("zone-example.zone"))
+        .collect()
 }
 
 fn homographs() -> Arc<Homographs> {
@@ -161,7 +141,7 @@ fn homographs() -> Arc<Homographs> {
 fn zones_give_the_same_output_and_findings_for_every_chunk_size() {
     let h = homographs();
     let mut zones = files("tests/data/zone", |name| name.ends_with(".zone"));
-    zones.push(data_dir("tests/data/logs/zone-example.zone"));
+    zones.push(repo("tests/data/logs/zone-example.zone"));
     for path in zones {
         let input = std::fs::read(&path).unwrap();
         same_for_every_chunk_size(&ZoneScanner::new(), &path.display().to_string(), &input, &h);
@@ -211,7 +191,7 @@ fn name_lists_give_the_same_output_and_findings_for_every_chunk_size() {
     lists.extend(files("tests/data/logs", |name| {
         name.starts_with("plain-names")
     }));
-    lists.push(data_dir("samples/names.txt"));
+    lists.push(repo("samples/names.txt"));
     for path in lists {
         let input = std::fs::read(&path).unwrap();
         same_for_every_chunk_size(&NamesScanner, &path.display().to_string(), &input, &h);

@@ -2,10 +2,14 @@
 //! shows runs as shown, a completion script is generated for each shell (bash's is parsed
 //! by `bash -n`), and the manual pages render with `man -l`.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
 use assert_cmd::cargo::CommandCargoExt;
+
+use common::run_example;
 
 fn idnscope(args: &[&str]) -> Output {
     Command::cargo_bin("idnscope")
@@ -49,22 +53,8 @@ fn examples(help: &str) -> Vec<String> {
         .collect()
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-    }
-}
-
 #[test]
 fn every_help_example_runs_as_shown() {
-    let binary = assert_cmd::cargo::cargo_bin("idnscope");
-    let path = format!(
-        "{}:{}",
-        binary.parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let commands = commands();
     for expected in [
         "decode",
@@ -91,39 +81,19 @@ fn every_help_example_runs_as_shown() {
         for line in lines {
             // Each example in a folder of its own that holds the bundled samples, with a
             // home whose usual folders for completions and manual pages exist.
-            let dir = tempfile::tempdir().unwrap();
-            copy_dir(
-                &Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"),
-                &dir.path().join("samples"),
-            );
-            let home = dir.path().join("home");
-            for sub in [
-                ".local/share/bash-completion/completions",
-                ".zfunc",
-                ".config/fish/completions",
-                ".local/share/man/man1",
-            ] {
-                std::fs::create_dir_all(home.join(sub)).unwrap();
-            }
-            let out = Command::new("bash")
-                .args(["-o", "pipefail", "-c", &line])
-                .current_dir(dir.path())
-                .env("PATH", &path)
-                .env("HOME", &home)
-                .env_remove("NO_COLOR")
-                .output()
-                .unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            // 1 is the status of a run that reports findings, as the samples hold.
-            assert!(
-                matches!(out.status.code(), Some(0 | 1)),
-                "`{line}` (idnscope {command} --help): {:?}\n{stderr}",
-                out.status
-            );
-            assert!(
-                !stderr.contains("No such file") && !stderr.contains("command not found"),
-                "`{line}`: {stderr}"
-            );
+            let context = format!("idnscope {command} --help");
+            run_example(&line, &context, |dir, cmd| {
+                let home = dir.join("home");
+                for sub in [
+                    ".local/share/bash-completion/completions",
+                    ".zfunc",
+                    ".config/fish/completions",
+                    ".local/share/man/man1",
+                ] {
+                    std::fs::create_dir_all(home.join(sub)).unwrap();
+                }
+                cmd.env("HOME", &home);
+            });
             ran += 1;
         }
     }

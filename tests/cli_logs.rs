@@ -5,39 +5,15 @@
 //! `F.encode-findings`) were written by hand from the log rules, label by label, without
 //! running idnscope (tests/data/logs/EXPECTED.md tells how and lists every judgement call).
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// The sample folder.
-fn logs() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/logs")
-}
-
-/// The samples: every file of the folder that is not an expected output or a note.
-fn samples() -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = fs::read_dir(logs())
-        .expect("tests/data/logs")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            ![
-                ".decoded",
-                ".encoded",
-                ".findings",
-                ".encode-findings",
-                ".md",
-                ".py",
-            ]
-            .iter()
-            .any(|suffix| name.ends_with(suffix))
-        })
-        .collect();
-    found.sort();
-    found
-}
+use common::log_samples;
 
 /// Runs `idnscope MODE --format log --report-format jsonl SAMPLE`: the output and the
 /// invalid-ace and encode-error findings as `LINE:COLUMN: KIND: LABEL: REASON`.
@@ -79,7 +55,7 @@ fn expected_findings(sample: &Path, suffix: &str) -> Vec<String> {
 
 /// Checks one mode on every sample; collects every difference before failing.
 fn check_mode(mode: &str, output_suffix: &str, findings_suffix: &str) {
-    let samples = samples();
+    let samples = log_samples();
     assert!(
         samples.len() >= 25,
         "the samples are there: {}",
@@ -123,7 +99,7 @@ fn encode_converts_exactly_the_names_of_every_sample() {
 
 #[test]
 fn audit_reports_what_decode_reports_and_writes_nothing() {
-    for sample in samples() {
+    for sample in log_samples() {
         let (output, findings, _) = run("audit", "log", &sample);
         assert!(
             output.is_empty(),
@@ -142,7 +118,7 @@ fn audit_reports_what_decode_reports_and_writes_nothing() {
 #[test]
 fn auto_reads_every_log_sample_as_a_log() {
     // The samples that are not zone files or name lists: `auto` must give the log result.
-    for sample in samples() {
+    for sample in log_samples() {
         let name = sample.file_name().unwrap().to_string_lossy().into_owned();
         if name.starts_with("plain-names") || name.ends_with(".zone") {
             continue;

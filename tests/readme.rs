@@ -3,8 +3,12 @@
 //! comment is a single word prints that word), and every file that the README or a page of
 //! docs/ links to or names exists.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::Command;
+
+use common::run_example;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -80,48 +84,14 @@ fn the_set_up_command_reports_what_the_readme_says() {
     assert!(findings.contains(": legacy-race: "));
 }
 
-/// Copies the files of `from` into `to`.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-    }
-}
-
 #[test]
 fn every_example_runs_as_shown() {
-    let binary = assert_cmd::cargo::cargo_bin("idnscope");
-    let path = format!(
-        "{}:{}",
-        binary.parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let readme = readme();
     let lines = sh_lines(section(&readme, "Examples"));
     assert!(lines.len() >= 15, "{lines:?}");
     for line in &lines {
         // In a folder of its own that holds the samples, as the repository's folder does.
-        let dir = tempfile::tempdir().unwrap();
-        copy_dir(&root().join("samples"), &dir.path().join("samples"));
-        let out = Command::new("bash")
-            .args(["-o", "pipefail", "-c", line])
-            .current_dir(dir.path())
-            .env("PATH", &path)
-            .env_remove("NO_COLOR")
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        // 1 is the status of a run that reports findings, as the samples hold.
-        assert!(
-            matches!(out.status.code(), Some(0 | 1)),
-            "`{line}`: {:?}\n{stderr}",
-            out.status
-        );
-        assert!(
-            !stderr.contains("No such file") && !stderr.contains("command not found"),
-            "`{line}`: {stderr}"
-        );
+        let out = run_example(line, "README", |_, _| {});
         // A comment of one word is what the line prints.
         if let Some((_, comment)) = line.split_once(" # ") {
             let comment = comment.trim();

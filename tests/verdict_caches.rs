@@ -5,6 +5,8 @@
 //! same output and the same findings as a pipeline that works every name out afresh (one
 //! thread, no cache), in decode, encode and audit.
 
+mod common;
+
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -19,6 +21,8 @@ use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
 use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
+
+use common::{files, log_samples, repo};
 
 const MODES: [Mode; 3] = [Mode::Decode { race: true }, Mode::Encode, Mode::Audit];
 
@@ -73,21 +77,6 @@ impl Input {
     }
 }
 
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// The files of a folder whose names pass `keep`, sorted.
-fn files(dir: &str, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(repo(dir))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| keep(p.file_name().unwrap().to_str().unwrap()))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Every corpus of the tests, zones first.
 fn corpus() -> Vec<Input> {
     let read = |path: &Path| (path.display().to_string(), std::fs::read(path).unwrap());
@@ -100,19 +89,10 @@ fn corpus() -> Vec<Input> {
         let (name, data) = read(&path);
         inputs.push(Input::Zone(name, data));
     }
-    let logs = files("tests/data/logs", |name| {
-        ![
-            ".decoded",
-            ".encoded",
-            ".findings",
-            ".encode-findings",
-            ".md",
-            ".py",
-            ".zone",
-        ]
-        .iter()
-        .any(|suffix| name.ends_with(suffix))
-    });
+    let logs: Vec<PathBuf> = log_samples()
+        .into_iter()
+        .filter(|path| path.extension().is_none_or(|ext| ext != "zone"))
+        .collect();
     for path in logs.iter().chain([&repo("samples/queries.log")]) {
         let (name, data) = read(path);
         inputs.push(Input::Log(name, data));

@@ -426,14 +426,7 @@ pub(super) fn keys_of(domain: &str, keys: &mut Keys, pieces: &mut Pieces) {
         keys.ends.push(keys.text.len());
         return;
     }
-    keys.labels.clear();
-    keys.labels.extend(label_ranges(domain));
-    let name = UnicodeName {
-        text: domain,
-        labels: &keys.labels,
-        absolute: true,
-        invalid: 0,
-    };
+    let name = whole_domain(domain, &mut keys.labels);
     skeletons(&name, 0, &mut keys.skeletons, pieces, &mut keys.mapped);
     push_distinct_keys(keys);
 }
@@ -444,14 +437,7 @@ pub(super) fn keys_of(domain: &str, keys: &mut Keys, pieces: &mut Pieces) {
 pub(super) fn keys_of_ascii_head(domain: &str, last: &str, ends: &[u32], keys: &mut Keys) {
     keys.text.clear();
     keys.ends.clear();
-    keys.labels.clear();
-    keys.labels.extend(label_ranges(domain));
-    let name = UnicodeName {
-        text: domain,
-        labels: &keys.labels,
-        absolute: true,
-        invalid: 0,
-    };
+    let name = whole_domain(domain, &mut keys.labels);
     skeletons_of_ascii_head(&name, 0, &mut keys.skeletons, last, ends);
     push_distinct_keys(keys);
 }
@@ -1074,6 +1060,21 @@ fn tails(text: &str) -> impl Iterator<Item = &str> {
         .chain(std::iter::once(0));
     let count = if text.contains('.') { 3 } else { 0 };
     starts.take(count).map(move |start| &text[start..])
+}
+
+/// `domain` as an absolute name of valid labels, its labels' ranges kept in `labels`.
+fn whole_domain<'a>(
+    domain: &'a str,
+    labels: &'a mut Vec<std::ops::Range<usize>>,
+) -> UnicodeName<'a> {
+    labels.clear();
+    labels.extend(label_ranges(domain));
+    UnicodeName {
+        text: domain,
+        labels,
+        absolute: true,
+        invalid: 0,
+    }
 }
 
 /// The ranges of the dot-separated labels of `text`.

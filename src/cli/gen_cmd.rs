@@ -153,14 +153,7 @@ pub fn run(args: &GenArgs) -> u8 {
     };
     match result {
         Ok(()) => EXIT_CLEAN,
-        Err(Trouble(message)) => {
-            let _ = writeln!(
-                io::stderr(),
-                "idnscope: {}",
-                idnscope::display::escape_controls(&message)
-            );
-            EXIT_TROUBLE
-        }
+        Err(trouble) => trouble.report(),
     }
 }
 

@@ -36,6 +36,12 @@ use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_
 pub(super) struct Trouble(pub(super) String);
 
 impl Trouble {
+    /// Writes the message on standard error (control characters escaped): the exit status.
+    pub(super) fn report(self) -> u8 {
+        let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&self.0));
+        EXIT_TROUBLE
+    }
+
     /// An I/O failure on `what`.
     pub(super) fn io(what: &Path, e: io::Error) -> Self {
         Trouble(format!("{}: {e}", what.display()))
@@ -83,10 +89,7 @@ pub fn run(mode: Mode, args: &JobArgs) -> u8 {
         Ok(done) if done.unreadable > 0 => EXIT_TROUBLE,
         Ok(done) if done.findings > 0 || done.malformed > 0 => EXIT_FINDINGS,
         Ok(_) => EXIT_CLEAN,
-        Err(Trouble(message)) => {
-            let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&message));
-            EXIT_TROUBLE
-        }
+        Err(trouble) => trouble.report(),
     }
 }
 

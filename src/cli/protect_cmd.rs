@@ -1,6 +1,5 @@
 //! `idnscope protect index`: the index file of a protected list, for `audit --protect`.
 
-use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Subcommand;
@@ -8,7 +7,7 @@ use clap::Subcommand;
 use super::job::Trouble;
 use super::output::AtomicFile;
 use super::targets::check_distinct;
-use super::{EXIT_CLEAN, EXIT_TROUBLE};
+use super::EXIT_CLEAN;
 
 /// What `protect` does.
 #[derive(Debug, clap::Args)]
@@ -50,13 +49,6 @@ pub fn run(args: &ProtectArgs) -> u8 {
         });
     match result {
         Ok(()) => EXIT_CLEAN,
-        Err(Trouble(message)) => {
-            let _ = writeln!(
-                io::stderr(),
-                "idnscope: {}",
-                idnscope::display::escape_controls(&message)
-            );
-            EXIT_TROUBLE
-        }
+        Err(trouble) => trouble.report(),
     }
 }

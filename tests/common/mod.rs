@@ -58,6 +58,48 @@ pub fn with_stdout_closed(
     )
 }
 
+/// Runs the shell example `line` as a user would: bash with `pipefail`, in a new folder that
+/// holds a copy of the bundled samples, the built binary first on `PATH`, `NO_COLOR` unset;
+/// `prepare` may add to the folder and the command first (say, a home). Checks that it
+/// exits 0 or 1 (1 when it reports findings, as the samples hold) and names no missing file
+/// or command; `context` says where the example comes from. Its output.
+pub fn run_example(
+    line: &str,
+    context: &str,
+    prepare: impl FnOnce(&std::path::Path, &mut std::process::Command),
+) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = dir.path().join("samples");
+    std::fs::create_dir_all(&samples).unwrap();
+    for entry in std::fs::read_dir(repo("samples")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), samples.join(entry.file_name())).unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        bin().parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = std::process::Command::new("bash");
+    cmd.args(["-o", "pipefail", "-c", line])
+        .current_dir(dir.path())
+        .env("PATH", &path)
+        .env_remove("NO_COLOR");
+    prepare(dir.path(), &mut cmd);
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "`{line}` ({context}): {:?}\n{stderr}",
+        out.status
+    );
+    assert!(
+        !stderr.contains("No such file") && !stderr.contains("command not found"),
+        "`{line}` ({context}): {stderr}"
+    );
+    out
+}
+
 /// The findings of a JSON Lines report, in order. A report may end with one summary
 /// object (the report of a run that read every input does), which must be its last line and
 /// count the findings before it; it is checked and left out.
@@ -116,6 +158,39 @@ pub struct Sample {
     pub notation: String,
     /// The Punycode encoding, backslash continuations joined.
     pub punycode: String,
+}
+
+/// A path inside the repository.
+pub fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// The files of a folder of the repository whose names pass `keep`, sorted.
+pub fn files(dir: &str, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(repo(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| keep(p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The log samples of tests/data/logs: every file that is not an expected output or a
+/// note (`zone-example.zone` among them, a zone read as a log).
+pub fn log_samples() -> Vec<PathBuf> {
+    files("tests/data/logs", |name| {
+        ![
+            ".decoded",
+            ".encoded",
+            ".findings",
+            ".encode-findings",
+            ".md",
+            ".py",
+        ]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
+    })
 }
 
 pub fn data(name: &str) -> PathBuf {
