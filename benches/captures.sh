@@ -7,7 +7,7 @@
 #
 # Needs hyperfine, python3, tshark and dnstap-ldns. The captures are generated into
 # target/capture-bench (deterministic: gen --seed 1, 2% valid and 1% invalid ACE names).
-# The peers are slow (tshark reads about ten thousand messages a second), so they read a
+# The peers are slow (tshark reads some tens of thousands of messages a second), so they read a
 # 32 MB file of the same traffic, and idnscope reads that file too in the same hyperfine
 # run for a ratio on equal input.
 set -euo pipefail
