@@ -7,14 +7,18 @@
 //! A record longer than [`ChunkLimits::max_record`] is cut inside: the chunk before the cut
 //! sees [`LOOKAHEAD`] bytes past it ([`Chunk::extended`]) and tells the chunk after it, in
 //! a [`Carry`], how far it went and in what state it left the record, so that a name across
-//! the cut is read whole, once. Chunks are processed a
-//! batch at a time (a few per worker thread), so memory stays bounded whatever the input
-//! size. While the pool processes one batch, the calling thread writes the results of the
-//! batch before and reads the next one from a stream; the pool itself cuts the next batch of
-//! a mapped file. A stream that delivers as it goes (a pipe, a terminal: [`stream::Live`])
-//! may also be read live ([`Pipeline::run_live`]): a batch is then cut when the input
-//! stalls, and what it gave is written and flushed before the reader waits for more. A
-//! [`Scanner`] turns one chunk into [`ChunkOutput`]: output segments that either point
+//! the cut is read whole, once. A mapped file is cut by the calling thread, which hands
+//! each chunk to the pool as soon as it is cut, keeps a few chunks per worker thread in
+//! flight, and writes their results in input order as they come back: no thread waits for
+//! a group of chunks to end, and memory stays bounded whatever the input size. Where the
+//! scanner can guess record ends cheaply ([`Scanner::guess_record_end`], zone files), the
+//! file is cut at the guesses, and again at exact record ends from the first chunk whose
+//! scan fails. Standard input is processed a batch at a time (a few chunks per worker
+//! thread): while the pool processes one batch, the calling thread writes the results of
+//! the batch before and reads the next one. A stream that delivers as it goes (a pipe, a
+//! terminal: [`stream::Live`]) may also be read live ([`Pipeline::run_live`]): a batch is
+//! then cut when the input stalls, and what it gave is written and flushed before the
+//! reader waits for more. A [`Scanner`] turns one chunk into [`ChunkOutput`]: output segments that either point
 //! back into the input (unchanged bytes, not copied until the chunk's output is put
 //! together for one write) or into the chunk's own buffer (converted names), plus
 //! the findings with their line and column inside the chunk (the contract lives in
@@ -27,8 +31,10 @@
 
 pub mod stream;
 
+use std::collections::VecDeque;
 use std::io::{self, Read, Write};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -335,18 +341,17 @@ impl Pipeline {
             scanner.scan(chunk.clone(), rewriter, &mut result);
             result
         };
-        // Runs a batch of chunks on the pool's threads, each with its thread's rewriter.
+        // Scans a chunk on one of the pool's threads, with that thread's rewriter.
+        let scan_here = |chunk: &Chunk<'_, S::State>| {
+            let worker = rayon::current_thread_index().unwrap_or(0);
+            let mut rewriter = self.rewriters[worker % self.rewriters.len()]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            scan(chunk, &mut rewriter)
+        };
+        // Runs a batch of chunks on the pool's threads.
         let process = |chunks: &[Chunk<'_, S::State>]| -> Vec<ChunkOutput<S::State, S::Note>> {
-            chunks
-                .par_iter()
-                .map(|chunk| {
-                    let worker = rayon::current_thread_index().unwrap_or(0);
-                    let mut rewriter = self.rewriters[worker % self.rewriters.len()]
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner);
-                    scan(chunk, &mut rewriter)
-                })
-                .collect()
+            chunks.par_iter().map(scan_here).collect()
         };
         // The rewriter of this thread, for the chunks read again.
         let mut own_rewriter = None;
@@ -456,36 +461,79 @@ impl Pipeline {
 
         match input {
             Input::Bytes(data) => {
-                // While the pool processes one batch and cuts the next (a sequential pass
-                // over its bytes), this thread writes the results of the batch before.
-                let start = Batch {
-                    chunks: Vec::new(),
+                // This thread cuts the chunks (a pass over their bytes, unless the scanner
+                // guesses record ends) and hands each to the pool as soon as it is cut, up
+                // to `window` chunks ahead of the one it writes next; it writes the
+                // results in input order as they come back. No thread waits for a whole
+                // batch to end.
+                let window = pool.current_num_threads() * 4;
+                let mut cuts = Cuts {
+                    data,
                     end: 0,
                     mid_line: false,
                     state: scanner.start(),
+                    guessing: true,
                 };
-                let mut batch_now = cut_batch(scanner, data, &start, batch, limits);
-                let mut done: Option<(Batch<'_, S::State>, Vec<_>)> = None;
-                while !batch_now.chunks.is_empty() {
-                    let mut results = Vec::new();
-                    let mut batch_next = None;
-                    let mut written = Ok(());
-                    pool.in_place_scope(|s| {
-                        s.spawn(|_| results = process(&batch_now.chunks));
-                        s.spawn(|_| {
-                            batch_next = Some(cut_batch(scanner, data, &batch_now, batch, limits))
-                        });
-                        if let Some((mut before, mut before_results)) = done.take() {
-                            written = emit(&mut before.chunks, &mut before_results, &mut out);
+                let (sender, scanned) = mpsc::channel();
+                // The chunks handed out and not yet written, with their results once
+                // scanned; the first is chunk number `first` (chunks are numbered as they
+                // are handed out).
+                let mut queue: VecDeque<Pending<'_, S::State, S::Note>> =
+                    VecDeque::with_capacity(window);
+                // The output of a chunk that is not written, kept for the chunks to come.
+                let give_back = |result| {
+                    spare
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(result)
+                };
+                let (mut first, mut handed_out) = (0usize, 0usize);
+                let scan_here = &scan_here;
+                pool.in_place_scope(|s| -> Result<(), Error> {
+                    loop {
+                        while queue.len() < window {
+                            let Some(cut) = cuts.next(scanner, limits) else {
+                                break;
+                            };
+                            let (index, job, sender) =
+                                (handed_out, cut.chunk.clone(), sender.clone());
+                            handed_out += 1;
+                            s.spawn(move |_| {
+                                let result =
+                                    panic::catch_unwind(AssertUnwindSafe(|| scan_here(&job)));
+                                // The receiver is gone only once writing has failed.
+                                let _ = sender.send((index, result));
+                            });
+                            queue.push_back((cut, None));
                         }
-                    });
-                    written?;
-                    done = Some((batch_now, results));
-                    batch_now = batch_next.expect("the scope ran the cut");
-                }
-                if let Some((mut last, mut last_results)) = done {
-                    emit(&mut last.chunks, &mut last_results, &mut out)?;
-                }
+                        let Some((cut, result)) = queue.front() else {
+                            return Ok(());
+                        };
+                        let Some(result) = result else {
+                            let (index, result) =
+                                scanned.recv().expect("this thread holds a sender");
+                            let result = result.unwrap_or_else(|p| panic::resume_unwind(p));
+                            match index.checked_sub(first) {
+                                Some(at) => queue[at].1 = Some(result),
+                                // A chunk handed out before the cuts were made again.
+                                None => give_back(result),
+                            }
+                            continue;
+                        };
+                        if cut.guessed && result.fatal().is_some() {
+                            // The guess may have cut a record: cut again, exactly, from this
+                            // chunk on; the chunks handed out after it are not written.
+                            cuts.again_exactly_from(cut);
+                            first = handed_out;
+                            queue.drain(..).filter_map(|(_, r)| r).for_each(give_back);
+                            continue;
+                        }
+                        let (cut, result) = queue.pop_front().expect("a front");
+                        first += 1;
+                        let result = result.expect("a result");
+                        emit(&mut [cut.chunk], &mut vec![result], &mut out)?;
+                    }
+                })?;
             }
             Input::Stream(reader, live) => {
                 // While the pool processes one batch, this thread writes the results of the
@@ -549,67 +597,100 @@ fn rewriter(options: &Options) -> NameRewriter {
     rewriter
 }
 
-/// Up to `count` chunks of `data`, and where they end.
-struct Batch<'a, S> {
-    chunks: Vec<Chunk<'a, S>>,
-    /// Where the next batch starts.
+/// Cuts a mapped input into chunks, one after the other.
+struct Cuts<'a, S> {
+    data: &'a [u8],
+    /// Where the next chunk starts.
     end: usize,
-    /// The last chunk ends inside a record.
+    /// The chunk before ends inside a record.
     mid_line: bool,
-    /// The scanner state guessed for the start of the next batch.
+    /// The scanner state guessed for the start of the next chunk.
     state: S,
+    /// Chunks end at the scanner's guesses of record ends
+    /// ([`Scanner::guess_record_end`]) rather than at exact ones.
+    guessing: bool,
 }
 
-/// Cuts the batch of chunks of `data` that follows `previous`.
-fn cut_batch<'a, S: Scanner>(
-    scanner: &S,
-    data: &'a [u8],
-    previous: &Batch<'_, S::State>,
-    count: usize,
-    limits: ChunkLimits,
-) -> Batch<'a, S::State> {
-    let mut chunks = Vec::with_capacity(count);
-    let (mut start, mut mid_line) = (previous.end, previous.mid_line);
-    let mut state = previous.state.clone();
-    while start < data.len() && chunks.len() < count {
-        let end = chunk_end(scanner, data, start, limits);
+/// A chunk handed to the pool, and its result once scanned.
+type Pending<'a, S, N> = (Cut<'a, S>, Option<ChunkOutput<S, N>>);
+
+/// A chunk as cut: where it starts in the input, and whether its end was guessed.
+struct Cut<'a, S> {
+    chunk: Chunk<'a, S>,
+    start: usize,
+    guessed: bool,
+}
+
+impl<'a, St: Clone> Cuts<'a, St> {
+    /// The next chunk, `None` at the end of the data.
+    fn next<S: Scanner<State = St>>(
+        &mut self,
+        scanner: &S,
+        limits: ChunkLimits,
+    ) -> Option<Cut<'a, St>> {
+        let (data, start) = (self.data, self.end);
+        if start >= data.len() {
+            return None;
+        }
+        let (end, guessed) = chunk_end(scanner, data, start, limits, self.guessing);
         let ends_mid_line = end < data.len() && data[end - 1] != b'\n';
-        let next = scanner.state_after(&data[start..end], state.clone());
+        let next = scanner.state_after(&data[start..end], self.state.clone());
         let ahead = if ends_mid_line {
             &data[start..(end + LOOKAHEAD).min(data.len())]
         } else {
             &[]
         };
-        chunks.push(Chunk {
+        let chunk = Chunk {
             data: &data[start..end],
             ahead,
             carry: Carry::default(),
-            starts_mid_line: mid_line,
+            starts_mid_line: self.mid_line,
             ends_mid_line,
-            state: std::mem::replace(&mut state, next),
-        });
-        mid_line = ends_mid_line;
-        start = end;
+            state: std::mem::replace(&mut self.state, next),
+        };
+        self.mid_line = ends_mid_line;
+        self.end = end;
+        Some(Cut {
+            chunk,
+            start,
+            guessed,
+        })
     }
-    Batch {
-        chunks,
-        end: start,
-        mid_line,
-        state,
+
+    /// Cuts again from `cut` on, at exact record ends only.
+    fn again_exactly_from(&mut self, cut: &Cut<'a, St>) {
+        self.end = cut.start;
+        self.mid_line = cut.chunk.starts_mid_line;
+        self.state = cut.chunk.state.clone();
+        self.guessing = false;
     }
 }
 
 /// The end of the chunk that starts at `start` (a record start, or a cut inside one):
 /// just after the first record that ends at or past `start + limits.bytes`, or at the cut
-/// limit for a record too long to wait for.
-fn chunk_end<S: Scanner>(scanner: &S, data: &[u8], start: usize, limits: ChunkLimits) -> usize {
+/// limit for a record too long to wait for; with `guess`, at the scanner's guess of that
+/// record end when it has one. Whether the end is a guess.
+fn chunk_end<S: Scanner>(
+    scanner: &S,
+    data: &[u8],
+    start: usize,
+    limits: ChunkLimits,
+    guess: bool,
+) -> (usize, bool) {
     if start + limits.bytes >= data.len() {
-        return data.len();
+        return (data.len(), false);
     }
     let limit = (start + limits.bytes + limits.max_record).min(data.len());
-    match scanner.record_end(&data[start..limit], limits.bytes) {
-        Some(end) => start + end,
-        None => limit,
+    let window = &data[start..limit];
+    if let Some(end) = guess
+        .then(|| scanner.guess_record_end(window, limits.bytes))
+        .flatten()
+    {
+        return (start + end, true);
+    }
+    match scanner.record_end(window, limits.bytes) {
+        Some(end) => (start + end, false),
+        None => (limit, false),
     }
 }
 
@@ -624,10 +705,13 @@ mod tests {
         data.extend_from_slice(&[b'y'; 10]);
         let names = crate::input::names::NamesScanner;
         let limits = ChunkLimits::default();
-        assert_eq!(chunk_end(&names, &data, 0, limits), CHUNK_BYTES + 6);
         assert_eq!(
-            chunk_end(&names, &data, CHUNK_BYTES + 6, limits),
-            data.len()
+            chunk_end(&names, &data, 0, limits, true),
+            (CHUNK_BYTES + 6, false)
+        );
+        assert_eq!(
+            chunk_end(&names, &data, CHUNK_BYTES + 6, limits, true),
+            (data.len(), false)
         );
     }
 }

@@ -271,6 +271,8 @@ pub struct ReportWriter<W: Write> {
     capture_keys: bool,
     written: u64,
     color: bool,
+    /// Findings are counted, not written ([`ReportWriter::silenced`]).
+    silent: bool,
     html: Option<Box<HtmlReport>>,
 }
 
@@ -284,8 +286,16 @@ impl<W: Write> ReportWriter<W> {
             capture_keys: false,
             written: 0,
             color: false,
+            silent: false,
             html: (format == Format::Html).then(Box::default),
         }
+    }
+
+    /// With `silent`, findings are counted ([`ReportWriter::written`]) but neither
+    /// formatted nor written, and nothing else is written either (`-q`).
+    pub fn silenced(mut self, silent: bool) -> Self {
+        self.silent = silent;
+        self
     }
 
     /// With `color`, text findings are coloured with ANSI escapes for a terminal, as
@@ -311,6 +321,10 @@ impl<W: Write> ReportWriter<W> {
 
     /// Writes one finding.
     pub fn write(&mut self, finding: &Finding) -> io::Result<()> {
+        if self.silent {
+            self.written += 1;
+            return Ok(());
+        }
         match self.format {
             Format::Text if self.color => write_colored_finding(&mut self.out, finding)?,
             Format::Text => writeln!(
@@ -396,6 +410,9 @@ impl<W: Write> ReportWriter<W> {
     /// the figures of `stats` (or no summary when they are not given), the whole HTML page
     /// (with the figures of `stats` when given); then flushes.
     pub fn finish(&mut self, stats: Option<&Stats>) -> io::Result<()> {
+        if self.silent {
+            return self.out.flush();
+        }
         match self.format {
             Format::Csv => self.csv_header()?,
             Format::Jsonl => {

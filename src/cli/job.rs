@@ -194,7 +194,8 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     };
     let mut report = ReportWriter::new(format, &mut report_sink as &mut dyn Write)
         .with_color(color)
-        .with_capture_keys(captures);
+        .with_capture_keys(captures)
+        .silenced(targets.report_silenced);
 
     let mut total = Stats::default();
 

@@ -542,6 +542,17 @@ pub trait Scanner: Sync {
         memchr::memchr(b'\n', &data[target.min(data.len())..]).map(|at| target + at + 1)
     }
 
+    /// A quick guess at [`Scanner::record_end`], for a format whose exact record ends take
+    /// a pass over the whole of `data` (`None`, the default: no guess, the exact end is
+    /// used). The pipeline cuts mapped inputs at the guesses; when the scan of a chunk cut
+    /// there fails (as it does when the cut fell inside a record), it cuts again from that
+    /// chunk on at exact record ends, so a wrong guess costs time, never a difference in
+    /// output or findings.
+    fn guess_record_end(&self, data: &[u8], target: usize) -> Option<usize> {
+        let _ = (data, target);
+        None
+    }
+
     /// The state after `data` (whole records) when `state` is in effect before it: a quick
     /// look made while cutting chunks, so that each chunk knows its starting state before
     /// the one before it has been scanned. It may be wrong in rare cases; the pipeline

@@ -39,7 +39,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use memchr::{memchr, memchr2, memchr3};
+use memchr::{memchr, memchr2, memchr3, memchr_iter};
 
 use crate::input::plain_lines::plain_line_end;
 use crate::input::rdata::{self, Fields, NameFields};
@@ -210,6 +210,18 @@ impl Scanner for ZoneScanner {
             }
         }
         origin
+    }
+
+    /// The end of the first line at or after `target` that is followed by a line starting
+    /// with an owner name or a directive: lines that go on a record in parentheses are
+    /// indented in the zones that servers and signers write.
+    fn guess_record_end(&self, data: &[u8], target: usize) -> Option<usize> {
+        memchr_iter(b'\n', data.get(target..)?)
+            .map(|at| target + at + 1)
+            .find(|&end| {
+                data.get(end)
+                    .is_some_and(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b';' | b')'))
+            })
     }
 
     fn record_end(&self, data: &[u8], target: usize) -> Option<usize> {

@@ -223,17 +223,21 @@ impl NameRewriter {
     /// top-level domain and its last labels are the origin's. Findings are only ever
     /// reported on the name's own labels; the origin is checked where it is written.
     pub fn set_origin(&mut self, origin: Option<&Arc<[u8]>>) {
-        if self.origin.text.as_ref() == origin {
+        if self.origin.text.as_deref() == origin.map(|o| &o[..]) {
             return;
         }
-        self.names_seen.set_origin(origin);
+        // A copy of this rewriter's own: the name cache holds a reference to it for each
+        // name it keeps, and counting references to one origin from every worker thread
+        // would make them fight over its memory.
+        let own = origin.map(|o| Arc::<[u8]>::from(&o[..]));
+        self.names_seen.set_origin(own.as_ref());
         let Origin {
             text,
             unicode,
             labels,
             wire_len,
         } = &mut self.origin;
-        *text = origin.cloned();
+        *text = own;
         unicode.clear();
         labels.clear();
         *wire_len = 0;
