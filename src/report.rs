@@ -527,6 +527,19 @@ mod tests {
     }
 
     #[test]
+    fn a_silenced_writer_counts_findings_and_writes_nothing() {
+        for format in [Format::Text, Format::Jsonl, Format::Csv, Format::Html] {
+            let mut buf = Vec::new();
+            let mut w = ReportWriter::new(format, &mut buf).silenced(true);
+            w.write(&sample()).unwrap();
+            w.write(&sample()).unwrap();
+            w.finish(Some(&Stats::default())).unwrap();
+            assert_eq!(w.written(), 2, "{format:?}");
+            assert!(buf.is_empty(), "{format:?}");
+        }
+    }
+
+    #[test]
     fn jsonl_has_type_and_every_key_and_a_summary_last() {
         let mut stats = Stats {
             bytes: 2_000_000,
