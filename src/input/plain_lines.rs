@@ -14,24 +14,26 @@ pub(super) fn plain_line_end(data: &[u8], start: usize) -> Option<usize> {
     // A hyphen ends the block before; the block before ends inside a quoted string.
     let (mut hyphen_before, mut quoted_before) = (0, 0);
     while at < data.len() {
-        let (low, high) = match data.get(at..at + 16) {
-            Some(block) => (word(&block[..8]), word(&block[8..])),
-            None => {
-                let mut block = [b'a'; 16];
-                block[..data.len() - at].copy_from_slice(&data[at..]);
-                (word(&block[..8]), word(&block[8..]))
-            }
-        };
         let Flags {
             newline,
             hyphen,
             quote,
             escape,
             special,
-        } = flags(low, high);
+        } = match data.get(at..at + 16) {
+            Some(block) => flags(block.try_into().expect("sixteen bytes")),
+            None => {
+                let mut block = [b'a'; 16];
+                block[..data.len() - at].copy_from_slice(&data[at..]);
+                flags(&block)
+            }
+        };
         // Bit i: an odd number of quotes up to byte i, with the block before: byte i is in
         // a quoted string, or opens one.
-        let quoted = prefix_xor(quote) ^ quoted_before;
+        let quoted = match quote {
+            0 => quoted_before,
+            _ => prefix_xor(quote) ^ quoted_before,
+        };
         let pairs = hyphen & ((hyphen << 1) | hyphen_before);
         let special = escape | ((special | pairs) & !quoted);
         if newline != 0 {
@@ -60,12 +62,6 @@ fn prefix_xor(mut bits: u32) -> u32 {
     bits & 0xFFFF
 }
 
-/// Eight bytes as a word, the first in the low byte.
-#[inline(always)]
-fn word(bytes: &[u8]) -> u64 {
-    u64::from_le_bytes(bytes.try_into().expect("eight bytes"))
-}
-
 /// One bit for each of sixteen bytes (bits 0 to 7 for the bytes of the low word, first
 /// byte lowest, bits 8 to 15 for the high word), per kind of byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,17 +78,19 @@ struct Flags {
     special: u32,
 }
 
-/// The [`Flags`] of the sixteen bytes of `low` and `high`.
+/// The [`Flags`] of sixteen bytes.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
-fn flags(low: u64, high: u64) -> Flags {
+fn flags(block: &[u8; 16]) -> Flags {
     use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
     };
     // SAFETY: these intrinsics need SSE2 only, which this code is compiled for (the `cfg`
-    // above: part of every x86-64 target's baseline); they take no pointer.
+    // above: part of every x86-64 target's baseline); the load reads the sixteen bytes of
+    // `block`, and needs no alignment.
     unsafe {
-        let bytes = _mm_set_epi64x(high as i64, low as i64);
+        let bytes = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
         let is = |b: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b as i8));
         let special = _mm_or_si128(
             _mm_or_si128(is(b';'), is(b'$')),
@@ -113,11 +111,14 @@ fn flags(low: u64, high: u64) -> Flags {
 /// [`flags`] on other processors, and its reference in the tests.
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), cfg(test))]
 #[inline(always)]
-fn flags_swar(low: u64, high: u64) -> Flags {
+fn flags_swar(block: &[u8; 16]) -> Flags {
     use crate::swar::{bytes_equal, HIGH};
     // Each byte's flag is its high bit; the multiplication gathers the eight of them into
     // the top byte (no two partial products meet in one bit).
     let gather = |bits: u64| ((bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    // Eight bytes as a word, the first in the low byte.
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
+    let (low, high) = (word(&block[..8]), word(&block[8..]));
     let both = |f: &dyn Fn(u64) -> u64| gather(f(low)) | gather(f(high)) << 8;
     Flags {
         newline: both(&|w| bytes_equal(w, b'\n')),
@@ -167,7 +168,6 @@ mod tests {
                 for filler in [b'a', b' ', 0x00, 0xFF, b'-'] {
                     let mut bytes = [filler; 16];
                     bytes[at] = b;
-                    let (low, high) = (word(&bytes[..8]), word(&bytes[8..]));
                     let expected = |pick: &dyn Fn(u8) -> bool| {
                         bytes
                             .iter()
@@ -182,9 +182,9 @@ mod tests {
                         escape: expected(&|c| c == b'\\'),
                         special: expected(&|c| c > 0x7F || b";$()".contains(&c)),
                     };
-                    assert_eq!(flags(low, high), want, "{b:#x} at {at} among {filler:#x}");
+                    assert_eq!(flags(&bytes), want, "{b:#x} at {at} among {filler:#x}");
                     assert_eq!(
-                        flags_swar(low, high),
+                        flags_swar(&bytes),
                         want,
                         "{b:#x} at {at} among {filler:#x}"
                     );
