@@ -83,8 +83,7 @@ struct Flags {
 #[inline(always)]
 fn flags(block: &[u8; 16]) -> Flags {
     use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
     // SAFETY: these intrinsics need SSE2 only, which this code is compiled for (the `cfg`
     // above: part of every x86-64 target's baseline); the load reads the sixteen bytes of
@@ -183,11 +182,7 @@ mod tests {
                         special: expected(&|c| c > 0x7F || b";$()".contains(&c)),
                     };
                     assert_eq!(flags(&bytes), want, "{b:#x} at {at} among {filler:#x}");
-                    assert_eq!(
-                        flags_swar(&bytes),
-                        want,
-                        "{b:#x} at {at} among {filler:#x}"
-                    );
+                    assert_eq!(flags_swar(&bytes), want, "{b:#x} at {at} among {filler:#x}");
                 }
             }
         }
