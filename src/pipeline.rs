@@ -18,14 +18,14 @@
 //! the batch before and reads the next one. A stream that delivers as it goes (a pipe, a
 //! terminal: [`stream::Live`]) may also be read live ([`Pipeline::run_live`]): a batch is
 //! then cut when the input stalls, and what it gave is written and flushed before the
-//! reader waits for more. A [`Scanner`] turns one chunk into [`ChunkOutput`]: output segments that either point
-//! back into the input (unchanged bytes, not copied until the chunk's output is put
-//! together for one write) or into the chunk's own buffer (converted names), plus
-//! the findings with their line and column inside the chunk (the contract lives in
-//! [`crate::input::sink`]). The writer adds each chunk's starting line, so the output and
-//! the findings are identical for any number of threads, and hands the findings to a
-//! [`Findings`] sink (the report writers implement it). A [`Pipeline`] is built once, with
-//! its thread pool, and runs any number of inputs; it knows no input format: what a
+//! reader waits for more. A [`Scanner`] turns one chunk into [`ChunkOutput`]: output
+//! segments that either point back into the input (unchanged bytes, not copied until the
+//! chunk's output is put together for one write) or into the chunk's own buffer (converted
+//! names), plus the findings with their line and column inside the chunk (the contract
+//! lives in [`crate::input::sink`]). The writer adds each chunk's starting line, so the
+//! output and the findings are identical for any number of threads, and hands the findings
+//! to a [`Findings`] sink (the report writers implement it). A [`Pipeline`] is built once,
+//! with its thread pool, and runs any number of inputs; it knows no input format: what a
 //! scanner carries across chunks ([`Scanner::State`]) and notes besides findings
 //! ([`Scanner::Note`]) are the scanner's own types.
 
