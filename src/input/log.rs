@@ -1121,7 +1121,7 @@ fn unescape(text: &[u8], out: &mut Vec<u8>) {
 fn push_doubled(text: &[u8], out: &mut Vec<u8>) {
     for &b in text {
         match b {
-            b'\\' => out.extend_from_slice(b"\\"),
+            b'\\' => out.extend_from_slice(b"\\\\"),
             b'"' => out.extend_from_slice(b"\\\""),
             0..=0x1F => out.extend_from_slice(format!("\\u{b:04x}").as_bytes()),
             _ => out.push(b),
@@ -1424,6 +1424,28 @@ mod tests {
             assert_eq!(
                 encode(&text),
                 format!("{}xn--bcher-kva.example", "a ".repeat(pad))
+            );
+        }
+    }
+
+    #[test]
+    fn text_put_back_into_a_json_string_is_escaped_as_json_escapes_it() {
+        // serde_json writes \u00XX for the control bytes without a short escape.
+        for text in [
+            "b\u{fc}cher",
+            "a\\.b",
+            "\\$x",
+            "q\"uote",
+            "c\u{1}d\u{1f}",
+            "\\\\",
+        ] {
+            let mut out = Vec::new();
+            push_doubled(text.as_bytes(), &mut out);
+            let json = serde_json::to_string(text).unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                json[1..json.len() - 1],
+                "{text:?}"
             );
         }
     }
