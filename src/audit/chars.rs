@@ -18,6 +18,7 @@ use unicode_script::{Script, UnicodeScript};
 use unicode_security::mixed_script::AugmentedScriptSet;
 
 use super::marks::marks;
+use super::skeleton::hides;
 use super::tables::{
     allowed, blocklisted, digit_lookalike, digit_zero, is_cjk, looks_latin, quote_lookalike,
     tld_letter, whole_script_letter, CJK_LATIN_LOOKALIKES, HIRAGANA_HE, KATAKANA_HE,
@@ -93,6 +94,9 @@ const ALLOWED: u32 = 1 << 29;
 /// A letter of a script (not Common or Inherited) that is not in Chromium's whole-script
 /// confusable set of its script (C26).
 const NOT_WHOLE_SCRIPT_LETTER: u32 = 1 << 30;
+/// Not ASCII, and a look-alike of `/` or `.` or a character that does not show: it may
+/// hide a protected domain in a name (C33).
+const HIDES: u32 = 1 << 31;
 
 /// The facts of no character, before the first: script Unknown, no bits.
 const NOTHING: u32 = Script::Unknown as u32;
@@ -217,6 +221,17 @@ pub(super) fn cached_is_cjk(c: char) -> bool {
     facts(c).map_or_else(|| is_cjk(c), |w| w & CJK != 0)
 }
 
+/// [`hides`] of `c`: from its cached facts when the label checks have worked out those of
+/// its block, else from the predicate (the name checks meet characters that the label
+/// checks never need, and a block's facts cost more than the predicate).
+pub(super) fn known_hides(c: char) -> bool {
+    let cp = u32::from(c);
+    match FACTS.get((cp >> 8) as usize).and_then(OnceLock::get) {
+        Some(block) => block[(cp & 0xFF) as usize] & HIDES != 0,
+        None => hides(c),
+    }
+}
+
 /// Whether `c` is known, from its cached facts, to be [`MARKS_QUIET`]; `false` beyond the
 /// BMP.
 pub(super) fn cached_marks_quiet(c: char) -> bool {
@@ -315,6 +330,7 @@ fn compute(c: char) -> u32 {
         | bit(KATAKANA_HE.contains(&c), HE_KATAKANA)
         | bit(letter && !katakana_side, NOT_KATAKANA_SIDE)
         | bit(letter && !hiragana_side, NOT_HIRAGANA_SIDE)
+        | bit(hides(c), HIDES)
 }
 
 /// For C11 to C15: whether `c` must go to the full checks, and its [`SIMPLE_MARK`] or
@@ -522,6 +538,7 @@ mod tests {
                 || cached_is_cjk(c) != is_cjk(c)
                 || cached_allowed(c) != allowed(c)
                 || cached_marks_quiet(c) != marks_quiet
+                || known_hides(c) != hides(c)
         });
         assert_eq!(wrong, Vec::<char>::new());
     }

@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap;
 use unicode_normalization::char::{canonical_combining_class, is_combining_mark};
 use unicode_normalization::UnicodeNormalization;
 
+use super::chars;
 use super::index::{key_hash, KeyKind};
 use super::{describe_all, Check, Protected, Spoof, UnicodeName};
 
@@ -887,7 +888,7 @@ impl Protected {
     ) {
         // Only a name with a look-alike of a separator, or something that does not show,
         // can hide a protected domain.
-        let Some(hidden_at) = name.text.find(hides) else {
+        let Some(hidden_at) = first_hiding(name.text) else {
             return;
         };
         let Buffers {
@@ -988,6 +989,26 @@ fn embedded_candidates<'v, T>(
     None
 }
 
+/// Where the first character of `text` that [`hides`] is.
+fn first_hiding(text: &str) -> Option<usize> {
+    // ASCII hides nothing: its bytes are passed over one by one, and only the characters
+    // outside it are decoded.
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at].is_ascii() {
+            at += 1;
+            continue;
+        }
+        let c = text[at..].chars().next()?;
+        if chars::known_hides(c) {
+            return Some(at);
+        }
+        at += c.len_utf8();
+    }
+    None
+}
+
 /// Whether IDNA2003 and IDNA2008 treat `c` differently (C04).
 fn is_deviation(c: char) -> bool {
     matches!(c, 'ß' | 'ς' | '\u{200C}' | '\u{200D}')
@@ -995,7 +1016,7 @@ fn is_deviation(c: char) -> bool {
 
 /// Whether `c` can hide a protected domain (C33): a look-alike of a separator, or a
 /// character that does not show.
-fn hides(c: char) -> bool {
+pub(super) fn hides(c: char) -> bool {
     !c.is_ascii() && (separator_lookalike(c).is_some() || !shows(c))
 }
 
@@ -1487,6 +1508,18 @@ mod tests {
             for (pieces, whole) in by_pieces_and_whole(&text, &mut buffers) {
                 proptest::prop_assert_eq!(pieces, whole, "{:?}", text);
             }
+        }
+
+        #[test]
+        fn the_first_hiding_character_is_the_first_that_hides(
+            chars in proptest::collection::vec(proptest::sample::select(&[
+                'a', '.', '-', '0', 'é', 'а', '가', 'ノ', '一', '\u{2044}', '\u{FF0E}',
+                '\u{0338}', '\u{200D}', '\u{00AD}', '\u{E000}', '\u{2028}', '☃', '𝐚',
+                '\u{E0001}', '\u{1F600}', '\u{10FFFD}',
+            ][..]), 0..12)
+        ) {
+            let text: String = chars.into_iter().collect();
+            proptest::prop_assert_eq!(first_hiding(&text), text.find(hides), "{:?}", text);
         }
     }
 
