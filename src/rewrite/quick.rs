@@ -4,6 +4,8 @@
 //! of splitting it and copying its labels. Any other name takes the full path, which gives
 //! the same result for these names (the tests compare the two).
 
+use memchr::memchr;
+
 use super::cache::Seen;
 use super::{NameRewriter, Outcome};
 use crate::label::{ace_kind, Ace};
@@ -39,6 +41,11 @@ impl NameRewriter {
             None => (name, false),
         };
         if body.is_empty() || body.len() > LONGEST {
+            return None;
+        }
+        // For the homograph checks an A-label may only be the last label (below): a name
+        // that starts with one and has more is told at once, before it is split.
+        if self.homographs.is_some() && ace_kind(body).is_some() && memchr(b'.', body).is_some() {
             return None;
         }
         // Where each label ends.
