@@ -148,6 +148,16 @@ pub trait Findings {
     /// Takes one finding.
     fn finding(&mut self, finding: &Finding) -> io::Result<()>;
 
+    /// Whether the sink reads the findings it takes. One that only counts them says no, and
+    /// is handed their number ([`Findings::count`]) instead of each finding, which the
+    /// pipeline then does not build.
+    fn reads_findings(&self) -> bool {
+        true
+    }
+
+    /// Takes `count` findings unread, when [`Findings::reads_findings`] says no.
+    fn count(&mut self, count: u64);
+
     /// Passes on the findings taken so far, if the sink holds any back; a live run calls it
     /// after each batch (nothing is held by default).
     fn flush(&mut self) -> io::Result<()> {
@@ -158,6 +168,14 @@ pub trait Findings {
 impl<W: Write> Findings for ReportWriter<W> {
     fn finding(&mut self, finding: &Finding) -> io::Result<()> {
         self.write(finding)
+    }
+
+    fn reads_findings(&self) -> bool {
+        !self.is_silenced()
+    }
+
+    fn count(&mut self, count: u64) {
+        self.count_silenced(count);
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -400,24 +418,28 @@ impl Pipeline {
                     }
                     out.write_all(&joined).map_err(Error::Output)?;
                 }
-                for f in result.findings() {
-                    let found = &f.found;
-                    findings
-                        .finding(&Finding {
-                            file: file.to_owned(),
-                            line: line_base + f.line + 1,
-                            column: column(f.line, f.column),
-                            name: found.name.clone(),
-                            label: found.label.clone(),
-                            kind: found.finding.kind,
-                            reason: found.finding.reason,
-                            message: found.finding.message.clone(),
-                            unicode: found.finding.unicode.clone(),
-                            target: found.finding.target.clone(),
-                            check: found.finding.check,
-                            dns: None,
-                        })
-                        .map_err(Error::Report)?;
+                if findings.reads_findings() {
+                    for f in result.findings() {
+                        let found = &f.found;
+                        findings
+                            .finding(&Finding {
+                                file: file.to_owned(),
+                                line: line_base + f.line + 1,
+                                column: column(f.line, f.column),
+                                name: found.name.clone(),
+                                label: found.label.clone(),
+                                kind: found.finding.kind,
+                                reason: found.finding.reason,
+                                message: found.finding.message.clone(),
+                                unicode: found.finding.unicode.clone(),
+                                target: found.finding.target.clone(),
+                                check: found.finding.check,
+                                dns: None,
+                            })
+                            .map_err(Error::Report)?;
+                    }
+                } else {
+                    findings.count(result.findings().len() as u64);
                 }
                 if let Some(fatal) = result.fatal() {
                     return Err(Error::Parse(ParseError {

@@ -314,6 +314,19 @@ impl<W: Write> ReportWriter<W> {
         self
     }
 
+    /// Whether findings are counted, not written ([`ReportWriter::silenced`]).
+    pub fn is_silenced(&self) -> bool {
+        self.silent
+    }
+
+    /// Counts `count` findings of a silenced writer, as [`ReportWriter::write`] would one by
+    /// one; a writer that is not silenced ignores it (it counts what it writes).
+    pub fn count_silenced(&mut self, count: u64) {
+        if self.silent {
+            self.written += count;
+        }
+    }
+
     /// Number of findings written so far.
     pub fn written(&self) -> u64 {
         self.written
@@ -533,9 +546,15 @@ mod tests {
             let mut w = ReportWriter::new(format, &mut buf).silenced(true);
             w.write(&sample()).unwrap();
             w.write(&sample()).unwrap();
+            w.count_silenced(3);
             w.finish(Some(&Stats::default())).unwrap();
-            assert_eq!(w.written(), 2, "{format:?}");
+            assert_eq!(w.written(), 5, "{format:?}");
             assert!(buf.is_empty(), "{format:?}");
+            // A writer that is not silenced counts what it writes, and nothing else.
+            let mut loud = ReportWriter::new(format, Vec::new());
+            loud.write(&sample()).unwrap();
+            loud.count_silenced(3);
+            assert_eq!(loud.written(), 1, "{format:?}");
         }
     }
 
