@@ -615,6 +615,7 @@ impl Scan<'_, '_> {
 
     /// One field of the record, with its [`Marks`] (none for a quoted one). A relative
     /// `$ORIGIN` that would make the origin longer than a name may be is an error.
+    #[inline]
     fn field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) -> Result<(), ChunkError> {
         let text = &self.data[range.clone()];
         if matches!(self.phase, Phase::Empty | Phase::EmptyNoOwner) {
@@ -652,23 +653,7 @@ impl Scan<'_, '_> {
             }
             Phase::Origin => {
                 if !quoted {
-                    if let Some(e) = completed_origin_error(text, self.out.state().as_ref()) {
-                        return Err(self.error(
-                            self.line,
-                            range.start,
-                            &format!(
-                                "$ORIGIN {} under {}: the origin {e}",
-                                String::from_utf8_lossy(text),
-                                String::from_utf8_lossy(
-                                    self.out.state().as_deref().unwrap_or(b".")
-                                )
-                            ),
-                        ));
-                    }
-                    self.name(range.clone(), marks);
-                    let origin = resolve_origin(&self.data[range], self.out.state().as_ref());
-                    self.rewriter.set_origin(origin.as_ref());
-                    self.out.set_state(origin);
+                    self.origin(range, marks)?;
                 }
                 Phase::Rest
             }
@@ -690,9 +675,33 @@ impl Scan<'_, '_> {
         Ok(())
     }
 
+    /// The argument of `$ORIGIN` at `range` (unquoted): the origin of the records after it.
+    /// A relative one that would make the origin longer than a name may be is an error.
+    #[cold]
+    fn origin(&mut self, range: Range<usize>, marks: Marks) -> Result<(), ChunkError> {
+        let text = &self.data[range.clone()];
+        if let Some(e) = completed_origin_error(text, self.out.state().as_ref()) {
+            return Err(self.error(
+                self.line,
+                range.start,
+                &format!(
+                    "$ORIGIN {} under {}: the origin {e}",
+                    String::from_utf8_lossy(text),
+                    String::from_utf8_lossy(self.out.state().as_deref().unwrap_or(b"."))
+                ),
+            ));
+        }
+        self.name(range.clone(), marks);
+        let origin = resolve_origin(&self.data[range], self.out.state().as_ref());
+        self.rewriter.set_origin(origin.as_ref());
+        self.out.set_state(origin);
+        Ok(())
+    }
+
     /// Records the `$INCLUDE` file name at `range` (quotes removed), under the origin in
     /// effect, when the pipeline collects directives; whether it did (an empty name is
     /// left out).
+    #[cold]
     fn include(&mut self, range: Range<usize>, quoted: bool) -> bool {
         let (line, column) = if quoted {
             self.quoted_at
