@@ -1,5 +1,6 @@
 //! Command-line parsing (clap) and dispatch to the subcommands.
 
+mod allocator;
 mod batch;
 mod blame;
 mod codec_cmd;
