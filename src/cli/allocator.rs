@@ -1,4 +1,5 @@
-//! The command's memory allocator: mimalloc, set to give freed memory back at once.
+//! The command's memory allocator on Linux: mimalloc, set to give freed memory back at
+//! once (other systems keep their own allocator).
 //!
 //! The workers allocate the findings and the names they keep, and the writing thread
 //! frees much of them; mimalloc's per-thread free lists make that cheaper than the C

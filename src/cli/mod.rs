@@ -1,5 +1,6 @@
 //! Command-line parsing (clap) and dispatch to the subcommands.
 
+#[cfg(target_os = "linux")]
 mod allocator;
 mod batch;
 mod blame;
