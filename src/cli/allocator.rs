@@ -3,10 +3,10 @@
 //!
 //! The workers allocate the findings and the names they keep, and the writing thread
 //! frees much of them; mimalloc's per-thread free lists make that cheaper than the C
-//! library's allocator does (zone decoding is about 6% faster). As it comes, it keeps
-//! freed memory for a while and commits its arenas whole, which took a 200 MB log line of
-//! look-alikes to over 70 MiB of anonymous memory. Purging at once and committing on use
-//! keep it where the C library's allocator is (BENCHMARKS.md gives the figures).
+//! library's allocator does (zone decoding is about 9% faster). As it comes, it keeps
+//! freed memory for a while and commits its arenas whole, which took a 2 GB log line of
+//! look-alikes to 73 MiB of anonymous memory. Purging at once and committing on use keep
+//! it where the C library's allocator is (BENCHMARKS.md gives the figures).
 
 use libmimalloc_sys::{mi_option_set, mi_option_t};
 
@@ -30,7 +30,7 @@ extern "C" fn set_options() {
     // SAFETY: `mi_option_set` stores an integer in mimalloc's table of options (it needs
     // no initialisation before), and both numbers are options of the version built.
     // Every run of the command calls it; tests/hostile.rs runs one on an input that the
-    // allocator's defaults take over the command's memory bound (about 73 MiB against 25).
+    // allocator's defaults take over that test's bound (about 61 MiB against 26).
     unsafe {
         mi_option_set(PURGE_DELAY, 0);
         mi_option_set(ARENA_EAGER_COMMIT, 0);
