@@ -613,8 +613,8 @@ impl Scan<'_, '_> {
         self.field(start..pos, true, Marks::default())
     }
 
-    /// One field of the record, with its [`Marks`] (none for a quoted one). A relative
-    /// `$ORIGIN` that would make the origin longer than a name may be is an error.
+    /// One field of the record, with its [`Marks`] (none for a quoted one); an error from
+    /// [`Scan::origin`].
     #[inline]
     fn field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) -> Result<(), ChunkError> {
         let text = &self.data[range.clone()];
