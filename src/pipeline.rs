@@ -575,6 +575,8 @@ impl Pipeline {
                         if let Some((owned, states, mut before_results)) = done.take() {
                             let mut before = chunks_of(&owned, &states);
                             written = emit(&mut before, &mut before_results, &mut out);
+                            drop(before);
+                            blocks.recycle(owned, 2 * batch);
                         }
                         if written.is_ok() {
                             read = blocks.next_batch(batch, !live);

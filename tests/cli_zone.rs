@@ -100,6 +100,70 @@ fn threads_give_identical_output_on_the_root_zone() {
     assert_eq!(back.stdout, std::fs::read(&root).unwrap());
 }
 
+/// The findings of a JSON Lines report, each with its file written `FILE`.
+fn findings_in(report: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(report)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|record| record["type"] == "finding")
+        .map(|mut finding| {
+            finding["file"] = "FILE".into();
+            finding
+        })
+        .collect()
+}
+
+#[test]
+fn standard_input_from_a_file_is_read_as_the_file_from_where_it_was_left() {
+    // A zone of several chunks, with findings.
+    let dir = tempfile::tempdir().unwrap();
+    let zone = dir.path().join("generated.zone");
+    let made = idnscope(
+        &[
+            "gen",
+            "zone",
+            "--size",
+            "2MB",
+            "--seed",
+            "3",
+            "-o",
+            arg(&zone),
+        ],
+        b"",
+    );
+    assert_eq!(made.status.code(), Some(0));
+    let text = std::fs::read(&zone).unwrap();
+    let args = ["decode", "--report-format", "jsonl", "--format", "zone"];
+    // `idnscope decode - < FILE`, with FILE read up to `offset` before.
+    let from = |offset: usize| {
+        let mut file = std::fs::File::open(&zone).unwrap();
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(offset as u64)).unwrap();
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
+            .args(args)
+            .arg("-")
+            .stdin(file)
+            .output()
+            .unwrap()
+    };
+    let by_path = idnscope(&[&args[..], &[arg(&zone)]].concat(), b"");
+    let whole = from(0);
+    assert_eq!(whole.status.code(), by_path.status.code());
+    assert_eq!(whole.stdout, by_path.stdout);
+    let found = findings_in(&by_path.stderr);
+    assert!(!found.is_empty());
+    assert_eq!(findings_in(&whole.stderr), found);
+    // Read in part (as by `read` in a shell script): the rest, as a file holding only it.
+    let cut = text.len() / 2 + memchr::memchr(b'\n', &text[text.len() / 2..]).unwrap() + 1;
+    let rest_path = dir.path().join("rest.zone");
+    std::fs::write(&rest_path, &text[cut..]).unwrap();
+    let rest = idnscope(&[&args[..], &[arg(&rest_path)]].concat(), b"");
+    let part = from(cut);
+    assert_eq!(part.status.code(), rest.status.code());
+    assert!(!part.stdout.is_empty() && part.stdout.len() < whole.stdout.len());
+    assert_eq!(part.stdout, rest.stdout);
+    assert_eq!(findings_in(&part.stderr), findings_in(&rest.stderr));
+}
+
 /// A folder with a zone that includes `sub/a.zone`, which includes `b.zone` holding `last`.
 fn include_tree(last: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

@@ -1069,16 +1069,26 @@ fn poll_memory(child: &mut std::process::Child) -> (std::process::ExitStatus, u6
     }
 }
 
-/// Runs idnscope with `args`, standard input from `stdin` and output to `stdout`: its exit
-/// status, standard error, and peak resident size in KiB, from `/usr/bin/time -f %M` where
-/// it is installed, else from VmHWM polled while it runs.
+/// Runs idnscope with `args`, standard input a pipe fed with the bytes of the file `stdin`
+/// (read as a stream, as a regular file on standard input is not) and output to `stdout`:
+/// its exit status, standard error, and peak resident size in KiB, from `/usr/bin/time -f
+/// %M` where it is installed, else from VmHWM polled while it runs.
 fn run_measured(args: &[&str], stdin: &Path, stdout: &Path) -> (Option<i32>, String, u64) {
     let dir = tempfile::tempdir().unwrap();
     let stderr_path = dir.path().join("stderr");
     let files = |cmd: &mut std::process::Command| {
-        cmd.stdin(File::open(stdin).unwrap())
+        cmd.stdin(Stdio::piped())
             .stdout(File::create(stdout).unwrap())
             .stderr(File::create(&stderr_path).unwrap());
+    };
+    // Writes the input into the child's standard input; a child that stops reading (a
+    // refused record) ends the copy early.
+    let feed = |child: &mut std::process::Child| {
+        let mut pipe = child.stdin.take().unwrap();
+        let mut input = File::open(stdin).unwrap();
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut input, &mut pipe);
+        })
     };
     let (code, peak) = if Path::new("/usr/bin/time").exists() {
         let report = dir.path().join("time");
@@ -1086,7 +1096,10 @@ fn run_measured(args: &[&str], stdin: &Path, stdout: &Path) -> (Option<i32>, Str
         cmd.args(["-f", "%M", "-o", arg(&report), arg(&bin())]);
         cmd.args(args);
         files(&mut cmd);
-        let status = cmd.status().unwrap();
+        let mut child = cmd.spawn().unwrap();
+        let feeder = feed(&mut child);
+        let status = child.wait().unwrap();
+        feeder.join().unwrap();
         let report = std::fs::read_to_string(&report).unwrap();
         // Last line: %M; a line before it tells a non-zero exit status.
         let peak = report.lines().last().unwrap().trim().parse().unwrap();
@@ -1095,7 +1108,9 @@ fn run_measured(args: &[&str], stdin: &Path, stdout: &Path) -> (Option<i32>, Str
         let mut cmd = raw(args);
         files(&mut cmd);
         let mut child = cmd.spawn().unwrap();
+        let feeder = feed(&mut child);
         let (status, hwm, _) = poll_memory(&mut child);
+        feeder.join().unwrap();
         (status.code(), hwm)
     };
     (code, std::fs::read_to_string(&stderr_path).unwrap(), peak)

@@ -28,7 +28,7 @@ use indicatif::ProgressBar;
 use super::blame::Blame;
 use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
-use super::streams::{stdin_reader, Headed, LineFlush, StdStream, Target};
+use super::streams::{stdin_file, stdin_reader, Headed, LineFlush, StdStream, Target};
 use super::targets::check_distinct;
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
@@ -640,7 +640,10 @@ enum Source {
 /// Opens the input `path` (`-` is standard input); a folder is refused.
 fn open_input(path: &Path) -> Result<Source, Trouble> {
     if path.as_os_str() == "-" {
-        return Ok(Source::Stdin);
+        return Ok(match stdin_file() {
+            Some((file, meta)) => Source::File { file, meta },
+            None => Source::Stdin,
+        });
     }
     let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
     let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
@@ -690,10 +693,15 @@ fn process(
     includes: Option<&mut Vec<Include>>,
 ) -> Result<Stats, Trouble> {
     let shown = path.to_string_lossy();
+    // What messages about reading the input call it.
+    let named = match path.as_os_str() == "-" {
+        true => Path::new("standard input"),
+        false => path,
+    };
     let collect = includes.is_some();
     let (stats, found) = match source {
         Source::Stdin => {
-            let failed = |e| Trouble(format!("standard input: {e}"));
+            let failed = |e| Trouble::io(named, e);
             let (mut stdin, regular) = stdin_reader().map_err(failed)?;
             let head = read_head(format, &mut stdin).map_err(failed)?;
             let kind = kind_for(format, path, &head);
@@ -702,7 +710,7 @@ fn process(
             run_stream(kind, job, collect, stream, live, "-", out, report, progress)?
         }
         Source::File { mut file, meta } if !meta.is_file() || meta.len() == 0 => {
-            let head = read_head(format, &mut file).map_err(|e| Trouble::io(path, e))?;
+            let head = read_head(format, &mut file).map_err(|e| Trouble::io(named, e))?;
             let kind = kind_for(format, path, &head);
             let stream = Headed::new(head, file);
             let live = job.line_buffered || !meta.is_file();
@@ -711,7 +719,7 @@ fn process(
             )?
         }
         Source::File { file, meta } => {
-            let map = MappedInput::new(&file, &meta, path).map_err(|e| Trouble::io(path, e))?;
+            let map = MappedInput::new(&file, &meta, named).map_err(|e| Trouble::io(named, e))?;
             let data = map.bytes();
             let head = &data[..data.len().min(HEAD_BYTES)];
             let kind = kind_for(format, path, head);
@@ -734,7 +742,7 @@ fn process(
                 .map_err(|e| Trouble::run(&shown, &e))?,
             };
             map.check_unchanged(&file)
-                .map_err(|e| Trouble::io(path, e))?;
+                .map_err(|e| Trouble::io(named, e))?;
             run
         }
     };

@@ -151,6 +151,26 @@ pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live + Send>, bool)> {
     Ok((Box::new(file), regular))
 }
 
+/// Standard input when it is a regular file that nothing has read yet (`idnscope decode -
+/// < zone`), with what `fstat` says of it: such an input is mapped as a file named on the
+/// command line is. `None` for anything else (a pipe, a terminal, an empty file, a file read
+/// in part before), which is streamed.
+#[cfg(unix)]
+pub(super) fn stdin_file() -> Option<(std::fs::File, std::fs::Metadata)> {
+    use std::io::Seek;
+    use std::os::fd::AsFd;
+    let mut file = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let meta = file.metadata().ok()?;
+    let unread = file.stream_position().ok()? == 0;
+    (meta.is_file() && meta.len() > 0 && unread).then_some((file, meta))
+}
+
+/// Standard input is streamed off Unix.
+#[cfg(not(unix))]
+pub(super) fn stdin_file() -> Option<(std::fs::File, std::fs::Metadata)> {
+    None
+}
+
 /// Standard input, read as it comes (never cut at a stall off Unix).
 #[cfg(not(unix))]
 pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live + Send>, bool)> {

@@ -148,8 +148,13 @@ pub(super) struct BlockReader<'r, S> {
     live: bool,
     scanner: &'r S,
     limits: ChunkLimits,
-    /// Bytes read past the last line end of the previous chunk.
+    /// Bytes read past the last line end of the previous chunk: the start of the next
+    /// chunk's buffer.
     carry: Vec<u8>,
+    /// Buffers of chunks written already ([`BlockReader::recycle`]), read into again: a
+    /// buffer taken fresh for every chunk would cost the kernel a zeroed page for every 4
+    /// KiB read.
+    spare: Vec<Vec<u8>>,
     /// The previous chunk ended inside a line.
     mid_line: bool,
     done: bool,
@@ -173,6 +178,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
             scanner,
             limits,
             carry: Vec::new(),
+            spare: Vec::new(),
             mid_line: false,
             done: false,
             held_since: None,
@@ -204,23 +210,24 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
             if buf.is_empty() {
                 break;
             }
-            // Cut at a record end in the second half; without one, grow up to the scan
-            // limit, then cut wherever the buffer ends.
-            let half = buf.len() / 2;
-            let mut cut = self.scanner.record_end(&buf, half);
+            // Cut at a record end in the last eighth (the bytes after it are copied to the
+            // next buffer); without one, grow up to the scan limit, then cut wherever the
+            // buffer ends.
+            let late = buf.len() - buf.len() / 8;
+            let mut cut = self.scanner.record_end(&buf, late);
             if cut.is_none() && !self.done {
                 fill = self.fill(&mut buf, target + self.limits.max_record, idle_ok)?;
                 if fill == Fill::Stalled {
                     self.cut_at_stall(buf, &mut chunks);
                     break;
                 }
-                cut = self.scanner.record_end(&buf, half);
+                cut = self.scanner.record_end(&buf, late);
             }
             let cut = match cut {
                 Some(cut) if !self.done => cut,
                 _ => buf.len(),
             };
-            self.carry = buf.split_off(cut);
+            self.carry_from(&mut buf, cut);
             let starts_mid_line = self.mid_line;
             let ends_mid_line = buf.last() != Some(&b'\n') && !self.finished();
             self.mid_line = ends_mid_line;
@@ -250,7 +257,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
     fn cut_at_stall(&mut self, mut buf: Vec<u8>, chunks: &mut Vec<Block>) {
         match self.last_record_end(&buf) {
             Some(cut) => {
-                self.carry = buf.split_off(cut);
+                self.carry_from(&mut buf, cut);
                 let len = buf.len();
                 chunks.push(Block {
                     data: buf,
@@ -260,6 +267,25 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
                 });
             }
             None => self.carry = buf,
+        }
+    }
+
+    /// Moves the bytes of `buf` from `cut` on into [`BlockReader::carry`], a spare buffer.
+    fn carry_from(&mut self, buf: &mut Vec<u8>, cut: usize) {
+        let mut next = self.spare.pop().unwrap_or_default();
+        next.clear();
+        next.extend_from_slice(&buf[cut..]);
+        buf.truncate(cut);
+        self.carry = next;
+    }
+
+    /// Takes back the buffers of chunks whose results are written, for the chunks to come;
+    /// as many are kept as chunks are in flight.
+    pub(super) fn recycle(&mut self, blocks: Vec<Block>, most: usize) {
+        for block in blocks {
+            if self.spare.len() < most {
+                self.spare.push(block.data);
+            }
         }
     }
 
@@ -394,7 +420,7 @@ mod tests {
             if batch.is_empty() {
                 break;
             }
-            for block in batch {
+            for block in &batch {
                 assert!(!block.starts_mid_line && !block.ends_mid_line);
                 count += 1;
                 joined.extend_from_slice(&block.data[..block.len]);
@@ -402,6 +428,8 @@ mod tests {
                     assert_eq!(block.data.last(), Some(&b'\n'), "chunks end at line ends");
                 }
             }
+            // Their buffers are read into again, over the bytes they held.
+            blocks.recycle(batch, 6);
         }
         assert!(count > 3, "several chunks");
         assert!(blocks.finished());
