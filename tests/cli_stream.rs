@@ -124,6 +124,25 @@ fn tail_f_into_audit_reports_each_finding_while_the_pipe_is_open() {
     assert_eq!(audit.close(), Some(1));
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pipe_on_standard_input_gets_a_mebibyte_of_room_and_is_still_read_as_it_comes() {
+    let mut decode = Live::start(&mut common::raw(&["decode", "--progress", "never", "-"]));
+    // Widened once idnscope has opened its input; asked from the writing end.
+    let started = Instant::now();
+    let size = loop {
+        let size = rustix::pipe::fcntl_getpipe_size(decode.stdin.as_ref().unwrap()).unwrap();
+        if size >= 1 << 20 || started.elapsed() > PATIENCE {
+            break size;
+        }
+        thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(size, 1 << 20);
+    decode.write("xn--bcher-kva.example\n");
+    assert_eq!(next(&decode.stdout, "the decoded name"), "bücher.example");
+    assert_eq!(decode.close(), Some(0));
+}
+
 #[test]
 fn a_jsonl_report_on_stdout_streams_and_ends_with_its_summary() {
     let mut audit = Live::start(&mut common::raw(&[

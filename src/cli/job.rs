@@ -28,7 +28,7 @@ use indicatif::ProgressBar;
 use super::blame::Blame;
 use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
-use super::streams::{stdin_file, stdin_reader, Headed, LineFlush, StdStream, Target};
+use super::streams::{stdin_file, stdin_reader, widen_pipe, Headed, LineFlush, StdStream, Target};
 use super::targets::check_distinct;
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
@@ -710,6 +710,7 @@ fn process(
             run_stream(kind, job, collect, stream, live, "-", out, report, progress)?
         }
         Source::File { mut file, meta } if !meta.is_file() || meta.len() == 0 => {
+            widen_pipe(&file, &meta);
             let head = read_head(format, &mut file).map_err(|e| Trouble::io(named, e))?;
             let kind = kind_for(format, path, &head);
             let stream = Headed::new(head, file);
