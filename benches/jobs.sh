@@ -82,6 +82,7 @@ zone=$dir/zone-300MB.zone
 bench zone \
     -n 'idnscope decode -j2' "$bin decode -j2 -q -o /dev/null $zone" \
     -n 'idnscope decode -j1' "$bin decode -j1 -q -o /dev/null $zone" \
+    -n 'idnscope decode -j2, from a pipe' "cat $zone | $bin decode -j2 -q -o /dev/null -" \
     -n 'grep -c xn--' "grep -c xn-- $zone | cat"
 small=$dir/zone-30MB-portable.zone
 bench zone-peers \
@@ -97,6 +98,7 @@ bench log \
     -n 'idnscope decode -j1' "$bin decode -j1 -q -o /dev/null $log" \
     -n 'idnscope audit -j2' "$bin audit -j2 -q $log" \
     -n 'idnscope audit -j1' "$bin audit -j1 -q $log" \
+    -n 'idnscope decode -j2, from a pipe' "cat $log | $bin decode -j2 -q -o /dev/null -" \
     -n 'grep -c xn--' "grep -c xn-- $log | cat"
 
 # ---- Memory ---------------------------------------------------------------------------------
