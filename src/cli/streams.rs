@@ -2,7 +2,9 @@
 //! `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, or by a path to the very file or pipe that
 //! the stream is open on. A standard stream is written through the process's own handle
 //! (its offset and `O_APPEND` kept; a pipe reopened by its `/proc` link is the same pipe),
-//! never through a temporary file renamed over the file it is open on.
+//! never through a temporary file renamed over the file it is open on. And where it reads
+//! standard input from: the file it is redirected from (mapped by the job), or a stream,
+//! a pipe among them given more room.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
