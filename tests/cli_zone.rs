@@ -1,10 +1,14 @@
 //! The zone format from the command line: format detection, parse errors with
-//! FILE:LINE:COLUMN and exit status 2, identical output for any number of threads.
+//! FILE:LINE:COLUMN and exit status 2, identical output for any number of threads and from
+//! standard input redirected from the file.
 //! (The scanner itself is tested in tests/zone.rs.)
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use idnscope::gen::ZoneSpec;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -100,17 +104,14 @@ fn threads_give_identical_output_on_the_root_zone() {
     assert_eq!(back.stdout, std::fs::read(&root).unwrap());
 }
 
-/// The findings of a JSON Lines report, each with its file written `FILE`.
-fn findings_in(report: &[u8]) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(report)
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|record| record["type"] == "finding")
-        .map(|mut finding| {
-            finding["file"] = "FILE".into();
-            finding
-        })
-        .collect()
+/// The findings of a JSON Lines report on standard error, each with its file written
+/// `FILE`.
+fn findings_in(stderr: &[u8]) -> Vec<serde_json::Value> {
+    let mut found = common::jsonl_findings(&String::from_utf8_lossy(stderr));
+    for finding in &mut found {
+        finding["file"] = "FILE".into();
+    }
+    found
 }
 
 #[test]
@@ -118,29 +119,21 @@ fn standard_input_from_a_file_is_read_as_the_file_from_where_it_was_left() {
     // A zone of several chunks, with findings.
     let dir = tempfile::tempdir().unwrap();
     let zone = dir.path().join("generated.zone");
-    let made = idnscope(
-        &[
-            "gen",
-            "zone",
-            "--size",
-            "2MB",
-            "--seed",
-            "3",
-            "-o",
-            arg(&zone),
-        ],
-        b"",
-    );
-    assert_eq!(made.status.code(), Some(0));
-    let text = std::fs::read(&zone).unwrap();
+    let mut text = Vec::new();
+    let spec = ZoneSpec {
+        size: 2_000_000,
+        seed: 3,
+        ace_ratio: 0.3,
+        invalid_ratio: 0.02,
+    };
+    idnscope::gen::zone(&spec, &mut text).unwrap();
+    std::fs::write(&zone, &text).unwrap();
     let args = ["decode", "--report-format", "jsonl", "--format", "zone"];
     // `idnscope decode - < FILE`, with FILE read up to `offset` before.
     let from = |offset: usize| {
         let mut file = std::fs::File::open(&zone).unwrap();
         std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(offset as u64)).unwrap();
-        std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
-            .args(args)
-            .arg("-")
+        common::raw(&[&args[..], &["-"]].concat())
             .stdin(file)
             .output()
             .unwrap()

@@ -1069,6 +1069,20 @@ fn poll_memory(child: &mut std::process::Child) -> (std::process::ExitStatus, u6
     }
 }
 
+/// Writes `piece` over and over into a new file at `path`, `size` bytes of it (the last
+/// copy cut short), then `end`.
+fn write_repeated(path: &Path, piece: &[u8], size: usize, end: &[u8]) {
+    let mut file = std::io::BufWriter::new(File::create(path).unwrap());
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(piece.len());
+        std::io::Write::write_all(&mut file, &piece[..n]).unwrap();
+        left -= n;
+    }
+    std::io::Write::write_all(&mut file, end).unwrap();
+    std::io::Write::flush(&mut file).unwrap();
+}
+
 /// Runs idnscope with `args`, standard input a pipe fed with the bytes of the file `stdin`
 /// (read as a stream, as a regular file on standard input is not) and output to `stdout`:
 /// its exit status, standard error, and peak resident size in KiB, from `/usr/bin/time -f
@@ -1076,44 +1090,51 @@ fn poll_memory(child: &mut std::process::Child) -> (std::process::ExitStatus, u6
 fn run_measured(args: &[&str], stdin: &Path, stdout: &Path) -> (Option<i32>, String, u64) {
     let dir = tempfile::tempdir().unwrap();
     let stderr_path = dir.path().join("stderr");
-    let files = |cmd: &mut std::process::Command| {
-        cmd.stdin(Stdio::piped())
-            .stdout(File::create(stdout).unwrap())
-            .stderr(File::create(&stderr_path).unwrap());
+    let report = dir.path().join("time");
+    let timed = Path::new("/usr/bin/time").exists();
+    let mut cmd = match timed {
+        true => {
+            let mut cmd = std::process::Command::new("/usr/bin/time");
+            cmd.args(["-f", "%M", "-o", arg(&report), arg(&bin())])
+                .args(args);
+            cmd
+        }
+        false => raw(args),
     };
-    // Writes the input into the child's standard input; a child that stops reading (a
-    // refused record) ends the copy early.
-    let feed = |child: &mut std::process::Child| {
-        let mut pipe = child.stdin.take().unwrap();
-        let mut input = File::open(stdin).unwrap();
-        std::thread::spawn(move || {
-            let _ = std::io::copy(&mut input, &mut pipe);
-        })
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(File::create(stdout).unwrap())
+        .stderr(File::create(&stderr_path).unwrap())
+        .spawn()
+        .unwrap();
+    // The input is written into the pipe; a child that stops reading (a refused record)
+    // ends the copy early.
+    let mut pipe = child.stdin.take().unwrap();
+    let mut input = File::open(stdin).unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = std::io::copy(&mut input, &mut pipe);
+    });
+    let (status, peak) = match timed {
+        true => {
+            let status = child.wait().unwrap();
+            let report = std::fs::read_to_string(&report).unwrap();
+            // Last line: %M; a line before it tells a non-zero exit status.
+            (
+                status,
+                report.lines().last().unwrap().trim().parse().unwrap(),
+            )
+        }
+        false => {
+            let (status, hwm, _) = poll_memory(&mut child);
+            (status, hwm)
+        }
     };
-    let (code, peak) = if Path::new("/usr/bin/time").exists() {
-        let report = dir.path().join("time");
-        let mut cmd = std::process::Command::new("/usr/bin/time");
-        cmd.args(["-f", "%M", "-o", arg(&report), arg(&bin())]);
-        cmd.args(args);
-        files(&mut cmd);
-        let mut child = cmd.spawn().unwrap();
-        let feeder = feed(&mut child);
-        let status = child.wait().unwrap();
-        feeder.join().unwrap();
-        let report = std::fs::read_to_string(&report).unwrap();
-        // Last line: %M; a line before it tells a non-zero exit status.
-        let peak = report.lines().last().unwrap().trim().parse().unwrap();
-        (status.code(), peak)
-    } else {
-        let mut cmd = raw(args);
-        files(&mut cmd);
-        let mut child = cmd.spawn().unwrap();
-        let feeder = feed(&mut child);
-        let (status, hwm, _) = poll_memory(&mut child);
-        feeder.join().unwrap();
-        (status.code(), hwm)
-    };
-    (code, std::fs::read_to_string(&stderr_path).unwrap(), peak)
+    feeder.join().unwrap();
+    (
+        status.code(),
+        std::fs::read_to_string(&stderr_path).unwrap(),
+        peak,
+    )
 }
 
 #[test]
@@ -1122,18 +1143,8 @@ fn a_200_mb_line_without_a_newline_passes_in_bounded_memory() {
     const BOUND_KIB: u64 = 100 << 10;
     let dir = tempfile::tempdir().unwrap();
     let line = dir.path().join("line.txt");
-    {
-        // A name of 200 MB, far over 255 octets, made of ACE labels: kept as it is.
-        let piece = b"xn--bcher-kva.example.".repeat((1 << 20) / 22 + 1);
-        let mut file = std::io::BufWriter::new(File::create(&line).unwrap());
-        let mut left = SIZE;
-        while left > 0 {
-            let n = left.min(piece.len());
-            std::io::Write::write_all(&mut file, &piece[..n]).unwrap();
-            left -= n;
-        }
-        std::io::Write::flush(&mut file).unwrap();
-    }
+    // A name of 200 MB, far over 255 octets, made of ACE labels: kept as it is.
+    write_repeated(&line, b"xn--bcher-kva.example.", SIZE, b"");
     let out = dir.path().join("out.txt");
 
     // Standard input (read block by block): passed through, its first ACE label reported
@@ -1194,15 +1205,8 @@ fn a_200_mb_log_line_of_look_alikes_stays_under_48_mib() {
     const BOUND_KIB: u64 = 48 << 10;
     let dir = tempfile::tempdir().unwrap();
     let line = dir.path().join("line.log");
-    {
-        let piece = b"xn--bcher-kva.example xn--80ak6aa92e.com ".repeat(1000);
-        let mut file = std::io::BufWriter::new(File::create(&line).unwrap());
-        for _ in 0..SIZE / piece.len() {
-            std::io::Write::write_all(&mut file, &piece).unwrap();
-        }
-        std::io::Write::write_all(&mut file, b"\n").unwrap();
-        std::io::Write::flush(&mut file).unwrap();
-    }
+    let piece = b"xn--bcher-kva.example xn--80ak6aa92e.com ";
+    write_repeated(&line, piece, SIZE / piece.len() * piece.len(), b"\n");
     let mut child = raw(&[
         "decode",
         "-j",

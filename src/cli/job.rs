@@ -28,7 +28,7 @@ use indicatif::ProgressBar;
 use super::blame::Blame;
 use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
-use super::streams::{stdin_file, stdin_reader, widen_pipe, Headed, LineFlush, StdStream, Target};
+use super::streams::{stdin_input, widen_pipe, Headed, LineFlush, StdStream, StdinInput, Target};
 use super::targets::check_distinct;
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
@@ -603,14 +603,12 @@ fn follow_includes(
         })?;
         tree.enter(&included);
         let Included { named, file, .. } = included;
+        let meta = file.metadata().map_err(|e| Trouble::io(&named, e))?;
         let mut nested = Vec::new();
         let stats = process(
             InputFormat::Zone,
             &named,
-            Source::File {
-                meta: file.metadata().map_err(|e| Trouble::io(&named, e))?,
-                file,
-            },
+            Source::of_file(file, meta),
             &Job {
                 pipeline: job.pipeline,
                 origin: include.origin,
@@ -629,28 +627,55 @@ fn follow_includes(
     Ok(())
 }
 
+/// What messages call standard input.
+const STANDARD_INPUT: &str = "standard input";
+
 /// An input opened for reading.
 enum Source {
-    /// Standard input (`-`).
-    Stdin,
-    /// A file (regular or not, never a folder) and what `fstat` said of it when opened.
-    File { file: File, meta: std::fs::Metadata },
+    /// A regular file that is not empty, mapped (a file named, or the one standard input is
+    /// redirected from), and what `fstat` said of it when opened.
+    Mapped { file: File, meta: std::fs::Metadata },
+    /// Anything else, read as a stream (a pipe given more room), and whether it is a
+    /// regular file: one that is empty (a file of /proc may be read whole all the same),
+    /// or standard input read in part before.
+    Stream {
+        reader: Box<dyn Live + Send>,
+        regular: bool,
+    },
+}
+
+impl Source {
+    /// `file`, of which `fstat` said `meta`, as it is read.
+    fn of_file(file: File, meta: std::fs::Metadata) -> Source {
+        match meta.is_file() && meta.len() > 0 {
+            true => Source::Mapped { file, meta },
+            false => {
+                widen_pipe(&file, &meta);
+                let regular = meta.is_file();
+                Source::Stream {
+                    reader: Box::new(file),
+                    regular,
+                }
+            }
+        }
+    }
 }
 
 /// Opens the input `path` (`-` is standard input); a folder is refused.
 fn open_input(path: &Path) -> Result<Source, Trouble> {
     if path.as_os_str() == "-" {
-        return Ok(match stdin_file() {
-            Some((file, meta)) => Source::File { file, meta },
-            None => Source::Stdin,
-        });
+        return match stdin_input() {
+            Ok(StdinInput::File(file, meta)) => Ok(Source::Mapped { file, meta }),
+            Ok(StdinInput::Stream(reader, regular)) => Ok(Source::Stream { reader, regular }),
+            Err(e) => Err(Trouble::io(Path::new(STANDARD_INPUT), e)),
+        };
     }
     let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
     let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
     if meta.is_dir() {
         return Err(Trouble(format!("{}: is a directory", path.display())));
     }
-    Ok(Source::File { file, meta })
+    Ok(Source::of_file(file, meta))
 }
 
 /// What every input of a job runs with.
@@ -678,7 +703,8 @@ enum Data<'a> {
 /// scanner in the bytes it reads: each input is read once (a FIFO or a pipe can be read only
 /// once). A regular file is mapped (see [`MappedInput`]), unless the kernel gives its size
 /// as 0 (an empty file, or one of /proc whose size is not known beforehand), which is
-/// streamed like a pipe or a device. A stream that is not a regular file (a pipe, a FIFO, a
+/// streamed like a pipe or a device ([`Source::of_file`]; standard input redirected from a
+/// file is mapped too, unless something read part of it before). A stream that is not a regular file (a pipe, a FIFO, a
 /// terminal, a socket) is read live (see [`Pipeline::run_live`]), and so is any stream
 /// with `--line-buffered`.
 #[allow(clippy::too_many_arguments)]
@@ -695,31 +721,24 @@ fn process(
     let shown = path.to_string_lossy();
     // What messages about reading the input call it.
     let named = match path.as_os_str() == "-" {
-        true => Path::new("standard input"),
+        true => Path::new(STANDARD_INPUT),
         false => path,
     };
     let collect = includes.is_some();
     let (stats, found) = match source {
-        Source::Stdin => {
-            let failed = |e| Trouble::io(named, e);
-            let (mut stdin, regular) = stdin_reader().map_err(failed)?;
-            let head = read_head(format, &mut stdin).map_err(failed)?;
+        Source::Stream {
+            mut reader,
+            regular,
+        } => {
+            let head = read_head(format, &mut reader).map_err(|e| Trouble::io(named, e))?;
             let kind = kind_for(format, path, &head);
-            let stream = Headed::new(head, stdin);
+            let stream = Headed::new(head, reader);
             let live = job.line_buffered || !regular;
-            run_stream(kind, job, collect, stream, live, "-", out, report, progress)?
-        }
-        Source::File { mut file, meta } if !meta.is_file() || meta.len() == 0 => {
-            widen_pipe(&file, &meta);
-            let head = read_head(format, &mut file).map_err(|e| Trouble::io(named, e))?;
-            let kind = kind_for(format, path, &head);
-            let stream = Headed::new(head, file);
-            let live = job.line_buffered || !meta.is_file();
             run_stream(
                 kind, job, collect, stream, live, &shown, out, report, progress,
             )?
         }
-        Source::File { file, meta } => {
+        Source::Mapped { file, meta } => {
             let map = MappedInput::new(&file, &meta, named).map_err(|e| Trouble::io(named, e))?;
             let data = map.bytes();
             let head = &data[..data.len().min(HEAD_BYTES)];

@@ -166,31 +166,50 @@ pub(super) fn widen_pipe(_: &std::fs::File, _: &std::fs::Metadata) {}
 /// asking whether it would wait ([`Live::ready`]) sees every byte that is there.
 #[cfg(unix)]
 pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live + Send>, bool)> {
+    let (file, meta) = own_stdin()?;
+    Ok((Box::new(file), meta.is_file()))
+}
+
+/// Standard input as a job reads it.
+pub(super) enum StdinInput {
+    /// The regular file it is redirected from, not empty and nothing read from it yet
+    /// (`idnscope decode - < zone`), with what `fstat` says of it: mapped as a file named
+    /// on the command line is.
+    File(std::fs::File, std::fs::Metadata),
+    /// Anything else (a pipe, a terminal, an empty file, a file read in part before), read
+    /// as a stream: the reader, and whether it is a regular file.
+    Stream(Box<dyn Live + Send>, bool),
+}
+
+/// Standard input as a job reads it (see [`StdinInput`]).
+#[cfg(unix)]
+pub(super) fn stdin_input() -> io::Result<StdinInput> {
+    use std::io::Seek;
+    let (mut file, meta) = own_stdin()?;
+    // A position is asked of a regular file only: a pipe has none.
+    if meta.is_file() && meta.len() > 0 && file.stream_position()? == 0 {
+        return Ok(StdinInput::File(file, meta));
+    }
+    let regular = meta.is_file();
+    Ok(StdinInput::Stream(Box::new(file), regular))
+}
+
+/// Standard input on a descriptor of its own, with what `fstat` says of it; a pipe is
+/// given more room ([`widen_pipe`]).
+#[cfg(unix)]
+fn own_stdin() -> io::Result<(std::fs::File, std::fs::Metadata)> {
     use std::os::fd::AsFd;
     let file = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned()?);
     let meta = file.metadata()?;
     widen_pipe(&file, &meta);
-    Ok((Box::new(file), meta.is_file()))
+    Ok((file, meta))
 }
 
-/// Standard input when it is a regular file that nothing has read yet (`idnscope decode -
-/// < zone`), with what `fstat` says of it: such an input is mapped as a file named on the
-/// command line is. `None` for anything else (a pipe, a terminal, an empty file, a file read
-/// in part before), which is streamed.
-#[cfg(unix)]
-pub(super) fn stdin_file() -> Option<(std::fs::File, std::fs::Metadata)> {
-    use std::io::Seek;
-    use std::os::fd::AsFd;
-    let mut file = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
-    let meta = file.metadata().ok()?;
-    let unread = file.stream_position().ok()? == 0;
-    (meta.is_file() && meta.len() > 0 && unread).then_some((file, meta))
-}
-
-/// Standard input is streamed off Unix.
+/// Standard input as a job reads it: a stream off Unix.
 #[cfg(not(unix))]
-pub(super) fn stdin_file() -> Option<(std::fs::File, std::fs::Metadata)> {
-    None
+pub(super) fn stdin_input() -> io::Result<StdinInput> {
+    let (reader, regular) = stdin_reader()?;
+    Ok(StdinInput::Stream(reader, regular))
 }
 
 /// Standard input, read as it comes (never cut at a stall off Unix).
