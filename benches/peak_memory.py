@@ -6,7 +6,8 @@ of all its resident memory (VmHWM, which also counts the pages of files it maps)
     python3 benches/peak_memory.py [--quiet] [--stdin FILE] -- COMMAND [ARG ...]
 
 The command's standard output is thrown away, its standard error kept; with --stdin, FILE
-is its standard input. Linux only.
+is its standard input; with --quiet, the two peaks are printed alone, in MiB, separated by
+a tab. Linux only.
 """
 import subprocess
 import sys
@@ -49,7 +50,7 @@ def main():
             peak_all = max(peak_all, hwm)
         time.sleep(0.001)
     line = f"peak anonymous memory {peak_anon / 1024:.1f} MiB, peak resident {peak_all / 1024:.1f} MiB, exit {child.returncode}"
-    print(line if not quiet else f"{peak_anon / 1024:.1f}")
+    print(line if not quiet else f"{peak_anon / 1024:.1f}\t{peak_all / 1024:.1f}")
 
 
 if __name__ == "__main__":

@@ -131,11 +131,11 @@ def main():
     memory = DIR / "memory.tsv"
     if memory.exists():
         print("### Peak memory\n")
-        print("| input | peak anonymous memory |")
-        print("|---|---|")
+        print("| input | peak anonymous memory | peak resident size |")
+        print("|---|---|---|")
         for line in memory.read_text().splitlines():
-            what, mib = line.split("\t")
-            print(f"| {what} | {float(mib):.1f} MiB |")
+            what, anon, resident = line.split("\t")
+            print(f"| {what} | {float(anon):.1f} MiB | {float(resident):.1f} MiB |")
         print()
     if jobs:
         svg(jobs)

@@ -741,6 +741,11 @@ fn process(
         Source::Mapped { file, meta } => {
             let map = MappedInput::new(&file, &meta, named).map_err(|e| Trouble::io(named, e))?;
             let data = map.bytes();
+            // The bytes that the bar counts are read and written: their pages can go.
+            let progress = &mut |bytes: u64| {
+                map.release_before(usize::try_from(bytes).unwrap_or(usize::MAX));
+                progress(bytes)
+            };
             let head = &data[..data.len().min(HEAD_BYTES)];
             let kind = kind_for(format, path, head);
             let run = match kind.capture() {

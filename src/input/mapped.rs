@@ -15,9 +15,13 @@
 //! A file read through a map for the whole run beside the inputs (the index of a protected
 //! list, [`MappedFile`]) is guarded the same way, as long as the handler has room for it.
 
+use std::cell::Cell;
 use std::fs::{File, Metadata};
 use std::io;
 use std::path::Path;
+
+/// The fewest bytes of pages that [`MappedInput::release_before`] gives back at a time.
+const RELEASE_STEP: usize = 8 << 20;
 
 /// An input file mapped into memory, registered with the SIGBUS handler until dropped.
 pub struct MappedInput {
@@ -25,6 +29,8 @@ pub struct MappedInput {
     /// The file's size and modification time when it was mapped.
     len: u64,
     modified: Option<std::time::SystemTime>,
+    /// The offset before which the map's pages were given back.
+    released: Cell<usize>,
 }
 
 impl MappedInput {
@@ -43,12 +49,28 @@ impl MappedInput {
             map,
             len: meta.len(),
             modified: meta.modified().ok(),
+            released: Cell::new(0),
         })
     }
 
     /// The file's bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.map
+    }
+
+    /// Says that the bytes before `offset` are done with: the pages that hold only such
+    /// bytes leave the process's memory map (they stay in the page cache), a few mebibytes
+    /// at a time. The resident size of a run then stays at what it works on rather than
+    /// growing to the file's size, and the unmapping at the end has little left to do.
+    /// A byte read again after all is read back from the file, as on the first read.
+    pub fn release_before(&self, offset: usize) {
+        let page = page_size();
+        let end = offset.min(self.map.len()) / page * page;
+        let start = self.released.get();
+        // A refusal leaves the pages mapped, as they were: nothing is lost.
+        if end >= start + RELEASE_STEP && drop_pages(&self.map, start, end - start).is_ok() {
+            self.released.set(end);
+        }
     }
 
     /// An error when `file` no longer has the size and modification time it had when it was
@@ -69,6 +91,37 @@ impl MappedInput {
         }
         Ok(())
     }
+}
+
+/// The size of a page of memory.
+#[cfg(unix)]
+fn page_size() -> usize {
+    rustix::param::page_size()
+}
+
+/// Drops the page-table entries of the `len` bytes of `map` from `start`, a page boundary.
+#[cfg(unix)]
+fn drop_pages(map: &memmap2::Mmap, start: usize, len: usize) -> io::Result<()> {
+    // SAFETY: `map` is a shared, read-only map of a file. `MADV_DONTNEED` drops the
+    // page-table entries of whole pages of it and nothing else: a later read of one of these
+    // bytes faults the page in again from the page cache, with the file's bytes, as the
+    // first read did. A change of the file in between is the change that
+    // `MappedInput::check_unchanged` finds, and a truncation the fault that the SIGBUS
+    // handler turns into a message, as for any read of the map. The range lies inside the
+    // map (the caller's offsets are clamped to its length).
+    unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, len) }
+}
+
+/// Pages are not given back where `madvise` is not to be had.
+#[cfg(not(unix))]
+fn page_size() -> usize {
+    usize::MAX
+}
+
+/// Pages are not given back where `madvise` is not to be had.
+#[cfg(not(unix))]
+fn drop_pages(_: &memmap2::Mmap, _: usize, _: usize) -> io::Result<()> {
+    Err(io::ErrorKind::Unsupported.into())
 }
 
 /// Sets what the SIGBUS handler does before the process ends: `clean_up` must do only
