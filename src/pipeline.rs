@@ -7,17 +7,16 @@
 //! A record longer than [`ChunkLimits::max_record`] is cut inside: the chunk before the cut
 //! sees [`LOOKAHEAD`] bytes past it ([`Chunk::extended`]) and tells the chunk after it, in
 //! a [`Carry`], how far it went and in what state it left the record, so that a name across
-//! the cut is read whole, once. A mapped file is cut by the calling thread, which hands
-//! each chunk to the pool as soon as it is cut, keeps a few chunks per worker thread in
-//! flight, and writes their results in input order as they come back: no thread waits for
-//! a group of chunks to end, and memory stays bounded whatever the input size. Where the
-//! scanner can guess record ends cheaply ([`Scanner::guess_record_end`], zone files), the
-//! file is cut at the guesses, and again at exact record ends from the first chunk whose
-//! scan fails. Standard input is processed a batch at a time (a few chunks per worker
-//! thread): while the pool processes one batch, the calling thread writes the results of
-//! the batch before and reads the next one. A stream that delivers as it goes (a pipe, a
-//! terminal: [`stream::Live`]) may also be read live ([`Pipeline::run_live`]): a batch is
-//! then cut when the input stalls, and what it gave is written and flushed before the
+//! the cut is read whole, once. A mapped file is cut, and a stream read, by the calling
+//! thread, which hands each chunk to the pool as soon as it is cut or read, keeps a few
+//! chunks per worker thread in flight, and writes their results in input order as they
+//! come back: no thread waits for a group of chunks to end, and memory stays bounded
+//! whatever the input size. Where the scanner can guess record ends cheaply
+//! ([`Scanner::guess_record_end`], zone files), a mapped file is cut at the guesses, and
+//! again at exact record ends from the first chunk whose scan fails. A stream that
+//! delivers as it goes (a pipe, a terminal: [`stream::Live`]) may also be read live
+//! ([`Pipeline::run_live`]): a chunk is then cut when the input stalls, it is read without
+//! waiting while chunks are in flight, and what it gave is written and flushed before the
 //! reader waits for more. A [`Scanner`] turns one chunk into [`ChunkOutput`]: output
 //! segments that either point back into the input (unchanged bytes, not copied until the
 //! chunk's output is put together for one write) or into the chunk's own buffer (converted
@@ -37,15 +36,13 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use crate::audit::Homographs;
 use crate::input::sink::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
 use crate::report::{Finding, ReportWriter, Stats};
 use crate::rewrite::{Mode, NameRewriter};
 use crate::uts46::Profile;
 
-use stream::{chunks_of, guess_states, BlockReader, Blocking, Live, StreamBatch};
+use stream::{Block, BlockReader, Blocking, Live};
 
 /// Default target size of one chunk ([`ChunkLimits::bytes`]).
 pub const CHUNK_BYTES: usize = 1 << 19;
@@ -159,7 +156,7 @@ pub trait Findings {
     fn count(&mut self, count: u64);
 
     /// Passes on the findings taken so far, if the sink holds any back; a live run calls it
-    /// after each batch (nothing is held by default).
+    /// after each chunk (nothing is held by default).
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
@@ -234,7 +231,7 @@ pub struct Pipeline {
 enum Input<'a> {
     /// A whole input in memory (a memory-mapped file).
     Bytes(&'a [u8]),
-    /// A stream read in bounded memory; live (batches cut when it stalls) or not.
+    /// A stream read in bounded memory; live (chunks cut when it stalls) or not.
     Stream(&'a mut dyn Live, bool),
 }
 
@@ -294,9 +291,9 @@ impl Pipeline {
     }
 
     /// [`Pipeline::run_reader`] for an input that delivers as it goes (a pipe, a terminal, a
-    /// socket): a batch is cut when the input stalls for [`stream::STALL`], or when its
+    /// socket): a chunk is cut when the input stalls for [`stream::STALL`], or when its
     /// first record has waited [`stream::MAX_HOLD`], and `out` and `findings` are flushed
-    /// after each batch is written, so that each record is answered shortly after it came
+    /// after each chunk is written, so that each record is answered shortly after it came
     /// (`tail -f log | idnscope audit -`). Input that comes faster than it is processed is
     /// read as [`Pipeline::run_reader`] reads it.
     pub fn run_live<S: Scanner>(
@@ -336,8 +333,6 @@ impl Pipeline {
         let live = matches!(input, Input::Stream(_, true));
         let limits = self.limits;
         let pool = &self.pool;
-        // Two batches are in memory at a time (one processed, one written).
-        let batch = pool.current_num_threads() * 2;
         let mut stats = Stats::default();
         let mut notes = Vec::new();
         let mut line_base = 0u64;
@@ -367,10 +362,6 @@ impl Pipeline {
                 .unwrap_or_else(PoisonError::into_inner);
             scan(chunk, &mut rewriter)
         };
-        // Runs a batch of chunks on the pool's threads.
-        let process = |chunks: &[Chunk<'_, S::State>]| -> Vec<ChunkOutput<S::State, S::Note>> {
-            chunks.par_iter().map(scan_here).collect()
-        };
         // The rewriter of this thread, for the chunks read again.
         let mut own_rewriter = None;
         // The scanner's state where the next chunk to write starts, as the scans found it.
@@ -381,98 +372,96 @@ impl Pipeline {
         let mut column_base = 0u64;
         // The output of one chunk, put together for writing.
         let mut joined = Vec::new();
-        // Writes a batch's results in order.
-        let mut emit = |chunks: &mut [Chunk<'_, S::State>],
-                        results: &mut Vec<ChunkOutput<S::State, S::Note>>,
+        // Writes the result of the next chunk in input order, then keeps its buffers.
+        let mut emit = |mut chunk: Chunk<'_, S::State>,
+                        mut result: ChunkOutput<S::State, S::Note>,
                         out: &mut Option<&mut dyn Write>|
          -> Result<(), Error> {
-            for (chunk, result) in chunks.iter_mut().zip(results.iter_mut()) {
-                if chunk.state != state || chunk.carry != carry {
-                    // The cutter's quick look went wrong (a `$ORIGIN` line inside a quoted
-                    // string, say), or the chunk before ended inside a record in a state the
-                    // chunk did not start with: this chunk is read again as it must be.
-                    chunk.state = state.clone();
-                    chunk.carry = carry;
-                    let rewriter = own_rewriter.get_or_insert_with(|| rewriter(&self.options));
-                    *result = scan(chunk, rewriter);
-                }
-                state = result.state().clone();
-                carry = if chunk.ends_mid_line {
-                    result.carry()
-                } else {
-                    Carry::default()
-                };
-                // Columns on the chunk's first line count from the start of that line.
-                let column = |line: u64, column: u64| {
-                    if line == 0 {
-                        column + column_base
-                    } else {
-                        column
-                    }
-                };
-                if let Some(out) = out.as_deref_mut() {
-                    // One write per chunk: a write per piece costs more than copying it.
-                    joined.clear();
-                    for piece in result.pieces(chunk.extended()) {
-                        joined.extend_from_slice(piece);
-                    }
-                    out.write_all(&joined).map_err(Error::Output)?;
-                }
-                if findings.reads_findings() {
-                    for f in result.findings() {
-                        let found = &f.found;
-                        findings
-                            .finding(&Finding {
-                                file: file.to_owned(),
-                                line: line_base + f.line + 1,
-                                column: column(f.line, f.column),
-                                name: found.name.clone(),
-                                label: found.label.clone(),
-                                kind: found.finding.kind,
-                                reason: found.finding.reason,
-                                message: found.finding.message.clone(),
-                                unicode: found.finding.unicode.clone(),
-                                target: found.finding.target.clone(),
-                                check: found.finding.check,
-                                dns: None,
-                            })
-                            .map_err(Error::Report)?;
-                    }
-                } else {
-                    findings.count(result.findings().len() as u64);
-                }
-                if let Some(fatal) = result.fatal() {
-                    return Err(Error::Parse(ParseError {
-                        line: line_base + fatal.line + 1,
-                        column: column(fatal.line, fatal.column),
-                        message: fatal.message.clone(),
-                    }));
-                }
-                for mut note in result.take_notes() {
-                    let (line, col) = note.place_mut();
-                    *col = column(*line, *col);
-                    *line += line_base + 1;
-                    notes.push(note);
-                }
-                line_base += result.newlines();
-                column_base = match memchr::memrchr(b'\n', chunk.data) {
-                    Some(at) => (chunk.data.len() - at - 1) as u64,
-                    None => column_base + chunk.data.len() as u64,
-                };
-                let mut part = *result.stats();
-                part.bytes = chunk.data.len() as u64;
-                for f in result.findings() {
-                    part.count_finding(f.found.finding.kind);
-                }
-                stats.add(&part);
-                progress(stats.bytes);
+            if chunk.state != state || chunk.carry != carry {
+                // The cutter's quick look went wrong (a `$ORIGIN` line inside a quoted
+                // string, say), or the chunk before ended inside a record in a state the
+                // chunk did not start with: this chunk is read again as it must be.
+                chunk.state = state.clone();
+                chunk.carry = carry;
+                let rewriter = own_rewriter.get_or_insert_with(|| rewriter(&self.options));
+                result = scan(&chunk, rewriter);
             }
+            state = result.state().clone();
+            carry = if chunk.ends_mid_line {
+                result.carry()
+            } else {
+                Carry::default()
+            };
+            // Columns on the chunk's first line count from the start of that line.
+            let column = |line: u64, column: u64| {
+                if line == 0 {
+                    column + column_base
+                } else {
+                    column
+                }
+            };
+            if let Some(out) = out.as_deref_mut() {
+                // One write per chunk: a write per piece costs more than copying it.
+                joined.clear();
+                for piece in result.pieces(chunk.extended()) {
+                    joined.extend_from_slice(piece);
+                }
+                out.write_all(&joined).map_err(Error::Output)?;
+            }
+            if findings.reads_findings() {
+                for f in result.findings() {
+                    let found = &f.found;
+                    findings
+                        .finding(&Finding {
+                            file: file.to_owned(),
+                            line: line_base + f.line + 1,
+                            column: column(f.line, f.column),
+                            name: found.name.clone(),
+                            label: found.label.clone(),
+                            kind: found.finding.kind,
+                            reason: found.finding.reason,
+                            message: found.finding.message.clone(),
+                            unicode: found.finding.unicode.clone(),
+                            target: found.finding.target.clone(),
+                            check: found.finding.check,
+                            dns: None,
+                        })
+                        .map_err(Error::Report)?;
+                }
+            } else {
+                findings.count(result.findings().len() as u64);
+            }
+            if let Some(fatal) = result.fatal() {
+                return Err(Error::Parse(ParseError {
+                    line: line_base + fatal.line + 1,
+                    column: column(fatal.line, fatal.column),
+                    message: fatal.message.clone(),
+                }));
+            }
+            for mut note in result.take_notes() {
+                let (line, col) = note.place_mut();
+                *col = column(*line, *col);
+                *line += line_base + 1;
+                notes.push(note);
+            }
+            line_base += result.newlines();
+            column_base = match memchr::memrchr(b'\n', chunk.data) {
+                Some(at) => (chunk.data.len() - at - 1) as u64,
+                None => column_base + chunk.data.len() as u64,
+            };
+            let mut part = *result.stats();
+            part.bytes = chunk.data.len() as u64;
+            for f in result.findings() {
+                part.count_finding(f.found.finding.kind);
+            }
+            stats.add(&part);
+            progress(stats.bytes);
             spare
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .append(results);
+                .push(result);
             if live {
-                // Each batch of a live input is passed on before more is waited for.
+                // What a live input gave is passed on before more is waited for.
                 if let Some(out) = out.as_deref_mut() {
                     out.flush().map_err(Error::Output)?;
                 }
@@ -553,52 +542,80 @@ impl Pipeline {
                         let (cut, result) = queue.pop_front().expect("a front");
                         first += 1;
                         let result = result.expect("a result");
-                        emit(&mut [cut.chunk], &mut vec![result], &mut out)?;
+                        emit(cut.chunk, result, &mut out)?;
                     }
                 })?;
             }
             Input::Stream(reader, live) => {
-                // While the pool processes one batch, this thread writes the results of the
-                // batch before and reads the next one (without waiting, when live).
+                // As for a mapped input: this thread reads blocks and hands each to the pool
+                // as soon as it is read, up to `window` blocks ahead of the one it writes
+                // next, and writes the results in input order as they come back. A live
+                // input is read without waiting while blocks are in flight; once it stalls
+                // with none, everything read has been written and flushed, and the reader
+                // waits for more.
+                let window = pool.current_num_threads() * 4;
                 let mut blocks = BlockReader::new(reader, live, scanner, limits);
+                // The scanner state guessed for the start of the next block read.
                 let mut guess = scanner.start();
-                let mut owned_now = blocks.next_batch(batch, true).map_err(Error::Input)?;
-                let mut states_now = guess_states(scanner, &owned_now, &mut guess);
-                let mut done: Option<StreamBatch<S>> = None;
-                while !owned_now.is_empty() {
-                    let chunks_now = chunks_of(&owned_now, &states_now);
-                    let mut results = Vec::new();
-                    let mut read = Ok(Vec::new());
-                    let mut written = Ok(());
-                    pool.in_place_scope(|s| {
-                        s.spawn(|_| results = process(&chunks_now));
-                        if let Some((owned, states, mut before_results)) = done.take() {
-                            let mut before = chunks_of(&owned, &states);
-                            written = emit(&mut before, &mut before_results, &mut out);
-                            drop(before);
-                            blocks.recycle(owned, 2 * batch);
+                let (sender, scanned) = mpsc::channel();
+                // The blocks handed out and not yet written, with the states they start in
+                // and their results once scanned; the first is block number `first`.
+                let mut queue: VecDeque<StreamPending<S::State, S::Note>> =
+                    VecDeque::with_capacity(window);
+                let (mut first, mut handed_out) = (0usize, 0usize);
+                let scan_here = &scan_here;
+                pool.in_place_scope(|s| -> Result<(), Error> {
+                    loop {
+                        while queue.len() < window {
+                            let wait = !live || queue.is_empty();
+                            let Some(block) = blocks.next_block(wait).map_err(Error::Input)? else {
+                                break;
+                            };
+                            let state = guess.clone();
+                            guess = scanner.state_after(&block.data, std::mem::take(&mut guess));
+                            let block = Arc::new(block);
+                            let (index, job, start, sender) = (
+                                handed_out,
+                                Arc::clone(&block),
+                                state.clone(),
+                                sender.clone(),
+                            );
+                            handed_out += 1;
+                            s.spawn(move |_| {
+                                let result = panic::catch_unwind(AssertUnwindSafe(|| {
+                                    scan_here(&job.chunk(start))
+                                }));
+                                // The block's buffer is given back once written: this
+                                // thread lets go of it first.
+                                drop(job);
+                                // The receiver is gone only once writing has failed.
+                                let _ = sender.send((index, result));
+                            });
+                            queue.push_back((block, state, None));
                         }
-                        if written.is_ok() {
-                            read = blocks.next_batch(batch, !live);
+                        let Some((_, _, result)) = queue.front() else {
+                            if blocks.finished() {
+                                return Ok(());
+                            }
+                            // A live input stalled before a whole record came.
+                            continue;
+                        };
+                        if result.is_none() {
+                            let (index, result) =
+                                scanned.recv().expect("this thread holds a sender");
+                            let result = result.unwrap_or_else(|p| panic::resume_unwind(p));
+                            queue[index - first].2 = Some(result);
+                            continue;
                         }
-                    });
-                    written?;
-                    let mut owned_next = read.map_err(Error::Input)?;
-                    done = Some((owned_now, states_now, results));
-                    if owned_next.is_empty() && !blocks.finished() {
-                        // A live input stalled with nothing whole to hand on: what was read
-                        // is written before the reader waits for more.
-                        if let Some((owned, states, mut results)) = done.take() {
-                            emit(&mut chunks_of(&owned, &states), &mut results, &mut out)?;
+                        let (block, state, result) = queue.pop_front().expect("a front");
+                        first += 1;
+                        let result = result.expect("a result");
+                        emit(block.chunk(state), result, &mut out)?;
+                        if let Ok(block) = Arc::try_unwrap(block) {
+                            blocks.recycle(block, window);
                         }
-                        owned_next = blocks.next_batch(batch, true).map_err(Error::Input)?;
                     }
-                    let states_next = guess_states(scanner, &owned_next, &mut guess);
-                    (owned_now, states_now) = (owned_next, states_next);
-                }
-                if let Some((owned, states, mut last_results)) = done {
-                    emit(&mut chunks_of(&owned, &states), &mut last_results, &mut out)?;
-                }
+                })?;
             }
         }
         if let Some(out) = out {
@@ -637,6 +654,10 @@ struct Cuts<'a, S> {
 
 /// A chunk handed to the pool, and its result once scanned.
 type Pending<'a, S, N> = (Cut<'a, S>, Option<ChunkOutput<S, N>>);
+
+/// A block read from a stream and handed to the pool, the scanner state it was handed out
+/// with, and its result once scanned.
+type StreamPending<S, N> = (Arc<Block>, S, Option<ChunkOutput<S, N>>);
 
 /// A chunk as cut: where it starts in the input, and whether its end was guessed.
 struct Cut<'a, S> {

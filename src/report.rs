@@ -414,7 +414,7 @@ impl<W: Write> ReportWriter<W> {
         Ok(())
     }
 
-    /// Passes on what was written so far (a live run calls it after each batch).
+    /// Passes on what was written so far (a live run calls it after each chunk).
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }

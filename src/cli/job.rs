@@ -694,7 +694,7 @@ struct Job<'p> {
 enum Data<'a> {
     /// Mapped.
     Slice(&'a [u8]),
-    /// Read as a stream; live (batches cut when it stalls) or not.
+    /// Read as a stream; live (chunks cut when it stalls) or not.
     Stream(&'a mut dyn Live, bool),
 }
 

@@ -1,34 +1,33 @@
 //! Inputs read as streams: blocks of whole records read in bounded memory, and, for an input
-//! that delivers as it goes (a pipe, a terminal, a socket), batches cut when it stalls.
+//! that delivers as it goes (a pipe, a terminal, a socket), blocks cut when it stalls.
 //!
-//! A stream is read in blocks of about [`ChunkLimits::bytes`] that end at record ends, a
-//! batch of blocks at a time. A [`Live`] input is also watched: once the
-//! batch being read holds a whole record, each read is preceded by a question, asked with
-//! poll(2) on the descriptor and a timeout, whether bytes are there. When none comes for
-//! [`STALL`], or when bytes keep trickling in and the batch's first whole record has waited
-//! [`MAX_HOLD`], the batch is cut at its last record end and handed on: each line of `tail
-//! -f` or of a terminal is answered a few milliseconds after it arrives, not once a
-//! megabyte has. No thread and no busy loop: the reading thread sleeps in poll(2), and
+//! A stream is read in blocks of about [`ChunkLimits::bytes`] that end at record ends. A
+//! [`Live`] input is also watched: once the block being read holds a whole record, each
+//! read is preceded by a question, asked with poll(2) on the descriptor and a timeout,
+//! whether bytes are there. When none comes for [`STALL`], or when bytes keep trickling in
+//! and the block's first whole record has waited [`MAX_HOLD`], the block is cut at its last
+//! record end and handed on: each line of `tail -f` or of a terminal is answered a few
+//! milliseconds after it arrives, not once a megabyte has. No thread and no busy loop: the reading thread sleeps in poll(2), and
 //! memory stays bounded as for any stream. Input that arrives faster than it is processed
 //! never makes the reader wait, and is cut in full blocks as before.
 
 use std::io::{self, Read};
 use std::time::{Duration, Instant};
 
-use crate::input::sink::{Carry, Chunk, ChunkOutput, Scanner, LOOKAHEAD};
+use crate::input::sink::{Carry, Chunk, Scanner, LOOKAHEAD};
 
 use super::ChunkLimits;
 
-/// How long a [`Live`] input may deliver nothing before the batch read so far is cut and
+/// How long a [`Live`] input may deliver nothing before the block read so far is cut and
 /// handed on.
 pub const STALL: Duration = Duration::from_millis(10);
 
-/// How long the first whole record of a batch read from a [`Live`] input may wait while
-/// bytes keep trickling in (a busy log written line by line) before the batch is cut.
+/// How long the first whole record of a block read from a [`Live`] input may wait while
+/// bytes keep trickling in (a busy log written line by line) before the block is cut.
 pub const MAX_HOLD: Duration = Duration::from_millis(100);
 
 /// An input that can say whether a read would wait for bytes: a pipe, a terminal, a
-/// socket. [`Pipeline::run_live`](super::Pipeline::run_live) cuts a batch when such an input
+/// socket. [`Pipeline::run_live`](super::Pipeline::run_live) cuts a block when such an input
 /// stalls. On Unix the descriptor is asked with poll(2); elsewhere an input is always taken
 /// as ready (reads wait as they come).
 pub trait Live: Read {
@@ -132,6 +131,20 @@ pub(super) struct Block {
     ends_mid_line: bool,
 }
 
+impl Block {
+    /// The block as a chunk that starts in the scanner state `state`.
+    pub(super) fn chunk<S>(&self, state: S) -> Chunk<'_, S> {
+        Chunk {
+            data: &self.data[..self.len],
+            ahead: if self.ends_mid_line { &self.data } else { &[] },
+            carry: Carry::default(),
+            starts_mid_line: self.starts_mid_line,
+            ends_mid_line: self.ends_mid_line,
+            state,
+        }
+    }
+}
+
 /// How a fill of the buffer ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fill {
@@ -144,7 +157,7 @@ enum Fill {
 /// Reads a stream as chunks that end at record ends, in bounded memory.
 pub(super) struct BlockReader<'r, S> {
     reader: &'r mut dyn Live,
-    /// Whether batches are cut when the input stalls.
+    /// Whether blocks are cut when the input stalls.
     live: bool,
     scanner: &'r S,
     limits: ChunkLimits,
@@ -158,13 +171,13 @@ pub(super) struct BlockReader<'r, S> {
     /// The previous chunk ended inside a line.
     mid_line: bool,
     done: bool,
-    /// Live: since when the batch being read has held a whole record (or, for a caller that
+    /// Live: since when the block being read has held a whole record (or, for a caller that
     /// does not wait, since it was asked for).
     held_since: Option<Instant>,
 }
 
 impl<'r, S: Scanner> BlockReader<'r, S> {
-    /// A reader of `reader` in chunks cut as `limits` say; with `live`, batches are also cut
+    /// A reader of `reader` in chunks cut as `limits` say; with `live`, blocks are also cut
     /// when the input stalls.
     pub(super) fn new(
         reader: &'r mut dyn Live,
@@ -190,83 +203,81 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         self.done && self.carry.is_empty()
     }
 
-    /// Up to `count` chunks. Empty once the input is [finished](Self::finished); a live
-    /// input that stalls hands out the chunks read so far, and with `wait` false, maybe
-    /// none (the caller then writes what it holds before it asks again with `wait`).
-    pub(super) fn next_batch(&mut self, count: usize, wait: bool) -> io::Result<Vec<Block>> {
-        let mut chunks = Vec::with_capacity(count);
+    /// The next chunk; none once the input is [finished](Self::finished). A live input that
+    /// stalls hands out the whole records read so far; with `wait` false, maybe none (the
+    /// caller then writes what it holds before it asks again with `wait`).
+    pub(super) fn next_block(&mut self, wait: bool) -> io::Result<Option<Block>> {
         self.held_since = None;
-        while chunks.len() < count && !self.finished() {
-            let mut buf = std::mem::take(&mut self.carry);
-            let target = self.limits.bytes;
-            // At a stall, something may be handed on: chunks read already, or nothing at
-            // all when the caller does not wait.
-            let idle_ok = !wait || !chunks.is_empty();
-            let mut fill = self.fill(&mut buf, target, idle_ok)?;
-            if fill == Fill::Stalled {
-                self.cut_at_stall(buf, &mut chunks);
-                break;
-            }
-            if buf.is_empty() {
-                break;
-            }
-            // Cut at a record end in the last eighth (the bytes after it are copied to the
-            // next buffer); without one, grow up to the scan limit, then cut wherever the
-            // buffer ends.
-            let late = buf.len() - buf.len() / 8;
-            let mut cut = self.scanner.record_end(&buf, late);
-            if cut.is_none() && !self.done {
-                fill = self.fill(&mut buf, target + self.limits.max_record, idle_ok)?;
-                if fill == Fill::Stalled {
-                    self.cut_at_stall(buf, &mut chunks);
-                    break;
-                }
-                cut = self.scanner.record_end(&buf, late);
-            }
-            let cut = match cut {
-                Some(cut) if !self.done => cut,
-                _ => buf.len(),
-            };
-            self.carry_from(&mut buf, cut);
-            let starts_mid_line = self.mid_line;
-            let ends_mid_line = buf.last() != Some(&b'\n') && !self.finished();
-            self.mid_line = ends_mid_line;
-            let len = buf.len();
-            if ends_mid_line {
-                // The bytes after the cut that a name across it needs: waited for, even
-                // from a live input, as the chunk cannot be read without them.
-                let mut carry = std::mem::take(&mut self.carry);
-                let live = std::mem::replace(&mut self.live, false);
-                self.fill(&mut carry, LOOKAHEAD, false)?;
-                self.live = live;
-                self.carry = carry;
-                buf.extend_from_slice(&self.carry[..self.carry.len().min(LOOKAHEAD)]);
-            }
-            chunks.push(Block {
-                data: buf,
-                len,
-                starts_mid_line,
-                ends_mid_line,
-            });
+        if self.finished() {
+            return Ok(None);
         }
-        Ok(chunks)
+        let mut buf = std::mem::take(&mut self.carry);
+        let target = self.limits.bytes;
+        // At a stall, a caller that does not wait may be handed nothing at all.
+        let idle_ok = !wait;
+        let mut fill = self.fill(&mut buf, target, idle_ok)?;
+        if fill == Fill::Stalled {
+            return Ok(self.cut_at_stall(buf));
+        }
+        if buf.is_empty() {
+            return Ok(None);
+        }
+        // Cut at a record end in the last eighth (the bytes after it are copied to the next
+        // buffer); without one, grow up to the scan limit, then cut wherever the buffer ends.
+        let late = buf.len() - buf.len() / 8;
+        let mut cut = self.scanner.record_end(&buf, late);
+        if cut.is_none() && !self.done {
+            fill = self.fill(&mut buf, target + self.limits.max_record, idle_ok)?;
+            if fill == Fill::Stalled {
+                return Ok(self.cut_at_stall(buf));
+            }
+            cut = self.scanner.record_end(&buf, late);
+        }
+        let cut = match cut {
+            Some(cut) if !self.done => cut,
+            _ => buf.len(),
+        };
+        self.carry_from(&mut buf, cut);
+        let starts_mid_line = self.mid_line;
+        let ends_mid_line = buf.last() != Some(&b'\n') && !self.finished();
+        self.mid_line = ends_mid_line;
+        let len = buf.len();
+        if ends_mid_line {
+            // The bytes after the cut that a name across it needs: waited for, even from a
+            // live input, as the chunk cannot be read without them.
+            let mut carry = std::mem::take(&mut self.carry);
+            let live = std::mem::replace(&mut self.live, false);
+            self.fill(&mut carry, LOOKAHEAD, false)?;
+            self.live = live;
+            self.carry = carry;
+            buf.extend_from_slice(&self.carry[..self.carry.len().min(LOOKAHEAD)]);
+        }
+        Ok(Some(Block {
+            data: buf,
+            len,
+            starts_mid_line,
+            ends_mid_line,
+        }))
     }
 
-    /// Ends the batch at a stall: the whole records of `buf` become a chunk, the rest is
-    /// kept for the next one.
-    fn cut_at_stall(&mut self, mut buf: Vec<u8>, chunks: &mut Vec<Block>) {
+    /// Ends a chunk at a stall: the whole records of `buf` become the chunk, the rest is kept
+    /// for the next one; none when `buf` holds no whole record.
+    fn cut_at_stall(&mut self, mut buf: Vec<u8>) -> Option<Block> {
         match self.last_record_end(&buf) {
             Some(cut) => {
                 self.carry_from(&mut buf, cut);
                 let len = buf.len();
-                chunks.push(Block {
+                Some(Block {
                     data: buf,
                     len,
                     starts_mid_line: std::mem::replace(&mut self.mid_line, false),
                     ends_mid_line: false,
-                });
+                })
             }
-            None => self.carry = buf,
+            None => {
+                self.carry = buf;
+                None
+            }
         }
     }
 
@@ -279,13 +290,11 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         self.carry = next;
     }
 
-    /// Takes back the buffers of chunks whose results are written, for the chunks to come;
-    /// as many are kept as chunks are in flight.
-    pub(super) fn recycle(&mut self, blocks: Vec<Block>, most: usize) {
-        for block in blocks {
-            if self.spare.len() < most {
-                self.spare.push(block.data);
-            }
+    /// Takes back the buffer of a chunk whose results are written, for the chunks to come,
+    /// while fewer than `most` are kept.
+    pub(super) fn recycle(&mut self, block: Block, most: usize) {
+        if self.spare.len() < most {
+            self.spare.push(block.data);
         }
     }
 
@@ -352,51 +361,6 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
     }
 }
 
-/// The scanner state guessed for the start of each of `blocks`, read in order after
-/// `guess` (left as guessed after the last one).
-pub(super) fn guess_states<S: Scanner>(
-    scanner: &S,
-    blocks: &[Block],
-    guess: &mut S::State,
-) -> Vec<S::State> {
-    blocks
-        .iter()
-        .map(|block| {
-            let state = guess.clone();
-            *guess = scanner.state_after(&block.data, std::mem::take(guess));
-            state
-        })
-        .collect()
-}
-
-/// The chunks of `blocks`, each starting in its guessed state.
-pub(super) fn chunks_of<'a, S: Clone>(blocks: &'a [Block], states: &[S]) -> Vec<Chunk<'a, S>> {
-    blocks
-        .iter()
-        .zip(states)
-        .map(|(block, state)| Chunk {
-            data: &block.data[..block.len],
-            ahead: if block.ends_mid_line {
-                &block.data
-            } else {
-                &[]
-            },
-            carry: Carry::default(),
-            starts_mid_line: block.starts_mid_line,
-            ends_mid_line: block.ends_mid_line,
-            state: state.clone(),
-        })
-        .collect()
-}
-
-/// A batch of chunks read from a stream, the states guessed for their starts, and what
-/// their scans gave.
-pub(super) type StreamBatch<S> = (
-    Vec<Block>,
-    Vec<<S as Scanner>::State>,
-    Vec<ChunkOutput<<S as Scanner>::State, <S as Scanner>::Note>>,
-);
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,21 +379,15 @@ mod tests {
             BlockReader::new(&mut reader, false, &NamesScanner, ChunkLimits::default());
         let mut joined = Vec::new();
         let mut count = 0;
-        loop {
-            let batch = blocks.next_batch(3, true).unwrap();
-            if batch.is_empty() {
-                break;
+        while let Some(block) = blocks.next_block(true).unwrap() {
+            assert!(!block.starts_mid_line && !block.ends_mid_line);
+            count += 1;
+            joined.extend_from_slice(&block.data[..block.len]);
+            if joined.len() < text.len() {
+                assert_eq!(block.data.last(), Some(&b'\n'), "chunks end at line ends");
             }
-            for block in &batch {
-                assert!(!block.starts_mid_line && !block.ends_mid_line);
-                count += 1;
-                joined.extend_from_slice(&block.data[..block.len]);
-                if joined.len() < text.len() {
-                    assert_eq!(block.data.last(), Some(&b'\n'), "chunks end at line ends");
-                }
-            }
-            // Their buffers are read into again, over the bytes they held.
-            blocks.recycle(batch, 6);
+            // Its buffer is read into again, over the bytes it held.
+            blocks.recycle(block, 6);
         }
         assert!(count > 3, "several chunks");
         assert!(blocks.finished());
@@ -443,7 +401,7 @@ mod tests {
         let mut reader: &[u8] = &text;
         let mut blocks =
             BlockReader::new(&mut reader, false, &NamesScanner, ChunkLimits::default());
-        let batch = blocks.next_batch(10, true).unwrap();
+        let batch: Vec<Block> = std::iter::from_fn(|| blocks.next_block(true).unwrap()).collect();
         assert_eq!(batch.len(), 2);
         assert!(!batch[0].starts_mid_line && batch[0].ends_mid_line);
         assert!(
@@ -478,27 +436,18 @@ mod tests {
 
     #[test]
     fn a_live_pipe_that_stalls_hands_out_each_line_as_it_comes() {
-        // The writer pauses twenty stall timeouts after each line: each batch holds one.
+        // The writer pauses twenty stall timeouts after each line: each chunk holds one.
         let lines = &["a.example\n", "b.example\n", "c.example\n"];
         let mut pipe = trickle(lines, STALL * 20);
         let mut blocks = BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default());
         let mut got = Vec::new();
-        loop {
-            let batch = blocks.next_batch(8, true).unwrap();
-            if batch.is_empty() {
-                assert!(
-                    blocks.finished(),
-                    "a waiting reader returns nothing only at the end"
-                );
-                break;
-            }
-            got.push(
-                batch
-                    .iter()
-                    .map(|b| String::from_utf8(b.data[..b.len].to_vec()).unwrap())
-                    .collect::<String>(),
-            );
+        while let Some(block) = blocks.next_block(true).unwrap() {
+            got.push(String::from_utf8(block.data[..block.len].to_vec()).unwrap());
         }
+        assert!(
+            blocks.finished(),
+            "a waiting reader returns nothing only at the end"
+        );
         assert_eq!(got, ["a.example\n", "b.example\n", "c.example\n"]);
     }
 
@@ -507,22 +456,21 @@ mod tests {
         let lines = &["a.exa", "mple\nb.ex", "ample\n"];
         let mut pipe = trickle(lines, STALL * 20);
         let mut blocks = BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default());
-        let first = blocks.next_batch(8, true).unwrap();
-        assert_eq!(first.len(), 1);
-        assert_eq!(&first[0].data[..first[0].len], b"a.example\n");
+        let first = blocks.next_block(true).unwrap().unwrap();
+        assert_eq!(&first.data[..first.len], b"a.example\n");
         // Asked without waiting while only "b.ex" has come: nothing whole to hand out yet.
-        let idle = blocks.next_batch(8, false).unwrap();
-        assert!(idle.is_empty() && !blocks.finished());
-        let second = blocks.next_batch(8, true).unwrap();
-        assert_eq!(&second[0].data[..second[0].len], b"b.example\n");
-        assert!(blocks.next_batch(8, true).unwrap().is_empty());
+        let idle = blocks.next_block(false).unwrap();
+        assert!(idle.is_none() && !blocks.finished());
+        let second = blocks.next_block(true).unwrap().unwrap();
+        assert_eq!(&second.data[..second.len], b"b.example\n");
+        assert!(blocks.next_block(true).unwrap().is_none());
         assert!(blocks.finished());
     }
 
     #[test]
     fn a_steady_trickle_is_cut_after_the_longest_hold() {
-        // A line every millisecond never stalls, and would take hours to fill a batch; the
-        // batch is cut once its first line has waited MAX_HOLD, while the writer goes on
+        // A line every millisecond never stalls, and would take minutes to fill a chunk; the
+        // chunk is cut once its first line has waited MAX_HOLD, while the writer goes on
         // (it stops when the reader is gone, or after a minute).
         let (reader, mut writer) = io::pipe().unwrap();
         let writing = std::thread::spawn(move || {
@@ -536,12 +484,9 @@ mod tests {
         });
         let mut pipe = reader;
         let mut blocks = BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default());
-        let batch = blocks.next_batch(8, true).unwrap();
-        assert!(!batch.is_empty());
+        let block = blocks.next_block(true).unwrap().unwrap();
         assert!(!blocks.finished(), "handed out while the writer writes");
-        assert!(batch
-            .iter()
-            .all(|b| b.data[..b.len].ends_with(b"x.example\n")));
+        assert!(block.data[..block.len].ends_with(b"x.example\n"));
         drop(blocks);
         drop(pipe);
         writing.join().unwrap();
