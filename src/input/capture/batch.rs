@@ -103,12 +103,12 @@ pub struct Batch<'a> {
 }
 
 impl<'a> Batch<'a> {
-    /// An empty batch.
-    fn new(bytes: Cow<'a, [u8]>, read: u64) -> Self {
+    /// An empty batch, whose lists are those kept in `spare`.
+    fn new(bytes: Cow<'a, [u8]>, read: u64, spare: &mut Spare) -> Self {
         Batch {
             bytes,
-            spans: Vec::new(),
-            cuts: Vec::new(),
+            spans: std::mem::take(&mut spare.spans),
+            cuts: std::mem::take(&mut spare.cuts),
             read,
         }
     }
@@ -135,6 +135,29 @@ impl<'a> Batch<'a> {
                 part
             })
             .collect()
+    }
+}
+
+/// The lists of a batch whose records are written, emptied, for the next batch to fill: a
+/// batch's list of records runs to a megabyte or so, which fresh memory would make the
+/// kernel clear again for every batch.
+#[derive(Debug, Default)]
+struct Spare {
+    spans: Vec<Span>,
+    cuts: Vec<usize>,
+}
+
+impl Spare {
+    /// Keeps the lists of `batch`.
+    fn keep(&mut self, batch: Batch<'_>) {
+        let Batch {
+            mut spans,
+            mut cuts,
+            ..
+        } = batch;
+        spans.clear();
+        cuts.clear();
+        (self.spans, self.cuts) = (spans, cuts);
     }
 }
 
@@ -203,6 +226,9 @@ pub trait Batches<'a> {
     /// The next batch. With `waiting` (output of an earlier batch waits to be written), a
     /// stream's batch is cut short when the input stalls.
     fn gather(&mut self, waiting: bool) -> Gathered<'a>;
+
+    /// Takes back a batch whose records are written: the next batch fills its lists again.
+    fn recycle(&mut self, batch: Batch<'a>);
 }
 
 /// The batches of a capture held in memory.
@@ -212,6 +238,7 @@ pub struct SliceBatches<'a> {
     /// An error met before the first batch.
     early: Option<CaptureError>,
     limits: Limits,
+    spare: Spare,
 }
 
 impl<'a> SliceBatches<'a> {
@@ -227,13 +254,14 @@ impl<'a> SliceBatches<'a> {
             records,
             early,
             limits,
+            spare: Spare::default(),
         }
     }
 }
 
 impl<'a> Batches<'a> for SliceBatches<'a> {
     fn gather(&mut self, _waiting: bool) -> Gathered<'a> {
-        let mut batch = Batch::new(Cow::Borrowed(self.data), 0);
+        let mut batch = Batch::new(Cow::Borrowed(self.data), 0, &mut self.spare);
         if let Some(error) = self.early.take() {
             return Gathered {
                 batch,
@@ -283,6 +311,10 @@ impl<'a> Batches<'a> for SliceBatches<'a> {
             stalled: false,
         }
     }
+
+    fn recycle(&mut self, batch: Batch<'a>) {
+        self.spare.keep(batch);
+    }
 }
 
 /// Octets asked of the stream in one read.
@@ -316,6 +348,7 @@ pub struct StreamBatches {
     /// When the last block arrived.
     last_data: Instant,
     limits: Limits,
+    spare: Spare,
 }
 
 impl StreamBatches {
@@ -359,6 +392,7 @@ impl StreamBatches {
             stop: None,
             last_data: Instant::now(),
             limits,
+            spare: Spare::default(),
         })
     }
 
@@ -434,7 +468,7 @@ impl StreamBatches {
         let bytes = std::mem::replace(&mut self.buf, rest);
         self.base += self.walked as u64;
         self.walked = 0;
-        let mut batch = Batch::new(Cow::Owned(bytes), self.base);
+        let mut batch = Batch::new(Cow::Owned(bytes), self.base, &mut self.spare);
         self.in_batch = 0;
         let mut cutter = Cutter::new(&self.limits);
         for span in self.spans.drain(..) {
@@ -504,5 +538,9 @@ impl Batches<'static> for StreamBatches {
                 }
             }
         }
+    }
+
+    fn recycle(&mut self, batch: Batch<'static>) {
+        self.spare.keep(batch);
     }
 }

@@ -177,8 +177,10 @@ impl Run {
                 if let Some((before, parts)) = ready.take() {
                     writer.write(&before, parts)?;
                     progress(writer.read);
+                    batches.recycle(before);
                 }
                 writer.read = writer.read.max(batch.read);
+                batches.recycle(batch);
                 if live {
                     writer.flush()?;
                 }
@@ -198,6 +200,7 @@ impl Run {
                 if let Some((before, parts)) = ready.take() {
                     written = writer.write(&before, parts);
                     progress(writer.read);
+                    batches.recycle(before);
                 }
                 if written.is_ok() && end.is_none() {
                     gathered = Some(batches.gather(true));
@@ -212,6 +215,7 @@ impl Run {
                 Some(after) => {
                     writer.write(&batch, parts)?;
                     progress(writer.read);
+                    batches.recycle(batch);
                     if live {
                         writer.flush()?;
                     }
