@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `idnscope audit` of a generated 1 GB pcap and a 1 GB dnstap file with -j1 and -j2, in DNS
 # messages/s and MB/s, beside tshark and dnstap-ldns extracting the names of the same
-# traffic; then peak memory at two input sizes, mapped and from standard input.
+# traffic; then peak memory at two input sizes, mapped and from a pipe.
 #
 #   cargo build --release --bin idnscope && bash benches/captures.sh [RUNS]
 #
@@ -88,27 +88,16 @@ for kind in pcap dnstap; do
 print(f"ratio: -j1 {s[0]/s[1]:.0f}x, -j2 {s[0]/s[2]:.0f}x the peer")' "${secs[@]}"
 done
 
-# Peak resident memory (VmHWM) and peak anonymous memory (RssAnon, the heap and stacks,
-# sampled every 10 ms) of one run. A mapped file's pages count in VmHWM but not in RssAnon.
-peak() {
-    "$@" &
-    local pid=$! anon=0 hwm=0 a h
-    while kill -0 "$pid" 2>/dev/null; do
-        a=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-        h=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-        [ -n "$a" ] && [ "$a" -gt "$anon" ] && anon=$a
-        [ -n "$h" ] && [ "$h" -gt "$hwm" ] && hwm=$h
-        sleep 0.01
-    done
-    wait "$pid" || true
-    echo "peak RSS $((hwm / 1024)) MiB, peak anonymous $((anon / 1024)) MiB"
-}
-
+# Peak resident memory (VmHWM) and peak anonymous memory (RssAnon, the heap and stacks) of
+# one run, sampled by benches/peak_memory.py: mapped, and read from a pipe.
 echo "## Memory, audit -j2"
 for kind in pcap dnstap; do
     for size in 100M 1G; do
         file=$dir/$size.$kind
-        echo "$size $kind, mapped: $(peak "$bin" audit -q -j2 "$file")"
-        echo "$size $kind, standard input: $(peak sh -c "exec $bin audit -q -j2 - < $file")"
+        echo "$size $kind, mapped: $(python3 benches/peak_memory.py -- "$bin" audit -q -j2 "$file")"
+        echo "$size $kind, from a pipe: $(cat "$file" |
+            python3 benches/peak_memory.py -- "$bin" audit -q -j2 -)"
     done
 done
+echo "3 GB pcap, from gen through a pipe: $("$bin" gen pcap --size 3G --seed 1 -o - |
+    python3 benches/peak_memory.py -- "$bin" audit -q -j2 -)"
