@@ -149,24 +149,64 @@ impl Render {
     }
 }
 
-/// The fields of a message's line before its names.
+/// The fields of a message's line before its names, written digit by digit: through
+/// `write!`, they took a third of the time of a capture's decoding.
 fn line_head(message: &DnsMessage, text: &mut Vec<u8>) {
-    let address = |a: Option<SocketAddr>| a.map_or_else(|| "-".to_owned(), |a| a.to_string());
-    let _ = write!(
-        text,
-        "{} #{} {} {} > {} {} {}",
-        message.time,
-        message.record,
-        message.via,
-        address(message.src),
-        address(message.dst),
-        if message.header.response {
-            "response"
-        } else {
-            "query"
-        },
-        rcode_name(message.header.rcode),
-    );
+    push_time(text, message.time);
+    text.extend_from_slice(b" #");
+    push_decimal(text, message.record, 1);
+    text.push(b' ');
+    text.extend_from_slice(message.via.as_bytes());
+    text.push(b' ');
+    push_address(text, message.src);
+    text.extend_from_slice(b" > ");
+    push_address(text, message.dst);
+    text.extend_from_slice(if message.header.response {
+        b" response "
+    } else {
+        b" query "
+    });
+    text.extend_from_slice(rcode_name(message.header.rcode).as_bytes());
+}
+
+/// Writes `n` in decimal, with leading zeros up to `width` digits.
+fn push_decimal(text: &mut Vec<u8>, mut n: u64, width: usize) {
+    let mut digits = [b'0'; 20];
+    let mut at = digits.len();
+    while n > 0 || at > digits.len() - width.max(1) {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    text.extend_from_slice(&digits[at..]);
+}
+
+/// Writes `time` as its `Display` does: seconds, `.`, nine decimals.
+fn push_time(text: &mut Vec<u8>, time: super::Time) {
+    push_decimal(text, time.secs, 1);
+    text.push(b'.');
+    push_decimal(text, u64::from(time.nanos), 9);
+}
+
+/// Writes an address and port as `SocketAddr`'s `Display` does, `-` for none.
+fn push_address(text: &mut Vec<u8>, address: Option<SocketAddr>) {
+    match address {
+        Some(SocketAddr::V4(a)) => {
+            for (i, octet) in a.ip().octets().into_iter().enumerate() {
+                if i > 0 {
+                    text.push(b'.');
+                }
+                push_decimal(text, u64::from(octet), 1);
+            }
+            text.push(b':');
+            push_decimal(text, u64::from(a.port()), 1);
+        }
+        // Rare, and with rules of its own for runs of zeros.
+        Some(a @ SocketAddr::V6(_)) => {
+            let _ = write!(text, "{a}");
+        }
+        None => text.push(b'-'),
+    }
 }
 
 /// The mnemonic of a header RCODE (IANA's DNS RCODEs registry; `RCODE12` for the values it
@@ -191,4 +231,43 @@ pub fn rcode_name(rcode: u8) -> &'static str {
         "RCODE15",
     ];
     NAMES[usize::from(rcode & 0x0f)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::capture::Time;
+
+    #[test]
+    fn times_and_addresses_are_written_as_their_display_writes_them() {
+        for (secs, nanos) in [
+            (0, 0),
+            (1_795_576_290, 476_380_000),
+            (9, 5),
+            (u64::MAX, 999_999_999),
+            (10, 1_000_000_000),
+        ] {
+            let time = Time { secs, nanos };
+            let mut text = Vec::new();
+            push_time(&mut text, time);
+            assert_eq!(String::from_utf8(text).unwrap(), time.to_string());
+        }
+        for address in [
+            "0.0.0.0:0",
+            "127.0.0.1:53",
+            "255.255.255.255:65535",
+            "10.20.0.9:5354",
+            "[::1]:53",
+            "[2001:db8::1:0:0:1]:8053",
+            "[::ffff:192.0.2.1]:1",
+        ] {
+            let address: SocketAddr = address.parse().unwrap();
+            let mut text = Vec::new();
+            push_address(&mut text, Some(address));
+            assert_eq!(String::from_utf8(text).unwrap(), address.to_string());
+        }
+        let mut text = Vec::new();
+        push_address(&mut text, None);
+        assert_eq!(text, b"-");
+    }
 }
