@@ -151,6 +151,8 @@ impl Run {
                 })
             })
             .collect();
+        // Parts written already, read into again: their buffers keep their room.
+        let spare: Mutex<Vec<Part>> = Mutex::new(Vec::new());
         let read_parts = |batch: &Batch<'_>| -> Vec<Part> {
             let parts = batch.parts();
             parts
@@ -160,7 +162,8 @@ impl Run {
                     let mut reader = readers[worker % readers.len()]
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner);
-                    reader.part(batch, part.clone())
+                    let kept = spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
+                    reader.part(batch, part.clone(), kept.unwrap_or_default())
                 })
                 .collect()
         };
@@ -175,7 +178,7 @@ impl Run {
             } = next;
             if batch.spans.is_empty() {
                 if let Some((before, parts)) = ready.take() {
-                    writer.write(&before, parts)?;
+                    writer.write(&before, parts, &spare)?;
                     progress(writer.read);
                     batches.recycle(before);
                 }
@@ -198,7 +201,7 @@ impl Run {
             pipeline.pool().in_place_scope(|s| {
                 s.spawn(|_| parts = read_parts(&batch));
                 if let Some((before, parts)) = ready.take() {
-                    written = writer.write(&before, parts);
+                    written = writer.write(&before, parts, &spare);
                     progress(writer.read);
                     batches.recycle(before);
                 }
@@ -213,7 +216,7 @@ impl Run {
                     next = after;
                 }
                 Some(after) => {
-                    writer.write(&batch, parts)?;
+                    writer.write(&batch, parts, &spare)?;
                     progress(writer.read);
                     batches.recycle(batch);
                     if live {
@@ -222,7 +225,7 @@ impl Run {
                     next = after;
                 }
                 None => {
-                    writer.write(&batch, parts)?;
+                    writer.write(&batch, parts, &spare)?;
                     progress(writer.read);
                     if live {
                         writer.flush()?;
@@ -290,9 +293,11 @@ struct Reader {
 }
 
 impl Reader {
-    /// Reads the records `range` of `batch`.
-    fn part(&mut self, batch: &Batch<'_>, range: Range<usize>) -> Part {
-        let mut part = Part::default();
+    /// Reads the records `range` of `batch` into `part`, a part written already or a new
+    /// one.
+    fn part(&mut self, batch: &Batch<'_>, range: Range<usize>, mut part: Part) -> Part {
+        part.rendered.clear();
+        part.tcp.clear();
         let Reader { extractor, render } = self;
         for i in range {
             let record = batch.record(i);
@@ -326,9 +331,14 @@ struct Writer<'o, 's> {
 }
 
 impl Writer<'_, '_> {
-    /// Writes the parts of `batch`.
-    fn write(&mut self, batch: &Batch<'_>, parts: Vec<Part>) -> Result<(), Error> {
-        for part in parts {
+    /// Writes the parts of `batch`, then keeps them in `spare`.
+    fn write(
+        &mut self,
+        batch: &Batch<'_>,
+        parts: Vec<Part>,
+        spare: &Mutex<Vec<Part>>,
+    ) -> Result<(), Error> {
+        for part in &parts {
             self.counts.add(&part.counts);
             let mut from = Mark::default();
             for (mark, segment, i) in &part.tcp {
@@ -348,6 +358,10 @@ impl Writer<'_, '_> {
             self.count(&part.rendered);
         }
         self.read = self.read.max(batch.read);
+        spare
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(parts);
         Ok(())
     }
 
