@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 use std::io::{self, Read};
 use std::ops::Range;
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::{CaptureError, Format, Meta, Record, Records, Step, Walker};
@@ -145,19 +145,25 @@ impl<'a> Batch<'a> {
 struct Spare {
     spans: Vec<Span>,
     cuts: Vec<usize>,
+    /// The octets of a batch read from a stream.
+    bytes: Vec<u8>,
 }
 
 impl Spare {
-    /// Keeps the lists of `batch`.
+    /// Keeps the lists of `batch`, and its octets when they are its own.
     fn keep(&mut self, batch: Batch<'_>) {
         let Batch {
             mut spans,
             mut cuts,
+            bytes,
             ..
         } = batch;
         spans.clear();
         cuts.clear();
         (self.spans, self.cuts) = (spans, cuts);
+        if let Cow::Owned(bytes) = bytes {
+            self.bytes = bytes;
+        }
     }
 }
 
@@ -327,6 +333,8 @@ const QUEUE: usize = 8;
 pub struct StreamBatches {
     /// What the reading thread read: a block, an empty block at the end, or an error.
     blocks: Receiver<io::Result<Vec<u8>>>,
+    /// Blocks copied out already, for the reading thread to read into again.
+    give_back: Sender<Vec<u8>>,
     /// Octets read and not yet in a batch, from a record start (or the file's start).
     buf: Vec<u8>,
     /// The offset in the file of `buf[0]`.
@@ -360,10 +368,14 @@ impl StreamBatches {
         limits: Limits,
     ) -> io::Result<Self> {
         let (sender, blocks) = sync_channel(QUEUE);
+        let (give_back, given_back) = channel::<Vec<u8>>();
         std::thread::Builder::new()
             .name("idnscope-read".into())
             .spawn(move || loop {
-                let mut block = vec![0; READ_BYTES];
+                // A block given back is read into again: fresh memory costs the kernel a
+                // cleared page for every 4 KiB.
+                let mut block = given_back.try_recv().unwrap_or_default();
+                block.resize(READ_BYTES, 0);
                 match reader.read(&mut block) {
                     Ok(n) => {
                         block.truncate(n);
@@ -380,6 +392,7 @@ impl StreamBatches {
             })?;
         Ok(StreamBatches {
             blocks,
+            give_back,
             buf: Vec::new(),
             base: 0,
             walked: 0,
@@ -464,8 +477,13 @@ impl StreamBatches {
 
     /// Hands out the records walked as a batch.
     fn cut(&mut self, end: Option<Result<(), Stop>>, stalled: bool) -> Gathered<'static> {
-        let rest = self.buf.split_off(self.walked);
-        let bytes = std::mem::replace(&mut self.buf, rest);
+        // The octets not walked yet start the next batch's buffer, the octets of a batch
+        // written already.
+        let mut rest = std::mem::take(&mut self.spare.bytes);
+        rest.clear();
+        rest.extend_from_slice(&self.buf[self.walked..]);
+        let mut bytes = std::mem::replace(&mut self.buf, rest);
+        bytes.truncate(self.walked);
         self.base += self.walked as u64;
         self.walked = 0;
         let mut batch = Batch::new(Cow::Owned(bytes), self.base, &mut self.spare);
@@ -523,6 +541,8 @@ impl Batches<'static> for StreamBatches {
                         self.eof = true;
                     } else {
                         self.buf.extend_from_slice(&block);
+                        // The reading thread is gone only at the end of the input.
+                        let _ = self.give_back.send(block);
                     }
                 }
                 Ok(Err(error)) => {
