@@ -9,6 +9,7 @@ pub mod capture;
 use std::io::{self, Write};
 
 use crate::codec::punycode::Encoder;
+use crate::decimal::{push_padded, push_u64};
 
 /// What [`zone`] writes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -313,31 +314,6 @@ const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
-
-/// Appends `n` in decimal.
-fn push_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
-}
-
-/// Appends the `width` last decimal digits of `n`, zero-padded.
-fn push_padded(out: &mut Vec<u8>, mut n: u64, width: usize) {
-    let start = out.len();
-    out.resize(start + width, b'0');
-    for slot in out[start..].iter_mut().rev() {
-        *slot = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-}
 
 /// Appends `n` in lower-case hexadecimal, zero-padded to at least `width` (at most 16)
 /// digits.

