@@ -506,24 +506,16 @@ impl Pipeline {
                             let Some(cut) = cuts.next(scanner, limits) else {
                                 break;
                             };
-                            let (index, job, sender) =
-                                (handed_out, cut.chunk.clone(), sender.clone());
+                            let job = cut.chunk.clone();
+                            hand_out(s, handed_out, &sender, move || scan_here(&job));
                             handed_out += 1;
-                            s.spawn(move |_| {
-                                let result =
-                                    panic::catch_unwind(AssertUnwindSafe(|| scan_here(&job)));
-                                // The receiver is gone only once writing has failed.
-                                let _ = sender.send((index, result));
-                            });
                             queue.push_back((cut, None));
                         }
                         let Some((cut, result)) = queue.front() else {
                             return Ok(());
                         };
                         let Some(result) = result else {
-                            let (index, result) =
-                                scanned.recv().expect("this thread holds a sender");
-                            let result = result.unwrap_or_else(|p| panic::resume_unwind(p));
+                            let (index, result) = next_scanned(&scanned);
                             match index.checked_sub(first) {
                                 Some(at) => queue[at].1 = Some(result),
                                 // A chunk handed out before the cuts were made again.
@@ -572,25 +564,14 @@ impl Pipeline {
                                 break;
                             };
                             let state = guess.clone();
-                            guess = scanner.state_after(&block.data, std::mem::take(&mut guess));
+                            let chunk_bytes = &block.data[..block.len];
+                            guess = scanner.state_after(chunk_bytes, std::mem::take(&mut guess));
                             let block = Arc::new(block);
-                            let (index, job, start, sender) = (
-                                handed_out,
-                                Arc::clone(&block),
-                                state.clone(),
-                                sender.clone(),
-                            );
+                            let (job, start) = (Arc::clone(&block), state.clone());
+                            // The job's hold on the block ends with the scan, before its
+                            // result is sent: the buffer can then be given back once written.
+                            hand_out(s, handed_out, &sender, move || scan_here(&job.chunk(start)));
                             handed_out += 1;
-                            s.spawn(move |_| {
-                                let result = panic::catch_unwind(AssertUnwindSafe(|| {
-                                    scan_here(&job.chunk(start))
-                                }));
-                                // The block's buffer is given back once written: this
-                                // thread lets go of it first.
-                                drop(job);
-                                // The receiver is gone only once writing has failed.
-                                let _ = sender.send((index, result));
-                            });
                             queue.push_back((block, state, None));
                         }
                         let Some((_, _, result)) = queue.front() else {
@@ -601,9 +582,7 @@ impl Pipeline {
                             continue;
                         };
                         if result.is_none() {
-                            let (index, result) =
-                                scanned.recv().expect("this thread holds a sender");
-                            let result = result.unwrap_or_else(|p| panic::resume_unwind(p));
+                            let (index, result) = next_scanned(&scanned);
                             queue[index - first].2 = Some(result);
                             continue;
                         }
@@ -658,6 +637,31 @@ type Pending<'a, S, N> = (Cut<'a, S>, Option<ChunkOutput<S, N>>);
 /// A block read from a stream and handed to the pool, the scanner state it was handed out
 /// with, and its result once scanned.
 type StreamPending<S, N> = (Arc<Block>, S, Option<ChunkOutput<S, N>>);
+
+/// What a scan on the pool sends back: the number its chunk was handed out with, and its
+/// output or its panic.
+type Scanned<S, N> = (usize, std::thread::Result<ChunkOutput<S, N>>);
+
+/// Runs `scan` on the pool in `scope` and sends its result, numbered `index`, to `sender`.
+fn hand_out<'s, S: Send + 's, N: Send + 's>(
+    scope: &rayon::Scope<'s>,
+    index: usize,
+    sender: &mpsc::Sender<Scanned<S, N>>,
+    scan: impl FnOnce() -> ChunkOutput<S, N> + Send + 's,
+) {
+    let sender = sender.clone();
+    scope.spawn(move |_| {
+        let result = panic::catch_unwind(AssertUnwindSafe(scan));
+        // The receiver is gone only once writing has failed.
+        let _ = sender.send((index, result));
+    });
+}
+
+/// The next output scanned on the pool, with its number; a panic of its scan goes on here.
+fn next_scanned<S, N>(scanned: &mpsc::Receiver<Scanned<S, N>>) -> (usize, ChunkOutput<S, N>) {
+    let (index, result) = scanned.recv().expect("this thread holds a sender");
+    (index, result.unwrap_or_else(|p| panic::resume_unwind(p)))
+}
 
 /// A chunk as cut: where it starts in the input, and whether its end was guessed.
 struct Cut<'a, S> {
