@@ -665,7 +665,7 @@ impl Source {
 fn open_input(path: &Path) -> Result<Source, Trouble> {
     if path.as_os_str() == "-" {
         return match stdin_input() {
-            Ok(StdinInput::File(file, meta)) => Ok(Source::Mapped { file, meta }),
+            Ok(StdinInput::Whole(file, meta)) => Ok(Source::of_file(file, meta)),
             Ok(StdinInput::Stream(reader, regular)) => Ok(Source::Stream { reader, regular }),
             Err(e) => Err(Trouble::io(Path::new(STANDARD_INPUT), e)),
         };

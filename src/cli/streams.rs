@@ -167,17 +167,19 @@ pub(super) fn widen_pipe(_: &std::fs::File, _: &std::fs::Metadata) {}
 #[cfg(unix)]
 pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live + Send>, bool)> {
     let (file, meta) = own_stdin()?;
+    widen_pipe(&file, &meta);
     Ok((Box::new(file), meta.is_file()))
 }
 
 /// Standard input as a job reads it.
 pub(super) enum StdinInput {
-    /// The regular file it is redirected from, not empty and nothing read from it yet
-    /// (`idnscope decode - < zone`), with what `fstat` says of it: mapped as a file named
-    /// on the command line is.
-    File(std::fs::File, std::fs::Metadata),
-    /// Anything else (a pipe, a terminal, an empty file, a file read in part before), read
-    /// as a stream: the reader, and whether it is a regular file.
+    /// Its descriptor, nothing read from it yet, with what `fstat` says of it: read as a
+    /// file named on the command line is (`idnscope decode - < zone` is mapped, a pipe
+    /// streamed).
+    Whole(std::fs::File, std::fs::Metadata),
+    /// A regular file read in part before (`read` in a shell script), or standard input
+    /// off Unix: read as a stream from where it is; the reader, and whether it is a
+    /// regular file.
     Stream(Box<dyn Live + Send>, bool),
 }
 
@@ -187,21 +189,18 @@ pub(super) fn stdin_input() -> io::Result<StdinInput> {
     use std::io::Seek;
     let (mut file, meta) = own_stdin()?;
     // A position is asked of a regular file only: a pipe has none.
-    if meta.is_file() && meta.len() > 0 && file.stream_position()? == 0 {
-        return Ok(StdinInput::File(file, meta));
+    if meta.is_file() && file.stream_position()? > 0 {
+        return Ok(StdinInput::Stream(Box::new(file), true));
     }
-    let regular = meta.is_file();
-    Ok(StdinInput::Stream(Box::new(file), regular))
+    Ok(StdinInput::Whole(file, meta))
 }
 
-/// Standard input on a descriptor of its own, with what `fstat` says of it; a pipe is
-/// given more room ([`widen_pipe`]).
+/// Standard input on a descriptor of its own, with what `fstat` says of it.
 #[cfg(unix)]
 fn own_stdin() -> io::Result<(std::fs::File, std::fs::Metadata)> {
     use std::os::fd::AsFd;
     let file = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned()?);
     let meta = file.metadata()?;
-    widen_pipe(&file, &meta);
     Ok((file, meta))
 }
 
