@@ -704,9 +704,9 @@ enum Data<'a> {
 /// once). A regular file is mapped (see [`MappedInput`]), unless the kernel gives its size
 /// as 0 (an empty file, or one of /proc whose size is not known beforehand), which is
 /// streamed like a pipe or a device ([`Source::of_file`]; standard input redirected from a
-/// file is mapped too, unless something read part of it before). A stream that is not a regular file (a pipe, a FIFO, a
-/// terminal, a socket) is read live (see [`Pipeline::run_live`]), and so is any stream
-/// with `--line-buffered`.
+/// file is mapped too, unless something read part of it before). A stream that is not a
+/// regular file (a pipe, a FIFO, a terminal, a socket) is read live (see
+/// [`Pipeline::run_live`]), and so is any stream with `--line-buffered`.
 #[allow(clippy::too_many_arguments)]
 fn process(
     format: InputFormat,

@@ -7,9 +7,10 @@
 //! whether bytes are there. When none comes for [`STALL`], or when bytes keep trickling in
 //! and the block's first whole record has waited [`MAX_HOLD`], the block is cut at its last
 //! record end and handed on: each line of `tail -f` or of a terminal is answered a few
-//! milliseconds after it arrives, not once a megabyte has. No thread and no busy loop: the reading thread sleeps in poll(2), and
-//! memory stays bounded as for any stream. Input that arrives faster than it is processed
-//! never makes the reader wait, and is cut in full blocks as before.
+//! milliseconds after it arrives, not once a megabyte has. No thread and no busy loop: the
+//! reading thread sleeps in poll(2), and memory stays bounded as for any stream. Input that
+//! arrives faster than it is processed never makes the reader wait, and is cut in full
+//! blocks.
 
 use std::io::{self, Read};
 use std::time::{Duration, Instant};
