@@ -12,8 +12,9 @@
 //! chunks per worker thread in flight, and writes their results in input order as they
 //! come back: no thread waits for a group of chunks to end, and memory stays bounded
 //! whatever the input size. Where the scanner can guess record ends cheaply
-//! ([`Scanner::guess_record_end`], zone files), a mapped file is cut at the guesses, and
-//! again at exact record ends from the first chunk whose scan fails. A stream that
+//! ([`Scanner::guess_record_end`], zone files), a mapped file and a stream are cut at the
+//! guesses, and again at exact record ends from the first chunk whose scan fails (a
+//! stream's blocks in flight are read again from memory). A stream that
 //! delivers as it goes (a pipe, a terminal: [`stream::Live`]) may also be read live
 //! ([`Pipeline::run_live`]): a chunk is then cut when the input stalls, it is read without
 //! waiting while chunks are in flight, and what it gave is written and flushed before the
@@ -470,6 +471,13 @@ impl Pipeline {
             Ok(())
         };
 
+        // The output of a chunk that is not written, kept for the chunks to come.
+        let give_back = |result| {
+            spare
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(result)
+        };
         match input {
             Input::Bytes(data) => {
                 // This thread cuts the chunks (a pass over their bytes, unless the scanner
@@ -491,13 +499,6 @@ impl Pipeline {
                 // are handed out).
                 let mut queue: VecDeque<Pending<'_, S::State, S::Note>> =
                     VecDeque::with_capacity(window);
-                // The output of a chunk that is not written, kept for the chunks to come.
-                let give_back = |result| {
-                    spare
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push(result)
-                };
                 let (mut first, mut handed_out) = (0usize, 0usize);
                 let scan_here = &scan_here;
                 pool.in_place_scope(|s| -> Result<(), Error> {
@@ -581,9 +582,26 @@ impl Pipeline {
                             // A live input stalled before a whole record came.
                             continue;
                         };
-                        if result.is_none() {
+                        let Some(result) = result else {
                             let (index, result) = next_scanned(&scanned);
-                            queue[index - first].2 = Some(result);
+                            match index.checked_sub(first) {
+                                Some(at) => queue[at].2 = Some(result),
+                                // A block handed out before the cuts were made again.
+                                None => give_back(result),
+                            }
+                            continue;
+                        };
+                        if queue[0].0.guessed && result.fatal().is_some() {
+                            // The guess may have cut a record: this block and those after it
+                            // are read again, cut exactly; the results of the blocks handed
+                            // out after it are not written.
+                            guess = queue[0].1.clone();
+                            blocks.again_exactly(queue.iter().map(|(block, _, _)| &**block));
+                            first = handed_out;
+                            queue
+                                .drain(..)
+                                .filter_map(|(_, _, r)| r)
+                                .for_each(give_back);
                             continue;
                         }
                         let (block, state, result) = queue.pop_front().expect("a front");

@@ -30,16 +30,27 @@ const MODES: [Mode; 4] = [
     Mode::Audit,
 ];
 
+/// How a run reads its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// In memory, as a mapped file is.
+    Mapped,
+    /// As a stream, block by block.
+    Stream,
+    /// As a stream that delivers as it goes (a pipe): blocks are also cut where it stalls.
+    Live,
+}
+
 /// What a run gave: the output, the findings (JSON Lines) or the error.
 type Outcome = (Vec<u8>, Vec<u8>, Result<(), String>);
 
-/// `input` through `scanner` in `mode` with chunks cut by `limits`, mapped or streamed.
+/// `input` through `scanner` in `mode` with chunks cut by `limits`, read as `reading` says.
 fn run<S: Scanner>(
     scanner: &S,
     input: &[u8],
     mode: Mode,
     limits: ChunkLimits,
-    stream: bool,
+    reading: Reading,
     homographs: &Arc<Homographs>,
 ) -> Outcome {
     let options = Options {
@@ -57,18 +68,33 @@ fn run<S: Scanner>(
         let sink: &mut dyn io::Write = &mut findings;
         let mut report = ReportWriter::new(Format::Jsonl, sink);
         let out: &mut dyn io::Write = &mut output;
-        let result = if stream {
-            let mut reader = input;
-            pipeline.run_reader(
-                scanner,
-                &mut reader,
-                "input",
-                Some(out),
-                &mut report,
-                &mut |_| {},
-            )
-        } else {
-            pipeline.run_slice(scanner, input, "input", Some(out), &mut report, &mut |_| {})
+        let progress = &mut |_| {};
+        let result = match reading {
+            Reading::Mapped => {
+                pipeline.run_slice(scanner, input, "input", Some(out), &mut report, progress)
+            }
+            Reading::Stream => {
+                let mut reader = input;
+                pipeline.run_reader(
+                    scanner,
+                    &mut reader,
+                    "input",
+                    Some(out),
+                    &mut report,
+                    progress,
+                )
+            }
+            Reading::Live => {
+                let mut reader = input;
+                pipeline.run_live(
+                    scanner,
+                    &mut reader,
+                    "input",
+                    Some(out),
+                    &mut report,
+                    progress,
+                )
+            }
         };
         report.finish(None).unwrap();
         result.map(|_| ()).map_err(|e| e.to_string())
@@ -100,29 +126,40 @@ fn same_for_every_chunk_size<S: Scanner>(
         if big && mode != (Mode::Decode { race: true }) {
             continue;
         }
-        let expected = run(scanner, input, mode, ChunkLimits::default(), false, h);
+        let expected = run(
+            scanner,
+            input,
+            mode,
+            ChunkLimits::default(),
+            Reading::Mapped,
+            h,
+        );
         for limits in limits() {
-            for stream in [false, true] {
+            for reading in [Reading::Mapped, Reading::Stream] {
+                let stream = reading == Reading::Stream;
                 if big && (limits == ChunkLimits::default() || stream == (limits.bytes == 64)) {
                     continue;
                 }
-                let got = run(scanner, input, mode, limits, stream, h);
-                assert!(
-                    got.0 == expected.0,
-                    "{name} {mode:?} {limits:?} stream {stream}: output differs"
-                );
-                assert_eq!(
-                    String::from_utf8_lossy(&got.1),
-                    String::from_utf8_lossy(&expected.1),
-                    "{name} {mode:?} {limits:?} stream {stream}: findings differ"
-                );
-                assert_eq!(
-                    got.2, expected.2,
-                    "{name} {mode:?} {limits:?} stream {stream}"
+                let got = run(scanner, input, mode, limits, reading, h);
+                assert_same(
+                    &got,
+                    &expected,
+                    &format!("{name} {mode:?} {limits:?} {reading:?}"),
                 );
             }
         }
     }
+}
+
+/// Checks that the run `got` gave what the run `expected` gave (`what`: which run).
+fn assert_same(got: &Outcome, expected: &Outcome, what: &str) {
+    assert!(got.0 == expected.0, "{what}: output differs");
+    assert_eq!(
+        String::from_utf8_lossy(&got.1),
+        String::from_utf8_lossy(&expected.1),
+        "{what}: findings differ"
+    );
+    assert_eq!(got.2, expected.2, "{what}");
 }
 
 /// The sample logs but the zone among them.
@@ -188,11 +225,35 @@ fn zones_cut_where_a_guessed_record_end_is_wrong_give_what_one_chunk_gives() {
             broken.as_bytes(),
             Mode::Audit,
             ChunkLimits::default(),
-            false,
+            Reading::Mapped,
             &h,
         );
         assert!(result.unwrap_err().contains("never closed"));
         same_for_every_chunk_size(&ZoneScanner::new(), kind, broken.as_bytes(), &h);
+        // From a pipe, blocks are cut at the guesses too, and read again exactly.
+        for input in [&zone, &broken] {
+            for mode in MODES {
+                let expected = run(
+                    &ZoneScanner::new(),
+                    input.as_bytes(),
+                    mode,
+                    ChunkLimits::default(),
+                    Reading::Mapped,
+                    &h,
+                );
+                for limits in limits() {
+                    let got = run(
+                        &ZoneScanner::new(),
+                        input.as_bytes(),
+                        mode,
+                        limits,
+                        Reading::Live,
+                        &h,
+                    );
+                    assert_same(&got, &expected, &format!("{kind} {mode:?} {limits:?} live"));
+                }
+            }
+        }
     }
 }
 
@@ -267,8 +328,14 @@ fn sample_logs_on_one_long_line_give_what_their_lines_give() {
         };
         assert!(long.len() > LOOKAHEAD * 4);
         for mode in MODES {
-            let (out_short, found_short, ok) =
-                run(&LogScanner, &short, mode, ChunkLimits::default(), false, &h);
+            let (out_short, found_short, ok) = run(
+                &LogScanner,
+                &short,
+                mode,
+                ChunkLimits::default(),
+                Reading::Mapped,
+                &h,
+            );
             assert_eq!(ok, Ok(()));
             let mut expected = out_short.clone();
             let last = expected.len() - 1;
@@ -277,10 +344,14 @@ fn sample_logs_on_one_long_line_give_what_their_lines_give() {
                     *b = b' ';
                 }
             }
-            for (limits, stream) in [(tiny, false), (tiny, true), (ChunkLimits::default(), false)] {
-                let (out_long, found_long, ok) = run(&LogScanner, &long, mode, limits, stream, &h);
+            for (limits, reading) in [
+                (tiny, Reading::Mapped),
+                (tiny, Reading::Stream),
+                (ChunkLimits::default(), Reading::Mapped),
+            ] {
+                let (out_long, found_long, ok) = run(&LogScanner, &long, mode, limits, reading, &h);
                 assert_eq!(ok, Ok(()));
-                let name = format!("{} {mode:?} {limits:?} stream {stream}", path.display());
+                let name = format!("{} {mode:?} {limits:?} {reading:?}", path.display());
                 assert!(out_long == expected, "{name}: output differs");
                 assert_eq!(verdicts(&found_long), verdicts(&found_short), "{name}");
             }
@@ -312,18 +383,22 @@ fn a_run_longer_than_any_name_is_reported_once_wherever_it_is_cut() {
         bytes: 64,
         max_record: 1,
     };
-    for (limits, stream) in [(ChunkLimits::default(), false), (tiny, false), (tiny, true)] {
+    for (limits, reading) in [
+        (ChunkLimits::default(), Reading::Mapped),
+        (tiny, Reading::Mapped),
+        (tiny, Reading::Stream),
+    ] {
         let (out, found, ok) = run(
             &LogScanner,
             input.as_bytes(),
             Mode::Decode { race: false },
             limits,
-            stream,
+            reading,
             &h,
         );
         assert_eq!(ok, Ok(()));
         let expected = format!("x {run_text} www.bücher.de\n").repeat(3);
-        assert!(out == expected.as_bytes(), "{limits:?} stream {stream}");
+        assert!(out == expected.as_bytes(), "{limits:?} {reading:?}");
         let found: Vec<_> = verdicts(&found)
             .into_iter()
             .map(|(label, kind, reason, _)| (label, kind, reason))
@@ -336,7 +411,7 @@ fn a_run_longer_than_any_name_is_reported_once_wherever_it_is_cut() {
         assert_eq!(
             found,
             vec![one.clone(), one.clone(), one],
-            "{limits:?} {stream}"
+            "{limits:?} {reading:?}"
         );
     }
 }

@@ -544,10 +544,10 @@ pub trait Scanner: Sync {
 
     /// A quick guess at [`Scanner::record_end`], for a format whose exact record ends take
     /// a pass over the whole of `data` (`None`, the default: no guess, the exact end is
-    /// used). The pipeline cuts mapped inputs at the guesses; when the scan of a chunk cut
-    /// there fails (as it does when the cut fell inside a record), it cuts again from that
-    /// chunk on at exact record ends, so a wrong guess costs time, never a difference in
-    /// output or findings.
+    /// used). The pipeline cuts mapped inputs and streams at the guesses; when the scan of a
+    /// chunk cut there fails (as it does when the cut fell inside a record), it cuts again
+    /// from that chunk on at exact record ends, so a wrong guess costs time, never a
+    /// difference in output or findings.
     fn guess_record_end(&self, data: &[u8], target: usize) -> Option<usize> {
         let _ = (data, target);
         None

@@ -1,16 +1,18 @@
 //! Inputs read as streams: blocks of whole records read in bounded memory, and, for an input
 //! that delivers as it goes (a pipe, a terminal, a socket), blocks cut when it stalls.
 //!
-//! A stream is read in blocks of about [`ChunkLimits::bytes`] that end at record ends. A
-//! [`Live`] input is also watched: once the block being read holds a whole record, each
-//! read is preceded by a question, asked with poll(2) on the descriptor and a timeout,
-//! whether bytes are there. When none comes for [`STALL`], or when bytes keep trickling in
-//! and the block's first whole record has waited [`MAX_HOLD`], the block is cut at its last
-//! record end and handed on: each line of `tail -f` or of a terminal is answered a few
-//! milliseconds after it arrives, not once a megabyte has. No thread and no busy loop: the
-//! reading thread sleeps in poll(2), and memory stays bounded as for any stream. Input that
-//! arrives faster than it is processed never makes the reader wait, and is cut in full
-//! blocks.
+//! A stream is read in blocks of about [`ChunkLimits::bytes`] that end at record ends, or
+//! at the scanner's guesses of them ([`Scanner::guess_record_end`]) until a block cut at a
+//! guess fails to scan: the blocks from it on are then read again from memory and cut
+//! exactly. A [`Live`] input is also watched: once the block being read holds a whole
+//! record, each read is preceded by a question, asked with poll(2) on the descriptor and a
+//! timeout, whether bytes are there. When none comes for [`STALL`], or when bytes keep
+//! trickling in and the block's first whole record has waited [`MAX_HOLD`], the block is
+//! cut at its last record end and handed on: each line of `tail -f` or of a terminal is
+//! answered a few milliseconds after it arrives, not once a megabyte has. No thread and no
+//! busy loop: the reading thread sleeps in poll(2), and memory stays bounded as for any
+//! stream. Input that arrives faster than it is processed never makes the reader wait, and
+//! is cut in full blocks.
 
 use std::io::{self, Read};
 use std::time::{Duration, Instant};
@@ -130,6 +132,9 @@ pub(super) struct Block {
     pub(super) len: usize,
     starts_mid_line: bool,
     ends_mid_line: bool,
+    /// It ends at the scanner's guess of a record end ([`Scanner::guess_record_end`]): a
+    /// scan that fails may have failed for the cut ([`BlockReader::again_exactly`]).
+    pub(super) guessed: bool,
 }
 
 impl Block {
@@ -171,6 +176,10 @@ pub(super) struct BlockReader<'r, S> {
     spare: Vec<Vec<u8>>,
     /// The previous chunk ended inside a line.
     mid_line: bool,
+    /// Blocks are cut at the scanner's guesses of record ends, where it has them, until
+    /// [`BlockReader::again_exactly`] (a block cut where a live input stalls ends at an
+    /// exact record end).
+    guessing: bool,
     done: bool,
     /// Live: since when the block being read has held a whole record (or, for a caller that
     /// does not wait, since it was asked for).
@@ -194,6 +203,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
             carry: Vec::new(),
             spare: Vec::new(),
             mid_line: false,
+            guessing: true,
             done: false,
             held_since: None,
         }
@@ -223,20 +233,22 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         if buf.is_empty() {
             return Ok(None);
         }
-        // Cut at a record end in the last eighth (the bytes after it are copied to the next
-        // buffer); without one, grow up to the scan limit, then cut wherever the buffer ends.
-        let late = buf.len() - buf.len() / 8;
-        let mut cut = self.scanner.record_end(&buf, late);
+        // Cut at a record end in the last eighth of the target size (the bytes after it are
+        // copied to the next buffer, which may already hold more: blocks read again);
+        // without one, grow up to the scan limit, then cut wherever the buffer ends.
+        let size = buf.len().min(target);
+        let late = size - size / 8;
+        let mut cut = self.record_end(&buf, late);
         if cut.is_none() && !self.done {
             fill = self.fill(&mut buf, target + self.limits.max_record, idle_ok)?;
             if fill == Fill::Stalled {
                 return Ok(self.cut_at_stall(buf));
             }
-            cut = self.scanner.record_end(&buf, late);
+            cut = self.record_end(&buf, late);
         }
-        let cut = match cut {
+        let (cut, guessed) = match cut {
             Some(cut) if !self.done => cut,
-            _ => buf.len(),
+            _ => (buf.len(), false),
         };
         self.carry_from(&mut buf, cut);
         let starts_mid_line = self.mid_line;
@@ -258,6 +270,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
             len,
             starts_mid_line,
             ends_mid_line,
+            guessed,
         }))
     }
 
@@ -273,6 +286,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
                     len,
                     starts_mid_line: std::mem::replace(&mut self.mid_line, false),
                     ends_mid_line: false,
+                    guessed: false,
                 })
             }
             None => {
@@ -289,6 +303,35 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         next.extend_from_slice(&buf[cut..]);
         buf.truncate(cut);
         self.carry = next;
+    }
+
+    /// The end of the record that ends at or past `target` in `buf`: the scanner's guess
+    /// while guessing and it has one, else the exact end; and whether it is a guess.
+    fn record_end(&self, buf: &[u8], target: usize) -> Option<(usize, bool)> {
+        if self.guessing {
+            if let Some(end) = self.scanner.guess_record_end(buf, target) {
+                return Some((end, true));
+            }
+        }
+        self.scanner.record_end(buf, target).map(|end| (end, false))
+    }
+
+    /// Reads `blocks` again, the blocks handed out from one whose scan failed after a cut
+    /// at a guess: their bytes, in order, come before what is still to be read, and they
+    /// and all the blocks after them are cut at exact record ends.
+    pub(super) fn again_exactly<'b>(&mut self, blocks: impl IntoIterator<Item = &'b Block>) {
+        let mut again = self.spare.pop().unwrap_or_default();
+        again.clear();
+        let mut first = true;
+        for block in blocks {
+            if std::mem::take(&mut first) {
+                self.mid_line = block.starts_mid_line;
+            }
+            again.extend_from_slice(&block.data[..block.len]);
+        }
+        again.extend_from_slice(&self.carry);
+        self.carry = again;
+        self.guessing = false;
     }
 
     /// Takes back the buffer of a chunk whose results are written, for the chunks to come,
