@@ -246,8 +246,9 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
             }
             cut = self.record_end(&buf, late);
         }
+        // At the end of the input, the rest is one block, unless it holds blocks read again.
         let (cut, guessed) = match cut {
-            Some(cut) if !self.done => cut,
+            Some(cut) if !self.done || buf.len() > target => cut,
             _ => (buf.len(), false),
         };
         self.carry_from(&mut buf, cut);
@@ -436,6 +437,51 @@ mod tests {
         assert!(count > 3, "several chunks");
         assert!(blocks.finished());
         assert_eq!(joined, text);
+    }
+
+    #[test]
+    fn blocks_read_again_after_a_wrong_guess_are_cut_exactly_and_keep_every_byte() {
+        use crate::input::zone::ZoneScanner;
+        // Records whose second line starts at the line start, inside parentheses: a guess
+        // can fall between their lines.
+        let zone: Vec<u8> = (0..2_000)
+            .flat_map(|i| format!("w{i} IN TXT ( \"a\"\n\"b{i}\" )\n").into_bytes())
+            .collect();
+        let scanner = ZoneScanner::new();
+        let limits = ChunkLimits {
+            bytes: 4096,
+            max_record: 4096,
+        };
+        // The second block fails to scan, say, when four have been handed out, or all of
+        // them (the input read to its end): it and those after it are read again.
+        for handed_out in [Some(4), None] {
+            let mut reader: &[u8] = &zone;
+            let mut blocks = BlockReader::new(&mut reader, false, &scanner, limits);
+            let mut handed = Vec::new();
+            while handed_out.is_none_or(|most| handed.len() < most) {
+                match blocks.next_block(true).unwrap() {
+                    Some(block) => handed.push(block),
+                    None => break,
+                }
+            }
+            assert!(handed.len() > 3 && handed[..3].iter().all(|block| block.guessed));
+            blocks.again_exactly(&handed[1..]);
+            let mut joined = handed[0].data[..handed[0].len].to_vec();
+            let mut count = 0;
+            while let Some(block) = blocks.next_block(true).unwrap() {
+                assert!(!block.guessed, "cut exactly from then on");
+                // Each block ends at a record end, near the target size.
+                let text = &block.data[..block.len];
+                let opened = text.iter().filter(|&&b| b == b'(').count();
+                assert_eq!(opened, text.iter().filter(|&&b| b == b')').count());
+                assert!(block.len < 3 * 4096, "{} bytes", block.len);
+                joined.extend_from_slice(text);
+                count += 1;
+            }
+            assert!(count >= handed.len() - 1, "{count} blocks");
+            assert!(blocks.finished());
+            assert!(joined == zone, "every byte once, in order");
+        }
     }
 
     #[test]
