@@ -23,6 +23,7 @@ JOBS = [
     ("names-100k", "names-100k.txt", "Decode its first 100,000 names, beside Python's codec"),
     ("zone", "zone-300MB.zone", "Decode a 300 MB zone"),
     ("zone-peers", "zone-30MB-portable.zone", "Read a 30 MB zone, beside the zone tools"),
+    ("zone-named", "zone-300MB-portable.zone", "Read the 300 MB zone, beside named-compilezone"),
     ("log", "log-300MB.log", "Decode and audit a 300 MB query log"),
 ]
 
