@@ -734,9 +734,10 @@ impl<'a, St: Clone> Cuts<'a, St> {
 }
 
 /// The end of the chunk that starts at `start` (a record start, or a cut inside one):
-/// just after the first record that ends at or past `start + limits.bytes`, or at the cut
-/// limit for a record too long to wait for; with `guess`, at the scanner's guess of that
-/// record end when it has one. Whether the end is a guess.
+/// just after the first record that ends at or past `start + limits.bytes`; else just
+/// after the last record that ends before it, or, when none does, at the cut limit for a
+/// record too long to wait for; with `guess`, at the scanner's guess of that first record
+/// end when it has one. Whether the end is a guess.
 fn chunk_end<S: Scanner>(
     scanner: &S,
     data: &[u8],
@@ -757,7 +758,12 @@ fn chunk_end<S: Scanner>(
     }
     match scanner.record_end(window, limits.bytes) {
         Some(end) => (start + end, false),
-        None => (limit, false),
+        // No record ends past the target within the limit: the chunk ends before the record
+        // that does not, which then starts the next chunk; one that starts it is cut inside.
+        None => match scanner.record_end_before(window, limits.bytes) {
+            Some(end) if end > 0 => (start + end, false),
+            _ => (limit, false),
+        },
     }
 }
 

@@ -258,6 +258,54 @@ fn zones_cut_where_a_guessed_record_end_is_wrong_give_what_one_chunk_gives() {
 }
 
 #[test]
+fn a_long_zone_record_is_refused_or_not_by_its_length_alone_wherever_it_falls() {
+    // Chunks of 4 KiB that may grow by 8 KiB to end at a record end: a record of 10 KiB
+    // fits in a chunk that starts with it, and one of 13 KiB in none. Each comes first, or
+    // after 3 KiB of short records (where a chunk's 12 KiB would end inside it).
+    let h = homographs();
+    let limits = ChunkLimits {
+        bytes: 4096,
+        max_record: LOOKAHEAD,
+    };
+    assert_eq!(LOOKAHEAD, 8192);
+    let record = |size: usize| {
+        let lines = "\t\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"\n".repeat(size / 45);
+        format!("long IN TXT (\n{lines})\n")
+    };
+    let short: String = (0..150).map(|i| format!("w{i} IN A 192.0.2.1\n")).collect();
+    for (size, fits) in [(10 << 10, true), (13 << 10, false)] {
+        let long = record(size);
+        for zone in [format!("{long}{short}"), format!("{short}{long}{short}")] {
+            for reading in [Reading::Mapped, Reading::Stream, Reading::Live] {
+                let (out, _, result) = run(
+                    &ZoneScanner::new(),
+                    zone.as_bytes(),
+                    Mode::Decode { race: false },
+                    limits,
+                    reading,
+                    &h,
+                );
+                let first = zone.starts_with("long");
+                let what = format!("{} KiB, first {first}, {reading:?}", size >> 10);
+                if fits {
+                    assert_eq!(result, Ok(()), "{what}");
+                    assert!(out == zone.as_bytes(), "{what}: output differs");
+                } else {
+                    let error = result.expect_err(&what);
+                    let line = if first { 1 } else { 151 };
+                    assert!(
+                        error.starts_with(&format!(
+                            "{line}:1: record with no end within 12288 bytes"
+                        )),
+                        "{what}: {error}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn logs_give_the_same_output_and_findings_for_every_chunk_size() {
     let h = homographs();
     for path in sample_logs() {

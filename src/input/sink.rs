@@ -542,6 +542,15 @@ pub trait Scanner: Sync {
         memchr::memchr(b'\n', &data[target.min(data.len())..]).map(|at| target + at + 1)
     }
 
+    /// The end (exclusive) of the last record of `data` that ends at or before `target`,
+    /// where `data` starts at the start of a record; `None` when none does. Where no record
+    /// ends past the target within the limit, a chunk ends here instead, so that the long
+    /// record starts the next chunk and has all of the limit: whether a record is too long
+    /// does not depend on what comes before it.
+    fn record_end_before(&self, data: &[u8], target: usize) -> Option<usize> {
+        memchr::memrchr(b'\n', &data[..target.min(data.len())]).map(|at| at + 1)
+    }
+
     /// A quick guess at [`Scanner::record_end`], for a format whose exact record ends take
     /// a pass over the whole of `data` (`None`, the default: no guess, the exact end is
     /// used). The pipeline cuts mapped inputs and streams at the guesses; when the scan of a

@@ -225,54 +225,89 @@ impl Scanner for ZoneScanner {
     }
 
     fn record_end(&self, data: &[u8], target: usize) -> Option<usize> {
-        let len = data.len();
-        let mut depth = 0u32;
-        let mut pos = 0;
-        // The next `(`, `)` or `\` (`len`: none left). They are rare, so one search serves
-        // many lines.
-        let find_rare =
-            |from: usize| memchr3(b'(', b')', b'\\', &data[from..]).map_or(len, |at| from + at);
-        let mut rare = find_rare(0);
-        // The next `;` or `"`, kept until passed: searching again after every parenthesis
-        // would make a line of many parentheses quadratic.
-        let find_common =
-            |from: usize| memchr2(b';', b'"', &data[from..]).map_or(len, |at| from + at);
-        let mut common = find_common(0);
-        loop {
-            if rare < pos {
-                rare = find_rare(pos);
+        record_ends(data, target, false).first
+    }
+
+    fn record_end_before(&self, data: &[u8], target: usize) -> Option<usize> {
+        let target = target.min(data.len());
+        record_ends(&data[..target], target, true).last_before
+    }
+}
+
+/// Record ends of a zone file's bytes, from [`record_ends`].
+#[derive(Debug, Default)]
+struct RecordEnds {
+    /// The end of the first record that ends at or after the target.
+    first: Option<usize>,
+    /// The end of the last record that ends at or before the target, when asked for.
+    last_before: Option<usize>,
+}
+
+/// The record ends of `data` (which starts at the start of a record) around `target`, line
+/// ends outside parentheses, quoted strings and comments: the first at or after it, and,
+/// with `last`, the last before it (which takes a look at the line ends before it too).
+fn record_ends(data: &[u8], target: usize, last: bool) -> RecordEnds {
+    let len = data.len();
+    let mut ends = RecordEnds::default();
+    let mut depth = 0u32;
+    let mut pos = 0;
+    // The next `(`, `)` or `\` (`len`: none left). They are rare, so one search serves many
+    // lines.
+    let find_rare =
+        |from: usize| memchr3(b'(', b')', b'\\', &data[from..]).map_or(len, |at| from + at);
+    let mut rare = find_rare(0);
+    // The next `;` or `"`, kept until passed: searching again after every parenthesis would
+    // make a line of many parentheses quadratic.
+    let find_common = |from: usize| memchr2(b';', b'"', &data[from..]).map_or(len, |at| from + at);
+    let mut common = find_common(0);
+    loop {
+        if rare < pos {
+            rare = find_rare(pos);
+        }
+        if common < pos {
+            common = find_common(pos);
+        }
+        let at = common.min(rare);
+        // Outside parentheses, the line ends up to the next byte that matters end records:
+        // the first at or after the target is the one sought; those before it are looked
+        // at only for the last one.
+        if depth == 0 {
+            if last && pos < target {
+                if let Some(end) = memchr::memrchr(b'\n', &data[pos..at.min(target)]) {
+                    ends.last_before = Some(pos + end + 1);
+                }
             }
-            if common < pos {
-                common = find_common(pos);
-            }
-            let at = common.min(rare);
-            // Outside parentheses, the first line end at or after the target that comes
-            // before the next byte that matters ends the record; line ends before the
-            // target are not looked at.
             let from = pos.max(target);
-            if depth == 0 && from <= at {
+            if from <= at {
                 if let Some(end) = memchr(b'\n', &data[from..at]) {
-                    return Some(from + end + 1);
+                    ends.first = Some(from + end + 1);
+                    return ends;
                 }
-            }
-            if at == len {
-                return None;
-            }
-            match data[at] {
-                b';' => pos = at + memchr(b'\n', &data[at..])?,
-                b'"' => pos = quote_end(data, at + 1)?,
-                b'(' => {
-                    depth += 1;
-                    pos = at + 1;
-                }
-                b')' => {
-                    depth = depth.saturating_sub(1);
-                    pos = at + 1;
-                }
-                // The backslash.
-                _ => pos = escape_end(data, at),
             }
         }
+        if at == len {
+            return ends;
+        }
+        pos = match data[at] {
+            b';' => match memchr(b'\n', &data[at..]) {
+                Some(end) => at + end,
+                None => return ends,
+            },
+            b'"' => match quote_end(data, at + 1) {
+                Some(end) => end,
+                None => return ends,
+            },
+            b'(' => {
+                depth += 1;
+                at + 1
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                at + 1
+            }
+            // The backslash.
+            _ => escape_end(data, at),
+        };
     }
 }
 
@@ -912,6 +947,39 @@ mod tests {
         assert_eq!(ZoneScanner::new().record_end(data, 48), None);
         assert_eq!(ZoneScanner::new().record_end(b"a \"x\n", 0), None);
         assert_eq!(ZoneScanner::new().record_end(b"a ; x", 0), None);
+        // The last end at or before a target: the ends are 16, 27, 46 and 48.
+        let before: Vec<Option<usize>> = [0, 15, 16, 30, 45, 46, 100]
+            .iter()
+            .map(|&t| ZoneScanner::new().record_end_before(data, t))
+            .collect();
+        assert_eq!(
+            before,
+            [None, None, Some(16), Some(27), Some(27), Some(46), Some(48)]
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn the_last_record_end_before_a_target_is_the_last_of_the_ends_found_one_by_one(
+            data in proptest::collection::vec(
+                proptest::sample::select(b"ab (\")\\;\n ".to_vec()),
+                0..200,
+            ),
+            target in 0usize..220,
+        ) {
+            let scanner = ZoneScanner::new();
+            // Every record end, each the first one past the one before.
+            let mut ends = Vec::new();
+            let mut from = 0;
+            while let Some(end) = scanner.record_end(&data, from) {
+                ends.push(end);
+                from = end;
+            }
+            let want = ends.iter().copied().filter(|&end| end <= target).max();
+            proptest::prop_assert_eq!(scanner.record_end_before(&data, target), want);
+        }
     }
 
     fn origin(text: &str) -> Option<Arc<[u8]>> {

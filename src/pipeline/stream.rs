@@ -247,8 +247,14 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
             cut = self.record_end(&buf, late);
         }
         // At the end of the input, the rest is one block, unless it holds blocks read again.
+        // Without a record end past `late`, the block ends before the record that does not
+        // end, which starts the next block; one that starts the block is cut inside.
         let (cut, guessed) = match cut {
             Some(cut) if !self.done || buf.len() > target => cut,
+            None if !self.done => match self.scanner.record_end_before(&buf, late) {
+                Some(end) if end > 0 => (end, false),
+                _ => (buf.len(), false),
+            },
             _ => (buf.len(), false),
         };
         self.carry_from(&mut buf, cut);
