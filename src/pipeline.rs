@@ -516,12 +516,7 @@ impl Pipeline {
                             return Ok(());
                         };
                         let Some(result) = result else {
-                            let (index, result) = next_scanned(&scanned);
-                            match index.checked_sub(first) {
-                                Some(at) => queue[at].1 = Some(result),
-                                // A chunk handed out before the cuts were made again.
-                                None => give_back(result),
-                            }
+                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.1, give_back);
                             continue;
                         };
                         if cut.guessed && result.fatal().is_some() {
@@ -583,12 +578,7 @@ impl Pipeline {
                             continue;
                         };
                         let Some(result) = result else {
-                            let (index, result) = next_scanned(&scanned);
-                            match index.checked_sub(first) {
-                                Some(at) => queue[at].2 = Some(result),
-                                // A block handed out before the cuts were made again.
-                                None => give_back(result),
-                            }
+                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.2, give_back);
                             continue;
                         };
                         if queue[0].0.guessed && result.fatal().is_some() {
@@ -675,10 +665,23 @@ fn hand_out<'s, S: Send + 's, N: Send + 's>(
     });
 }
 
-/// The next output scanned on the pool, with its number; a panic of its scan goes on here.
-fn next_scanned<S, N>(scanned: &mpsc::Receiver<Scanned<S, N>>) -> (usize, ChunkOutput<S, N>) {
+/// Waits for the next output scanned on the pool (a panic of its scan goes on here) and
+/// puts it in its entry of `queue`, whose front was handed out as number `first` (`slot`:
+/// an entry's place for its output); the output of a chunk handed out before the cuts were
+/// made again, which has no entry, goes to `give_back`.
+fn receive_scanned<P, S, N>(
+    scanned: &mpsc::Receiver<Scanned<S, N>>,
+    queue: &mut VecDeque<P>,
+    first: usize,
+    slot: impl FnOnce(&mut P) -> &mut Option<ChunkOutput<S, N>>,
+    give_back: impl FnOnce(ChunkOutput<S, N>),
+) {
     let (index, result) = scanned.recv().expect("this thread holds a sender");
-    (index, result.unwrap_or_else(|p| panic::resume_unwind(p)))
+    let result = result.unwrap_or_else(|p| panic::resume_unwind(p));
+    match index.checked_sub(first) {
+        Some(at) => *slot(&mut queue[at]) = Some(result),
+        None => give_back(result),
+    }
 }
 
 /// A chunk as cut: where it starts in the input, and whether its end was guessed.
@@ -761,8 +764,8 @@ fn chunk_end<S: Scanner>(
         // No record ends past the target within the limit: the chunk ends before the record
         // that does not, which then starts the next chunk; one that starts it is cut inside.
         None => match scanner.record_end_before(window, limits.bytes) {
-            Some(end) if end > 0 => (start + end, false),
-            _ => (limit, false),
+            Some(end) => (start + end, false),
+            None => (limit, false),
         },
     }
 }

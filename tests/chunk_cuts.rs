@@ -69,31 +69,14 @@ fn run<S: Scanner>(
         let mut report = ReportWriter::new(Format::Jsonl, sink);
         let out: &mut dyn io::Write = &mut output;
         let progress = &mut |_| {};
+        let (file, found) = ("input", &mut report);
         let result = match reading {
-            Reading::Mapped => {
-                pipeline.run_slice(scanner, input, "input", Some(out), &mut report, progress)
-            }
+            Reading::Mapped => pipeline.run_slice(scanner, input, file, Some(out), found, progress),
             Reading::Stream => {
-                let mut reader = input;
-                pipeline.run_reader(
-                    scanner,
-                    &mut reader,
-                    "input",
-                    Some(out),
-                    &mut report,
-                    progress,
-                )
+                pipeline.run_reader(scanner, &mut { input }, file, Some(out), found, progress)
             }
             Reading::Live => {
-                let mut reader = input;
-                pipeline.run_live(
-                    scanner,
-                    &mut reader,
-                    "input",
-                    Some(out),
-                    &mut report,
-                    progress,
-                )
+                pipeline.run_live(scanner, &mut { input }, file, Some(out), found, progress)
             }
         };
         report.finish(None).unwrap();

@@ -235,7 +235,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         }
         // Cut at a record end in the last eighth of the target size (the bytes after it are
         // copied to the next buffer, which may already hold more: blocks read again);
-        // without one, grow up to the scan limit, then cut wherever the buffer ends.
+        // without one, grow up to the scan limit and look again.
         let size = buf.len().min(target);
         let late = size - size / 8;
         let mut cut = self.record_end(&buf, late);
@@ -252,8 +252,8 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         let (cut, guessed) = match cut {
             Some(cut) if !self.done || buf.len() > target => cut,
             None if !self.done => match self.scanner.record_end_before(&buf, late) {
-                Some(end) if end > 0 => (end, false),
-                _ => (buf.len(), false),
+                Some(end) => (end, false),
+                None => (buf.len(), false),
             },
             _ => (buf.len(), false),
         };
