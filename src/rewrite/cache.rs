@@ -269,7 +269,11 @@ impl NameCache {
         self.held -= slot.held();
         slot.name.clear();
         slot.name.extend_from_slice(name);
-        slot.origin.clone_from(&self.origin);
+        // Most names are kept under the origin of the slot's last name: the same `Arc`,
+        // whose count is then left alone (an atomic update costs more than the compare).
+        if slot.origin != self.origin {
+            slot.origin.clone_from(&self.origin);
+        }
         slot.written.clear();
         slot.written.extend_from_slice(written);
         std::mem::swap(&mut slot.findings, &mut self.findings);
