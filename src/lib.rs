@@ -175,6 +175,7 @@ pub mod finding;
 pub mod gen;
 pub mod html_report;
 pub mod input;
+pub mod job;
 pub mod label;
 pub mod lines;
 pub mod name;

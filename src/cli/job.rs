@@ -1,24 +1,21 @@
-//! `idnscope decode`, `encode` and `audit`: run the pipeline over each input, write the
-//! rewritten text atomically and the findings in the chosen format.
+//! `idnscope decode`, `encode` and `audit`: the options checked, each input run by the
+//! library's [`idnscope::job`], the rewritten text written atomically and the findings in
+//! the chosen format, and the exit status.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use idnscope::audit::{Homographs, Protected};
 use idnscope::display::{escape_controls, quote_input};
-use idnscope::input::capture::batch::Expect;
-use idnscope::input::capture::drive::{self, Run as CaptureRun, Sink};
-use idnscope::input::capture::{CaptureError, Problem};
-use idnscope::input::format::{self, Kind, CAPTURE_HEAD, HEAD_BYTES};
-use idnscope::input::log::LogScanner;
-use idnscope::input::mapped::MappedInput;
-use idnscope::input::names::NamesScanner;
-use idnscope::input::sink::Scanner;
-use idnscope::input::zone::{Include, Origin, ZoneScanner};
-use idnscope::pipeline::stream::Live;
-use idnscope::pipeline::{self, ChunkLimits, Options, Pipeline, Run};
+
+use idnscope::input::capture::Problem;
+use idnscope::input::format::Kind;
+#[cfg(unix)]
+use idnscope::input::include::IncludeError;
+use idnscope::input::zone::Include;
+use idnscope::job::{self, problem_line, Reports, Source, STANDARD_INPUT};
+use idnscope::pipeline::{self, ChunkLimits, Findings, Options, Pipeline};
 use idnscope::report::{Finding, Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
@@ -28,7 +25,7 @@ use indicatif::ProgressBar;
 use super::blame::Blame;
 use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
-use super::streams::{stdin_input, widen_pipe, Headed, LineFlush, StdStream, StdinInput, Target};
+use super::streams::{stdin_input, LineFlush, StdStream, StdinInput, Target};
 use super::targets::check_distinct;
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
@@ -45,31 +42,6 @@ impl Trouble {
     /// An I/O failure on `what`.
     pub(super) fn io(what: &Path, e: io::Error) -> Self {
         Trouble(format!("{}: {e}", what.display()))
-    }
-
-    /// A run over the input `shown` that failed; a parse error reads
-    /// `FILE:LINE:COLUMN: MESSAGE`.
-    fn run(shown: &str, e: &pipeline::Error) -> Self {
-        match e {
-            pipeline::Error::Parse(parse) => Trouble(format!("{shown}:{parse}")),
-            e => Trouble(format!("{shown}: {e}")),
-        }
-    }
-
-    /// A run over the capture `shown` that failed; damage in the file reads
-    /// `FILE:RECORD: file offset N: MESSAGE`.
-    fn capture(shown: &str, e: &drive::Error) -> Self {
-        match e {
-            drive::Error::Capture(CaptureError {
-                offset,
-                record: Some(record),
-                message,
-            }) => Trouble(format!("{shown}:{record}: file offset {offset}: {message}")),
-            drive::Error::Capture(CaptureError {
-                offset, message, ..
-            }) => Trouble(format!("{shown}: file offset {offset}: {message}")),
-            e => Trouble(format!("{shown}: {e}")),
-        }
     }
 }
 
@@ -114,7 +86,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     } else {
         args.paths.clone()
     };
-    let captures = has_captures(args.format, &inputs);
+    let captures = job::has_captures(kind_of(args.format), &inputs);
     if args.in_place && captures {
         return Err(Trouble(
             "--in-place is for text inputs: decode and encode write a capture's names as a \
@@ -213,14 +185,17 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     let ended = run_inputs(
         args,
         &inputs,
-        &Job {
+        &job::Job {
             pipeline: &pipeline,
+            kind: kind_of(args.format),
             origin,
             line_buffered: args.line_buffered,
-            bar: &bar,
         },
         shared_output.as_mut(),
-        &mut report,
+        &mut Reporting {
+            report: &mut report,
+            bar: &bar,
+        },
         &mut total,
         &mut unreadable,
     );
@@ -347,9 +322,9 @@ enum Ended {
 fn run_inputs(
     args: &JobArgs,
     inputs: &[PathBuf],
-    job: &Job<'_>,
+    job: &job::Job<'_>,
     mut shared_output: Option<&mut Output>,
-    report: &mut ReportWriter<&mut dyn Write>,
+    reports: &mut Reporting<'_, '_>,
     total: &mut Stats,
     unreadable: &mut usize,
 ) -> Result<Ended, Trouble> {
@@ -375,13 +350,17 @@ fn run_inputs(
         let source = match source {
             Ok(source) => source,
             Err(Trouble(message)) => {
-                let _ = say(job.bar, &format!("idnscope: {}", escape_controls(&message)));
+                let _ = say(
+                    reports.bar,
+                    &format!("idnscope: {}", escape_controls(&message)),
+                );
                 *unreadable += 1;
                 continue;
             }
         };
         let done = total.bytes;
-        let mut progress = |bytes: u64| job.bar.set_position(done + bytes);
+        let bar = reports.bar;
+        let mut progress = |bytes: u64| bar.set_position(done + bytes);
         let mut directives = Vec::new();
         let follow = args.follow_includes && path.as_os_str() != "-";
         let stats = if args.in_place {
@@ -392,17 +371,15 @@ fn run_inputs(
                 lines: args.line_buffered,
             };
             let mut out = blame.writer(&mut lines);
-            let stats = process(
-                args.format,
+            let stats = job.run(
                 path,
                 source,
-                job,
                 Some(&mut out),
-                report,
+                reports,
                 &mut progress,
                 follow.then_some(&mut directives),
             );
-            let stats = blame.blame(stats)?;
+            let stats = blame.blame(stats.map_err(Trouble::from))?;
             file.commit()?;
             stats
         } else {
@@ -419,16 +396,16 @@ fn run_inputs(
                 (Some(lines), Some(blame)) => Some(blame.writer(lines)),
                 _ => None,
             };
-            let stats = process(
-                args.format,
-                path,
-                source,
-                job,
-                out.as_mut().map(|out| out as &mut dyn Write),
-                report,
-                &mut progress,
-                follow.then_some(&mut directives),
-            );
+            let stats = job
+                .run(
+                    path,
+                    source,
+                    out.as_mut().map(|out| out as &mut dyn Write),
+                    reports,
+                    &mut progress,
+                    follow.then_some(&mut directives),
+                )
+                .map_err(Trouble::from);
             match &output_blame {
                 Some(blame)
                     if stats.is_err()
@@ -447,7 +424,7 @@ fn run_inputs(
         total.add(&stats);
         total.seconds += stats.seconds;
         if follow {
-            follow_zone(path, directives, args.include_budget, job, report, total)?;
+            follow_zone(job, path, directives, args.include_budget, reports, total)?;
         }
     }
     Ok(Ended::Done)
@@ -458,60 +435,16 @@ fn has_stdin(args: &JobArgs) -> bool {
     args.paths.iter().any(|p| p.as_os_str() == "-")
 }
 
-/// The kind of an input: the one asked for, or for `auto` the one its name and first bytes
-/// tell ([`format::detect`]).
-fn kind_for(format: InputFormat, path: &Path, head: &[u8]) -> Kind {
+/// The kind `--format` gives; `None` for `auto`, which tells each input's own.
+fn kind_of(format: InputFormat) -> Option<Kind> {
     match format {
-        InputFormat::Auto => format::detect(path, head),
-        InputFormat::Zone => Kind::Zone,
-        InputFormat::Names => Kind::Names,
-        InputFormat::Log => Kind::Log,
-        InputFormat::Pcap => Kind::Pcap,
-        InputFormat::Dnstap => Kind::Dnstap,
+        InputFormat::Auto => None,
+        InputFormat::Zone => Some(Kind::Zone),
+        InputFormat::Names => Some(Kind::Names),
+        InputFormat::Log => Some(Kind::Log),
+        InputFormat::Pcap => Some(Kind::Pcap),
+        InputFormat::Dnstap => Some(Kind::Dnstap),
     }
-}
-
-/// Whether some of the inputs are captures: all of them with `--format pcap|dnstap`; with
-/// `auto`, the regular files whose name or magic number says so (standard input and pipes
-/// are told only when they are read).
-fn has_captures(format: InputFormat, inputs: &[PathBuf]) -> bool {
-    match format {
-        InputFormat::Pcap | InputFormat::Dnstap => true,
-        InputFormat::Zone | InputFormat::Names | InputFormat::Log => false,
-        InputFormat::Auto => inputs.iter().any(|path| {
-            // Looked at before it is opened: opening a FIFO would wait for a writer.
-            if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-                return false;
-            }
-            let Ok(file) = File::open(path) else {
-                return false;
-            };
-            let mut head = Vec::with_capacity(CAPTURE_HEAD);
-            let _ = file.take(CAPTURE_HEAD as u64).read_to_end(&mut head);
-            format::detect(path, &head).capture().is_some()
-        }),
-    }
-}
-
-/// The first octets of a stream, to tell its kind: what the first read gives (up to
-/// [`HEAD_BYTES`]), and, with `--format auto`, more until they cannot be the start of a
-/// capture's magic number ([`format::undecided`]) or the stream ends.
-fn read_head(format: InputFormat, reader: &mut impl Read) -> io::Result<Vec<u8>> {
-    let mut head = vec![0; HEAD_BYTES];
-    let mut len = 0;
-    loop {
-        match reader.read(&mut head[len..]) {
-            Ok(0) => break,
-            Ok(n) => len += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        }
-        if format != InputFormat::Auto || !format::undecided(&head[..len]) {
-            break;
-        }
-    }
-    head.truncate(len);
-    Ok(head)
 }
 
 /// Where rewritten text goes when it is not rewritten in place.
@@ -542,123 +475,45 @@ fn protected_list(files: &[PathBuf]) -> Result<Protected, Trouble> {
     Ok(protected)
 }
 
-/// `audit --follow-includes` of the zone `path`: audits the files that its `$INCLUDE`
-/// `directives` name, and theirs in turn, with the policy of
-/// [`idnscope::input::include`] and a budget of `budget` bytes (or the default for the
-/// zone's size).
+/// A stopped input's message; a budget of `$INCLUDE` bytes spent says which option raises
+/// it.
+impl From<job::Error> for Trouble {
+    fn from(e: job::Error) -> Self {
+        match &e {
+            #[cfg(unix)]
+            job::Error::Include {
+                error: IncludeError::OverBudget { .. },
+                ..
+            } => Trouble(format!("{e} (raise it with --include-budget)")),
+            _ => Trouble(e.to_string()),
+        }
+    }
+}
+
+/// `audit --follow-includes` of the zone `path` (see [`job::Job::follow_includes`]).
 #[cfg(unix)]
 fn follow_zone(
+    job: &job::Job<'_>,
     path: &Path,
     directives: Vec<Include>,
     budget: Option<u64>,
-    job: &Job<'_>,
-    report: &mut ReportWriter<&mut dyn Write>,
+    reports: &mut dyn Reports,
     total: &mut Stats,
 ) -> Result<(), Trouble> {
-    use idnscope::input::include::{default_budget, IncludeTree};
-    let meta = std::fs::metadata(path).map_err(|e| Trouble::io(path, e))?;
-    let budget = budget.unwrap_or_else(|| default_budget(meta.len()));
-    let mut tree = IncludeTree::new(path, &meta, budget).map_err(|e| Trouble::io(path, e))?;
-    follow_includes(path, directives, &mut tree, job, report, total)
+    Ok(job.follow_includes(path, directives, budget, reports, total)?)
 }
 
 /// Without descriptor-relative opening, `$INCLUDE` files cannot be opened safely.
 #[cfg(not(unix))]
 fn follow_zone(
+    _: &job::Job<'_>,
     _: &Path,
     _: Vec<Include>,
     _: Option<u64>,
-    _: &Job<'_>,
-    _: &mut ReportWriter<&mut dyn Write>,
+    _: &mut dyn Reports,
     _: &mut Stats,
 ) -> Result<(), Trouble> {
     Err(Trouble("--follow-includes needs a Unix system".into()))
-}
-
-/// Audits the files that `path` names with the `$INCLUDE` `directives` found when it was
-/// read, each opened by `tree` (which refuses a path outside the zone's folder, a loop, a
-/// FIFO and the like, too deep a nesting and a read over the budget, each with the
-/// directive's FILE:LINE:COLUMN), and theirs in turn, after it. Each file is read once,
-/// through the descriptor `tree` opened: its directives are found in the bytes its audit
-/// reads. An included file starts under the origin its directive gives it (see
-/// [`Include::origin`]), and so on down.
-#[cfg(unix)]
-fn follow_includes(
-    path: &Path,
-    directives: Vec<Include>,
-    tree: &mut idnscope::input::include::IncludeTree,
-    job: &Job<'_>,
-    report: &mut ReportWriter<&mut dyn Write>,
-    total: &mut Stats,
-) -> Result<(), Trouble> {
-    use idnscope::input::include::{IncludeError, Included};
-    for include in directives {
-        let at = format!("{}:{}:{}", path.display(), include.line, include.column);
-        let name = PathBuf::from(String::from_utf8_lossy(&include.path).as_ref());
-        let included = tree.open(path, &name).map_err(|e| match e {
-            IncludeError::OverBudget { .. } => {
-                Trouble(format!("{at}: {e} (raise it with --include-budget)"))
-            }
-            e => Trouble(format!("{at}: {e}")),
-        })?;
-        tree.enter(&included);
-        let Included { named, file, .. } = included;
-        let meta = file.metadata().map_err(|e| Trouble::io(&named, e))?;
-        let mut nested = Vec::new();
-        let stats = process(
-            InputFormat::Zone,
-            &named,
-            Source::of_file(file, meta),
-            &Job {
-                pipeline: job.pipeline,
-                origin: include.origin,
-                line_buffered: job.line_buffered,
-                bar: job.bar,
-            },
-            None,
-            report,
-            &mut |_| {},
-            Some(&mut nested),
-        )?;
-        total.add(&stats);
-        follow_includes(&named, nested, tree, job, report, total)?;
-        tree.leave();
-    }
-    Ok(())
-}
-
-/// What messages call standard input.
-const STANDARD_INPUT: &str = "standard input";
-
-/// An input opened for reading.
-enum Source {
-    /// A regular file that is not empty, mapped (a file named, or the one standard input is
-    /// redirected from), and what `fstat` said of it when opened.
-    Mapped { file: File, meta: std::fs::Metadata },
-    /// Anything else, read as a stream (a pipe given more room), and whether it is a
-    /// regular file: one that is empty (a file of /proc may be read whole all the same),
-    /// or standard input read in part before.
-    Stream {
-        reader: Box<dyn Live + Send>,
-        regular: bool,
-    },
-}
-
-impl Source {
-    /// `file`, of which `fstat` said `meta`, as it is read.
-    fn of_file(file: File, meta: std::fs::Metadata) -> Source {
-        match meta.is_file() && meta.len() > 0 {
-            true => Source::Mapped { file, meta },
-            false => {
-                widen_pipe(&file, &meta);
-                let regular = meta.is_file();
-                Source::Stream {
-                    reader: Box::new(file),
-                    regular,
-                }
-            }
-        }
-    }
 }
 
 /// Opens the input `path` (`-` is standard input); a folder is refused.
@@ -670,241 +525,37 @@ fn open_input(path: &Path) -> Result<Source, Trouble> {
             Err(e) => Err(Trouble::io(Path::new(STANDARD_INPUT), e)),
         };
     }
-    let file = File::open(path).map_err(|e| Trouble::io(path, e))?;
-    let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
-    if meta.is_dir() {
-        return Err(Trouble(format!("{}: is a directory", path.display())));
-    }
-    Ok(Source::of_file(file, meta))
+    Source::open(path).map_err(|e| Trouble::io(path, e))
 }
 
-/// What every input of a job runs with.
-struct Job<'p> {
-    /// The pipeline, built once for all inputs.
-    pipeline: &'p Pipeline,
-    /// The zone origin before any `$ORIGIN` (`--origin`, or an `$INCLUDE` directive's).
-    origin: Origin,
-    /// `--line-buffered`: every stream is read live, and each line written is flushed.
-    line_buffered: bool,
-    /// The progress bar, taken off the screen while a line is written on standard error.
-    bar: &'p ProgressBar,
+/// The report, with a capture's problems written on standard error around the progress
+/// bar.
+struct Reporting<'r, 'w> {
+    report: &'r mut ReportWriter<&'w mut dyn Write>,
+    bar: &'r ProgressBar,
 }
 
-/// Where one input's bytes are.
-enum Data<'a> {
-    /// Mapped.
-    Slice(&'a [u8]),
-    /// Read as a stream; live (chunks cut when it stalls) or not.
-    Stream(&'a mut dyn Live, bool),
-}
-
-/// Runs one input, opened as `source`, through the pipeline. With `includes`, the
-/// `$INCLUDE` directives of an input read as a zone file are added to it, found by the zone
-/// scanner in the bytes it reads: each input is read once (a FIFO or a pipe can be read only
-/// once). A regular file is mapped (see [`MappedInput`]), unless the kernel gives its size
-/// as 0 (an empty file, or one of /proc whose size is not known beforehand), which is
-/// streamed like a pipe or a device ([`Source::of_file`]; standard input redirected from a
-/// file is mapped too, unless something read part of it before). A stream that is not a
-/// regular file (a pipe, a FIFO, a terminal, a socket) is read live (see
-/// [`Pipeline::run_live`]), and so is any stream with `--line-buffered`.
-#[allow(clippy::too_many_arguments)]
-fn process(
-    format: InputFormat,
-    path: &Path,
-    source: Source,
-    job: &Job<'_>,
-    out: Option<&mut dyn Write>,
-    report: &mut ReportWriter<&mut dyn Write>,
-    progress: &mut dyn FnMut(u64),
-    includes: Option<&mut Vec<Include>>,
-) -> Result<Stats, Trouble> {
-    let shown = path.to_string_lossy();
-    // What messages about reading the input call it.
-    let named = match path.as_os_str() == "-" {
-        true => Path::new(STANDARD_INPUT),
-        false => path,
-    };
-    let collect = includes.is_some();
-    let (stats, found) = match source {
-        Source::Stream {
-            mut reader,
-            regular,
-        } => {
-            let head = read_head(format, &mut reader).map_err(|e| Trouble::io(named, e))?;
-            let kind = kind_for(format, path, &head);
-            let stream = Headed::new(head, reader);
-            let live = job.line_buffered || !regular;
-            run_stream(
-                kind, job, collect, stream, live, &shown, out, report, progress,
-            )?
-        }
-        Source::Mapped { file, meta } => {
-            let map = MappedInput::new(&file, &meta, named).map_err(|e| Trouble::io(named, e))?;
-            let data = map.bytes();
-            // The bytes that the bar counts are read and written: their pages can go.
-            let progress = &mut |bytes: u64| {
-                map.release_before(usize::try_from(bytes).unwrap_or(usize::MAX));
-                progress(bytes)
-            };
-            let head = &data[..data.len().min(HEAD_BYTES)];
-            let kind = kind_for(format, path, head);
-            let run = match kind.capture() {
-                Some(expect) => {
-                    let source = drive::Source::Bytes(data);
-                    let stats = run_capture(expect, job, source, &shown, out, report, progress)?;
-                    (stats, Vec::new())
-                }
-                None => run_kind(
-                    kind,
-                    job,
-                    collect,
-                    Data::Slice(data),
-                    &shown,
-                    out,
-                    report,
-                    progress,
-                )
-                .map_err(|e| Trouble::run(&shown, &e))?,
-            };
-            map.check_unchanged(&file)
-                .map_err(|e| Trouble::io(named, e))?;
-            run
-        }
-    };
-    if let Some(includes) = includes {
-        includes.extend(found);
-    }
-    Ok(stats)
-}
-
-/// Runs `data` through the scanner of `kind`: the run's figures and, for a zone file with
-/// `collect`, its `$INCLUDE` directives.
-#[allow(clippy::too_many_arguments)]
-fn run_kind(
-    kind: Kind,
-    job: &Job<'_>,
-    collect: bool,
-    data: Data<'_>,
-    shown: &str,
-    out: Option<&mut dyn Write>,
-    report: &mut ReportWriter<&mut dyn Write>,
-    progress: &mut dyn FnMut(u64),
-) -> Result<(Stats, Vec<Include>), pipeline::Error> {
-    let pipeline = job.pipeline;
-    Ok(match kind {
-        Kind::Zone => {
-            let mut zone = ZoneScanner::new().with_origin(job.origin.clone());
-            if collect {
-                zone = zone.with_includes();
-            }
-            let run = run_data(pipeline, &zone, data, shown, out, report, progress)?;
-            (run.stats, run.notes)
-        }
-        Kind::Names => {
-            let run = run_data(pipeline, &NamesScanner, data, shown, out, report, progress)?;
-            (run.stats, Vec::new())
-        }
-        Kind::Log | Kind::Pcap | Kind::Dnstap => {
-            let run = run_data(pipeline, &LogScanner, data, shown, out, report, progress)?;
-            (run.stats, Vec::new())
-        }
-    })
-}
-
-/// Runs the stream `reader` (whose kind is `kind`; read live or not) through its scanner or,
-/// for a capture, the capture driver.
-#[allow(clippy::too_many_arguments)]
-fn run_stream(
-    kind: Kind,
-    job: &Job<'_>,
-    collect: bool,
-    mut reader: impl Live + Send + 'static,
-    live: bool,
-    shown: &str,
-    out: Option<&mut dyn Write>,
-    report: &mut ReportWriter<&mut dyn Write>,
-    progress: &mut dyn FnMut(u64),
-) -> Result<(Stats, Vec<Include>), Trouble> {
-    match kind.capture() {
-        Some(expect) => {
-            let source = drive::Source::Stream(Box::new(reader));
-            let stats = run_capture(expect, job, source, shown, out, report, progress)?;
-            Ok((stats, Vec::new()))
-        }
-        None => {
-            let data = Data::Stream(&mut reader, live);
-            run_kind(kind, job, collect, data, shown, out, report, progress)
-                .map_err(|e| Trouble::run(shown, &e))
-        }
-    }
-}
-
-/// Runs a capture through the capture driver: findings to the report, records and messages
-/// that cannot be read whole to standard error as `FILE:RECORD[:COLUMN]: MESSAGE`.
-fn run_capture(
-    expect: Expect,
-    job: &Job<'_>,
-    source: drive::Source<'_>,
-    shown: &str,
-    out: Option<&mut dyn Write>,
-    report: &mut ReportWriter<&mut dyn Write>,
-    progress: &mut dyn FnMut(u64),
-) -> Result<Stats, Trouble> {
-    let run = CaptureRun {
-        expect: Some(expect),
-        ..CaptureRun::default()
-    };
-    run.run(
-        job.pipeline,
-        source,
-        shown,
-        out,
-        &mut CaptureSink(report, job.bar),
-        progress,
-    )
-    .map_err(|e| Trouble::capture(shown, &e))
-}
-
-/// Where a capture's findings and problems go (the problems on standard error, around the
-/// progress bar).
-struct CaptureSink<'r, 'w>(&'r mut ReportWriter<&'w mut dyn Write>, &'r ProgressBar);
-
-impl Sink for CaptureSink<'_, '_> {
+impl Findings for Reporting<'_, '_> {
     fn finding(&mut self, finding: &Finding) -> io::Result<()> {
-        self.0.write(finding)
+        self.report.write(finding)
     }
 
-    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
-        let place = match problem.message_offset {
-            Some(offset) => format!("{file}:{}:{}", problem.record, offset + 1),
-            None => format!("{file}:{}", problem.record),
-        };
-        let line = format!("idnscope: {place}: {}", problem.text);
-        say(self.1, &escape_controls(&line))
+    fn reads_findings(&self) -> bool {
+        self.report.reads_findings()
+    }
+
+    fn count(&mut self, count: u64) {
+        self.report.count(count);
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
+        Findings::flush(self.report)
     }
 }
 
-/// Runs `data` through `scanner`.
-fn run_data<S: Scanner>(
-    pipeline: &Pipeline,
-    scanner: &S,
-    data: Data<'_>,
-    shown: &str,
-    out: Option<&mut dyn Write>,
-    report: &mut ReportWriter<&mut dyn Write>,
-    progress: &mut dyn FnMut(u64),
-) -> Result<Run<S::Note>, pipeline::Error> {
-    match data {
-        Data::Slice(bytes) => pipeline.run_slice(scanner, bytes, shown, out, report, progress),
-        Data::Stream(reader, true) => {
-            pipeline.run_live(scanner, reader, shown, out, report, progress)
-        }
-        Data::Stream(reader, false) => {
-            pipeline.run_reader(scanner, reader, shown, out, report, progress)
-        }
+impl Reports for Reporting<'_, '_> {
+    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
+        let line = format!("idnscope: {}", problem_line(file, problem));
+        say(self.bar, &escape_controls(&line))
     }
 }

@@ -6,7 +6,7 @@
 //! standard input from: the file it is redirected from (mapped by the job), or a stream,
 //! a pipe among them given more room.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 #[cfg(not(unix))]
@@ -142,32 +142,13 @@ impl Write for LineFlush<'_> {
     }
 }
 
-/// The room asked for a pipe that is read (the most an unprivileged process may ask on Linux
-/// by default): a writer that fills it in 1 MiB rather than 64 KiB wakes the reader a
-/// sixteenth as often.
-#[cfg(target_os = "linux")]
-const PIPE_BYTES: usize = 1 << 20;
-
-/// Asks for more room in `file` when it is a pipe or a FIFO (see [`PIPE_BYTES`]); a refusal
-/// (the user's pipes over their limit) leaves it as it is.
-#[cfg(target_os = "linux")]
-pub(super) fn widen_pipe(file: &std::fs::File, meta: &std::fs::Metadata) {
-    if std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()) {
-        let _ = rustix::pipe::fcntl_setpipe_size(file, PIPE_BYTES);
-    }
-}
-
-/// Pipes keep their size off Linux.
-#[cfg(not(target_os = "linux"))]
-pub(super) fn widen_pipe(_: &std::fs::File, _: &std::fs::Metadata) {}
-
 /// Standard input, and whether it is a regular file (redirected from one). On Unix it is
 /// read through a descriptor of its own, past the standard library's buffer, so that
 /// asking whether it would wait ([`Live::ready`]) sees every byte that is there.
 #[cfg(unix)]
 pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live + Send>, bool)> {
     let (file, meta) = own_stdin()?;
-    widen_pipe(&file, &meta);
+    idnscope::job::widen_pipe(&file, &meta);
     Ok((Box::new(file), meta.is_file()))
 }
 
@@ -215,44 +196,4 @@ pub(super) fn stdin_input() -> io::Result<StdinInput> {
 #[cfg(not(unix))]
 pub(super) fn stdin_reader() -> io::Result<(Box<dyn Live + Send>, bool)> {
     Ok((Box::new(Blocking(io::stdin())), true))
-}
-
-/// A stream whose first bytes were read to tell its format: they are read again first.
-pub(super) struct Headed<R> {
-    head: io::Cursor<Vec<u8>>,
-    rest: R,
-}
-
-impl<R> Headed<R> {
-    /// `rest` with `head`, the bytes read from it already, in front.
-    pub(super) fn new(head: Vec<u8>, rest: R) -> Self {
-        Headed {
-            head: io::Cursor::new(head),
-            rest,
-        }
-    }
-
-    /// Whether bytes of the head are left.
-    fn in_head(&self) -> bool {
-        (self.head.position() as usize) < self.head.get_ref().len()
-    }
-}
-
-impl<R: Read> Read for Headed<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.in_head() {
-            return self.head.read(buf);
-        }
-        self.rest.read(buf)
-    }
-}
-
-/// Ready while bytes of the head are left, else when the stream is.
-impl<R: Live> Live for Headed<R> {
-    fn ready(&mut self, timeout: std::time::Duration) -> io::Result<bool> {
-        if self.in_head() {
-            return Ok(true);
-        }
-        self.rest.ready(timeout)
-    }
 }
