@@ -9,7 +9,7 @@
 //! a [`Carry`], how far it went and in what state it left the record, so that a name across
 //! the cut is read whole, once. A mapped file is cut, and a stream read, by the calling
 //! thread, which hands each chunk to the pool as soon as it is cut or read, keeps a few
-//! chunks per worker thread in flight, and writes their results in input order as they
+//! chunks per core in flight, and writes their results in input order as they
 //! come back: no thread waits for a group of chunks to end, and memory stays bounded
 //! whatever the input size. Where the scanner can guess record ends cheaply
 //! ([`Scanner::guess_record_end`], zone files), a mapped file and a stream are cut at the
@@ -310,6 +310,16 @@ impl Pipeline {
         self.run(scanner, input, file, out, findings, progress)
     }
 
+    /// How many chunks a run keeps in flight: four for each worker that can run at a time
+    /// (no more than the cores), so that no worker waits for the chunk written next, and one
+    /// for each worker beyond those, which only shares the cores. The memory of a run then
+    /// grows with the cores, not with the workers asked for.
+    fn window(&self) -> usize {
+        let workers = self.pool.current_num_threads();
+        let running = workers.min(std::thread::available_parallelism().map_or(1, usize::from));
+        4 * running + (workers - running)
+    }
+
     /// The worker threads, for a driver that cuts its input in its own way (the capture
     /// driver, [`crate::input::capture::drive`]).
     pub fn pool(&self) -> &rayon::ThreadPool {
@@ -485,7 +495,7 @@ impl Pipeline {
                 // to `window` chunks ahead of the one it writes next; it writes the
                 // results in input order as they come back. No thread waits for a whole
                 // batch to end.
-                let window = pool.current_num_threads() * 4;
+                let window = self.window();
                 let mut cuts = Cuts {
                     data,
                     end: 0,
@@ -541,7 +551,7 @@ impl Pipeline {
                 // input is read without waiting while blocks are in flight; once it stalls
                 // with none, everything read has been written and flushed, and the reader
                 // waits for more.
-                let window = pool.current_num_threads() * 4;
+                let window = self.window();
                 let mut blocks = BlockReader::new(reader, live, scanner, limits);
                 // The scanner state guessed for the start of the next block read.
                 let mut guess = scanner.start();
@@ -773,6 +783,35 @@ fn chunk_end<S: Scanner>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_in_flight_are_four_per_running_worker_and_one_per_worker_beyond_the_cores() {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let window = |threads| {
+            let options = Options {
+                mode: Mode::Decode { race: false },
+                profile: Profile::default(),
+                threads,
+                homographs: None,
+                chunks: ChunkLimits::default(),
+                verdict_caches: true,
+            };
+            Pipeline::new(options).expect("a pool").window()
+        };
+        for workers in 1..=max_threads() {
+            let expected = match workers <= cores {
+                true => 4 * workers,
+                false => 4 * cores + (workers - cores),
+            };
+            assert_eq!(
+                window(workers),
+                expected,
+                "{workers} workers, {cores} cores"
+            );
+            // Every worker has a chunk to work on.
+            assert!(window(workers) >= workers);
+        }
+    }
 
     #[test]
     fn chunk_end_prefers_line_ends() {
