@@ -140,6 +140,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Run a file as the command line does
+//!
+//! A [`job::Job`] takes one input of any kind, a [`job::Source`]: a file is mapped, a pipe
+//! read as a stream; its kind (zone, names, log, pcap, dnstap) is told from its name and
+//! first bytes, and it runs through the scanner of that kind, or the capture driver, on the
+//! pipeline. The [`job`] module's example decodes the bundled sample zone and capture.
+//!
 //! # The layers
 //!
 //! Data flows one way, bytes to spans to labels to verdicts and rewrites to output:
@@ -155,6 +162,7 @@
 //!   point of the Python package);
 //! - [`input`]: scanners that find the names in names lists, zone files, logs and captures;
 //! - [`pipeline`]: chunks, rayon, ordered output; streams read live, cut when they stall;
+//! - [`job`]: one input of any kind, opened, its kind told and run through its scanner;
 //! - [`report`]: findings and figures in text, JSON Lines and CSV;
 //! - [`html_report`]: the findings of a run as one self-contained HTML page with charts;
 //! - [`display`]: text for a terminal, control characters escaped and long inputs cut;
