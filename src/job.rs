@@ -291,8 +291,10 @@ impl<'p> Job<'p> {
         };
         let collect = includes.is_some();
         let (stats, found) = match source {
-            Source::Stream { reader, regular } => {
-                let mut reader = reader;
+            Source::Stream {
+                mut reader,
+                regular,
+            } => {
                 let head = read_head(self.kind, &mut reader).map_err(read_error)?;
                 let kind = self.kind_of(path, &head);
                 let mut stream = Headed::new(head, reader);
