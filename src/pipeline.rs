@@ -310,14 +310,10 @@ impl Pipeline {
         self.run(scanner, input, file, out, findings, progress)
     }
 
-    /// How many chunks a run keeps in flight: four for each worker that can run at a time
-    /// (no more than the cores), so that no worker waits for the chunk written next, and one
-    /// for each worker beyond those, which only shares the cores. The memory of a run then
-    /// grows with the cores, not with the workers asked for.
+    /// How many chunks a run keeps in flight ([`window`]).
     fn window(&self) -> usize {
-        let workers = self.pool.current_num_threads();
-        let running = workers.min(std::thread::available_parallelism().map_or(1, usize::from));
-        4 * running + (workers - running)
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        window(self.pool.current_num_threads(), cores)
     }
 
     /// The worker threads, for a driver that cuts its input in its own way (the capture
@@ -694,6 +690,15 @@ fn receive_scanned<P, S, N>(
     }
 }
 
+/// How many chunks a run with `workers` threads on `cores` cores keeps in flight: four for
+/// each worker that can run at a time (no more than the cores), so that no worker waits for
+/// the chunk written next, and one for each worker beyond those, which only shares the
+/// cores. The memory of a run then grows with the cores, not with the workers asked for.
+fn window(workers: usize, cores: usize) -> usize {
+    let running = workers.min(cores);
+    4 * running + (workers - running)
+}
+
 /// A chunk as cut: where it starts in the input, and whether its end was guessed.
 struct Cut<'a, S> {
     chunk: Chunk<'a, S>,
@@ -786,30 +791,22 @@ mod tests {
 
     #[test]
     fn chunks_in_flight_are_four_per_running_worker_and_one_per_worker_beyond_the_cores() {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let window = |threads| {
-            let options = Options {
-                mode: Mode::Decode { race: false },
-                profile: Profile::default(),
-                threads,
-                homographs: None,
-                chunks: ChunkLimits::default(),
-                verdict_caches: true,
-            };
-            Pipeline::new(options).expect("a pool").window()
-        };
-        for workers in 1..=max_threads() {
-            let expected = match workers <= cores {
-                true => 4 * workers,
-                false => 4 * cores + (workers - cores),
-            };
-            assert_eq!(
-                window(workers),
-                expected,
-                "{workers} workers, {cores} cores"
-            );
-            // Every worker has a chunk to work on.
-            assert!(window(workers) >= workers);
+        for cores in 1..=16 {
+            // Up to the cores, four chunks per worker, so that none waits for the chunk
+            // written next.
+            for workers in 1..=cores {
+                assert_eq!(
+                    window(workers, cores),
+                    4 * workers,
+                    "{workers} on {cores} cores"
+                );
+            }
+            // Each worker beyond them adds one chunk, and every worker has one to work on.
+            for workers in cores + 1..=4 * cores {
+                let added = window(workers, cores) - window(workers - 1, cores);
+                assert_eq!(added, 1, "{workers} on {cores} cores");
+                assert!(window(workers, cores) >= workers);
+            }
         }
     }
 
