@@ -1,46 +1,60 @@
 //! The lines of a zone file that the zone scanner can pass over without reading them field
 //! by field: most records of a zone hold no name that needs work and nothing that carries
-//! over to the next line (a quoted string is looked through: it is never a name). A block
-//! of bytes at a time, with one vector comparison per byte kind: thirty-two bytes with AVX2
-//! where the processor has it, else sixteen with SSE2 (which every x86-64 processor has),
-//! or eight at a time in a `u64` on other processors.
+//! over to the next line (a quoted string is looked through: it is never a name). A run of
+//! such lines is read a block of bytes at a time, each byte once, with one vector
+//! comparison per byte kind: thirty-two bytes with AVX2 where the processor has it, else
+//! sixteen with SSE2 (which every x86-64 processor has), or eight at a time in a `u64` on
+//! other processors.
 
-/// Where the line that starts at `start` ends (its `\n`), when it holds nothing that the
-/// zone scan must look at: no backslash; outside quoted strings, no byte over 0x7F and no
-/// two hyphens in a row (so no name on it needs work), no `;`, `(` or `)` (no comment or
-/// group), and no `$` (no directive); and no quoted string open at its end. `None` for any
-/// other line, and for a line without its `\n`.
-pub(super) fn plain_line_end(data: &[u8], start: usize) -> Option<usize> {
+/// A run of lines that the zone scan can pass over, as [`plain_run`] finds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PlainRun {
+    /// Just after the `\n` of the run's last line: where the first line that is not plain
+    /// starts (the run's start when it has no line).
+    pub end: usize,
+    /// The lines of the run.
+    pub lines: u64,
+    /// Those of them that hold a field, so a record (the others are blank).
+    pub records: u64,
+}
+
+/// The plain lines from `start` (a line start) on, one after the other. A line is plain
+/// when it holds nothing that the zone scan must look at: no backslash; outside quoted
+/// strings, no byte over 0x7F and no two hyphens in a row (so no name on it needs work), no
+/// `;`, `(` or `)` (no comment or group), and no `$` (no directive); no quoted string open
+/// at its end; and its `\n`.
+pub(super) fn plain_run(data: &[u8], start: usize) -> PlainRun {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, as just checked.
-        return unsafe { line_end_avx2(data, start) };
+        return unsafe { run_avx2(data, start) };
     }
-    line_end(data, start, flags)
+    run(data, start, flags)
 }
 
-/// [`plain_line_end`] thirty-two bytes at a time, with AVX2.
+/// [`plain_run`] thirty-two bytes at a time, with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn line_end_avx2(data: &[u8], start: usize) -> Option<usize> {
+fn run_avx2(data: &[u8], start: usize) -> PlainRun {
     // The closure is compiled for AVX2 as this function is.
-    line_end(data, start, |block| flags_avx2(block))
+    run(data, start, |block| flags_avx2(block))
 }
 
-/// [`plain_line_end`] a block of `N` bytes at a time (16 or 32), each block's [`Flags`]
-/// made by `flags`.
+/// [`plain_run`] a block of `N` bytes at a time (16 or 32), each block's [`Flags`] made by
+/// `flags`: each byte is looked at once, whatever the number of lines in its block.
 #[inline(always)]
-fn line_end<const N: usize>(
-    data: &[u8],
-    start: usize,
-    flags: impl Fn(&[u8; N]) -> Flags,
-) -> Option<usize> {
+fn run<const N: usize>(data: &[u8], start: usize, flags: impl Fn(&[u8; N]) -> Flags) -> PlainRun {
+    let mut run = PlainRun {
+        end: start,
+        lines: 0,
+        records: 0,
+    };
     let mut at = start;
     // A hyphen ends the block before; the block before ends inside a quoted string.
     let (mut hyphen_before, mut quoted_before) = (0, 0);
     while at < data.len() {
         let Flags {
-            newline,
+            mut newline,
             hyphen,
             quote,
             escape,
@@ -54,27 +68,41 @@ fn line_end<const N: usize>(
             }
         };
         // Bit i: an odd number of quotes up to byte i, with the block before: byte i is in
-        // a quoted string, or opens one.
+        // a quoted string, or opens one. The lines of the run before byte i close every
+        // string they open, so the count holds across their ends.
         let quoted = match quote {
             0 => quoted_before,
             _ => prefix_xor(quote) ^ quoted_before,
         };
         let pairs = hyphen & ((hyphen << 1) | hyphen_before);
         let special = escape | ((special | pairs) & !quoted);
-        if newline != 0 {
+        while newline != 0 {
             let first = newline & newline.wrapping_neg();
-            let before = first - 1;
-            return (special & before == 0 && quoted & first == 0)
-                .then(|| at + newline.trailing_zeros() as usize);
+            if special & (first - 1) != 0 || quoted & first != 0 {
+                return run;
+            }
+            let end = at + first.trailing_zeros() as usize;
+            run.records += u64::from(holds_field(&data[run.end..end]));
+            run.lines += 1;
+            run.end = end + 1;
+            // The special bits of the lines taken are none: those left are of the line that
+            // goes on into the next block.
+            newline &= newline - 1;
         }
         if special != 0 {
-            return None;
+            return run;
         }
         hyphen_before = (hyphen >> (N - 1)) & 1;
         quoted_before = 0u32.wrapping_sub((quoted >> (N - 1)) & 1);
         at += N;
     }
-    None
+    run
+}
+
+/// Whether a line holds a field: a byte other than a blank.
+#[inline(always)]
+fn holds_field(line: &[u8]) -> bool {
+    line.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r'))
 }
 
 /// Bit i of the result: the parity of bits 0 to i of `bits`.
@@ -199,7 +227,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// [`plain_line_end`] byte by byte, as the reference.
+    /// Where the line at `start` ends when it is plain, byte by byte: the reference.
     fn reference(data: &[u8], start: usize) -> Option<usize> {
         let (mut hyphen, mut quoted) = (false, false);
         for (at, &b) in data.iter().enumerate().skip(start) {
@@ -215,6 +243,22 @@ mod tests {
             hyphen = b == b'-' && !quoted;
         }
         None
+    }
+
+    /// [`plain_run`] a line at a time with [`reference`].
+    fn reference_run(data: &[u8], start: usize) -> PlainRun {
+        let mut run = PlainRun {
+            end: start,
+            lines: 0,
+            records: 0,
+        };
+        while let Some(end) = reference(data, run.end) {
+            let blank = data[run.end..end].iter().all(|b| b" \t\r".contains(b));
+            run.records += u64::from(!blank);
+            run.lines += 1;
+            run.end = end + 1;
+        }
+        run
     }
 
     /// The flags of `bytes`, byte by byte.
@@ -291,60 +335,72 @@ mod tests {
 
     #[test]
     fn lines_of_a_zone() {
-        let zone = b"www 300 IN A 192.0.2.1\nmail IN MX 10 mail-1.example.\n\
+        let zone = b"www 300 IN A 192.0.2.1\nmail IN MX 10 mail-1.example.\n \t\r\n\
                      x IN TXT \"a;(xn--\xc3\xbc)\"\nxn--bcher-kva IN A 192.0.2.2\n\tIN NS ns1\n\
                      a--b IN A 192.0.2.3\n$TTL 1h\n; comment\nx TXT \"open\nno-newline";
-        let mut ends = Vec::new();
+        let mut plain = Vec::new();
         let mut start = 0;
         while start < zone.len() {
-            ends.push(plain_line_end(zone, start));
+            plain.push(plain_run(zone, start).lines > 0);
             start = zone[start..]
                 .iter()
                 .position(|&b| b == b'\n')
                 .map_or(zone.len(), |at| start + at + 1);
         }
-        let plain: Vec<bool> = ends.iter().map(Option::is_some).collect();
         assert_eq!(
             plain,
-            [true, true, true, false, true, false, false, false, false, false]
+            [true, true, true, true, false, true, false, false, false, false, false]
         );
-        assert_eq!(ends[0], Some(22));
+        // The first four lines, the third blank: three records.
+        let first = plain_run(zone, 0);
+        assert_eq!((first.lines, first.records), (4, 3));
+        assert!(zone[first.end..].starts_with(b"xn--bcher-kva IN A"));
+        // A run stops before the line that is not plain, and at the end of the data.
+        let ns = zone.windows(4).position(|w| w == b"\tIN ").unwrap();
+        let run = plain_run(zone, ns);
+        assert_eq!((run.lines, run.records), (1, 1));
+        assert!(zone[run.end..].starts_with(b"a--b"));
+        let last = zone.len() - b"no-newline".len();
+        assert_eq!(plain_run(zone, last).lines, 0);
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
 
         #[test]
-        fn line_ends_are_those_of_a_byte_by_byte_reading(
+        fn runs_are_those_of_a_byte_by_byte_reading(
             data in prop::collection::vec(
-                prop::sample::select(b"ab -\n\\;\"$()\x80\xFF\t.0\"\"".to_vec()),
-                0..120,
+                prop::sample::select(b"ab -\n\\;\"$()\x80\xFF\t\r.0\"\"\n\n".to_vec()),
+                0..200,
             ),
-            start in 0usize..120,
+            start in 0usize..200,
         ) {
             let start = start.min(data.len());
-            let want = reference(&data, start);
+            let want = reference_run(&data, start);
             // The blocks of this processor (AVX2 where it has it), and those of sixteen.
-            prop_assert_eq!(plain_line_end(&data, start), want);
-            prop_assert_eq!(line_end(&data, start, flags), want);
+            prop_assert_eq!(plain_run(&data, start), want);
+            prop_assert_eq!(run(&data, start, flags), want);
         }
 
         #[test]
-        fn long_plain_lines_end_where_a_byte_by_byte_reading_ends(
+        fn runs_of_long_plain_lines_end_where_a_byte_by_byte_reading_ends(
             line in prop::collection::vec(prop::sample::select(b"ab -.0\"\t".to_vec()), 0..200),
             lines in 1usize..5,
+            last in prop::collection::vec(prop::sample::select(b"ab -.0\"\t\n;".to_vec()), 0..80),
         ) {
-            // Lines of plain bytes but for hyphens and quotes, over several blocks each.
+            // Lines of plain bytes but for hyphens and quotes, over several blocks each,
+            // then anything.
             let mut data = Vec::new();
             for _ in 0..lines {
                 data.extend_from_slice(&line);
                 data.push(b'\n');
             }
+            data.extend_from_slice(&last);
             let mut start = 0;
             while start < data.len() {
-                let want = reference(&data, start);
-                prop_assert_eq!(plain_line_end(&data, start), want);
-                prop_assert_eq!(line_end(&data, start, flags), want);
+                let want = reference_run(&data, start);
+                prop_assert_eq!(plain_run(&data, start), want);
+                prop_assert_eq!(run(&data, start, flags), want);
                 start = data[start..]
                     .iter()
                     .position(|&b| b == b'\n')

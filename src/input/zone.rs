@@ -41,7 +41,7 @@ use std::sync::Arc;
 
 use memchr::{memchr, memchr2, memchr3, memchr_iter};
 
-use crate::input::plain_lines::plain_line_end;
+use crate::input::plain_lines::plain_run;
 use crate::input::rdata::{self, Fields, NameFields};
 use crate::input::sink::{Chunk, ChunkError, ChunkOutput, Placed, Scanner};
 use crate::name::{Name, NameError, NameKind};
@@ -541,18 +541,18 @@ impl Scan<'_, '_> {
     }
 
     /// Passes over the lines from `pos`, a record start, that each hold a whole record with
-    /// nothing to rewrite or to follow in it (see [`plain_line_end`]): such a line is a
-    /// record when it holds a field, and its bytes are kept as they are.
+    /// nothing to rewrite or to follow in it (see [`plain_run`]): such a line is a record
+    /// when it holds a field, and its bytes are kept as they are.
     fn plain_lines(&mut self) {
-        while let Some(end) = plain_line_end(self.data, self.pos) {
-            let line = &self.data[self.pos..end];
-            if line.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r')) {
-                self.out.add_records(1);
-            }
-            self.newline(end);
-            self.pos = end + 1;
-            self.start_record();
+        let run = plain_run(self.data, self.pos);
+        if run.lines == 0 {
+            return;
         }
+        self.out.add_records(run.records);
+        self.line += run.lines;
+        self.line_start = run.end;
+        self.pos = run.end;
+        self.start_record();
     }
 
     /// Notes the line end at `at`.
