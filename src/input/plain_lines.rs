@@ -9,8 +9,8 @@
 /// A run of lines that the zone scan can pass over, as [`plain_run`] finds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct PlainRun {
-    /// Just after the `\n` of the run's last line: where the first line that is not plain
-    /// starts (the run's start when it has no line).
+    /// Just after the `\n` of the run's last line (the run's start when it has no line):
+    /// where the next line starts, one that is not plain, or the end of the data.
     pub end: usize,
     /// The lines of the run.
     pub lines: u64,
