@@ -59,7 +59,7 @@ use std::path::{Path, PathBuf};
 use crate::display::escape_controls;
 
 use crate::input::capture::drive::{self, Run as CaptureRun, Sink};
-use crate::input::capture::{batch::Expect, CaptureError, Problem};
+use crate::input::capture::{CaptureError, Problem};
 use crate::input::format::{self, Kind, CAPTURE_HEAD, HEAD_BYTES};
 use crate::input::log::LogScanner;
 use crate::input::mapped::MappedInput;
@@ -297,20 +297,9 @@ impl<'p> Job<'p> {
             } => {
                 let head = read_head(self.kind, &mut reader).map_err(read_error)?;
                 let kind = self.kind_of(path, &head);
-                let mut stream = Headed::new(head, reader);
                 let live = self.line_buffered || !regular;
-                match kind.capture() {
-                    Some(expect) => {
-                        let source = drive::Source::Stream(Box::new(stream));
-                        let stats =
-                            self.run_capture(expect, source, &shown, out, reports, progress)?;
-                        (stats, Vec::new())
-                    }
-                    None => {
-                        let data = Data::Stream(&mut stream, live);
-                        self.run_kind(kind, collect, data, &shown, out, reports, progress)?
-                    }
-                }
+                let data = Data::Stream(Headed::new(head, reader), live);
+                self.run_kind(kind, collect, data, &shown, out, reports, progress)?
             }
             Source::Mapped { file, meta } => {
                 let map = MappedInput::new(&file, &meta, named).map_err(read_error)?;
@@ -321,18 +310,8 @@ impl<'p> Job<'p> {
                     progress(bytes)
                 };
                 let kind = self.kind_of(path, &data[..data.len().min(HEAD_BYTES)]);
-                let run = match kind.capture() {
-                    Some(expect) => {
-                        let source = drive::Source::Bytes(data);
-                        let stats =
-                            self.run_capture(expect, source, &shown, out, reports, progress)?;
-                        (stats, Vec::new())
-                    }
-                    None => {
-                        let data = Data::Slice(data);
-                        self.run_kind(kind, collect, data, &shown, out, reports, progress)?
-                    }
-                };
+                let data = Data::Slice(data);
+                let run = self.run_kind(kind, collect, data, &shown, out, reports, progress)?;
                 map.check_unchanged(&file).map_err(read_error)?;
                 run
             }
@@ -422,8 +401,8 @@ impl<'p> Job<'p> {
         self.kind.unwrap_or_else(|| format::detect(path, head))
     }
 
-    /// Runs `data` through the scanner of `kind`: the run's figures and, for a zone file
-    /// with `collect`, its `$INCLUDE` directives.
+    /// Runs `data` through the scanner of `kind`, or a capture through the capture driver:
+    /// the run's figures and, for a zone file with `collect`, its `$INCLUDE` directives.
     #[allow(clippy::too_many_arguments)]
     fn run_kind(
         &self,
@@ -435,7 +414,6 @@ impl<'p> Job<'p> {
         reports: &mut dyn Reports,
         progress: &mut dyn FnMut(u64),
     ) -> Result<(Stats, Vec<Include>), Error> {
-        let findings: &mut dyn Findings = reports;
         let run = |e| Error::Run {
             shown: shown.to_owned(),
             error: e,
@@ -446,17 +424,21 @@ impl<'p> Job<'p> {
                 if collect {
                     zone = zone.with_includes();
                 }
-                let done = self.run_data(&zone, data, shown, out, findings, progress);
+                let done = self.run_data(&zone, data, shown, out, reports, progress);
                 let done = done.map_err(run)?;
                 (done.stats, done.notes)
             }
             Kind::Names => {
-                let done = self.run_data(&NamesScanner, data, shown, out, findings, progress);
+                let done = self.run_data(&NamesScanner, data, shown, out, reports, progress);
                 (done.map_err(run)?.stats, Vec::new())
             }
-            Kind::Log | Kind::Pcap | Kind::Dnstap => {
-                let done = self.run_data(&LogScanner, data, shown, out, findings, progress);
+            Kind::Log => {
+                let done = self.run_data(&LogScanner, data, shown, out, reports, progress);
                 (done.map_err(run)?.stats, Vec::new())
+            }
+            Kind::Pcap | Kind::Dnstap => {
+                let stats = self.run_capture(kind, data, shown, out, reports, progress)?;
+                (stats, Vec::new())
             }
         })
     }
@@ -476,28 +458,32 @@ impl<'p> Job<'p> {
             Data::Slice(bytes) => {
                 pipeline.run_slice(scanner, bytes, shown, out, findings, progress)
             }
-            Data::Stream(reader, true) => {
-                pipeline.run_live(scanner, reader, shown, out, findings, progress)
+            Data::Stream(mut stream, true) => {
+                pipeline.run_live(scanner, &mut stream, shown, out, findings, progress)
             }
-            Data::Stream(reader, false) => {
-                pipeline.run_reader(scanner, reader, shown, out, findings, progress)
+            Data::Stream(mut stream, false) => {
+                pipeline.run_reader(scanner, &mut stream, shown, out, findings, progress)
             }
         }
     }
 
-    /// Runs a capture through the capture driver.
+    /// Runs the capture `data`, of `kind`, through the capture driver.
     fn run_capture(
         &self,
-        expect: Expect,
-        source: drive::Source<'_>,
+        kind: Kind,
+        data: Data<'_>,
         shown: &str,
         out: Option<&mut dyn Write>,
         reports: &mut dyn Reports,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Stats, Error> {
         let run = CaptureRun {
-            expect: Some(expect),
+            expect: kind.capture(),
             ..CaptureRun::default()
+        };
+        let source = match data {
+            Data::Slice(bytes) => drive::Source::Bytes(bytes),
+            Data::Stream(stream, _) => drive::Source::Stream(Box::new(stream)),
         };
         run.run(
             self.pipeline,
@@ -560,8 +546,9 @@ fn read_head(kind: Option<Kind>, reader: &mut impl Read) -> io::Result<Vec<u8>> 
 enum Data<'a> {
     /// Mapped.
     Slice(&'a [u8]),
-    /// Read as a stream; live (chunks cut when it stalls) or not.
-    Stream(&'a mut dyn Live, bool),
+    /// Read as a stream, its first bytes read already to tell its kind; live (chunks cut
+    /// when it stalls) or not.
+    Stream(Headed<Box<dyn Live + Send>>, bool),
 }
 
 /// The capture driver's sink over a job's [`Reports`].
