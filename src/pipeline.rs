@@ -203,7 +203,12 @@ pub struct Options {
 /// Most worker threads a run starts: four per core. More cannot make it faster, and
 /// tens of thousands exhaust the system's memory for stacks.
 pub fn max_threads() -> usize {
-    4 * std::thread::available_parallelism().map_or(1, usize::from)
+    4 * cores()
+}
+
+/// The cores this process may run on (one when the system does not say).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// What a run did.
@@ -226,6 +231,8 @@ pub struct Pipeline {
     /// One rewriter per worker thread, kept from chunk to chunk and from input to input
     /// with its caches.
     rewriters: Vec<Mutex<NameRewriter>>,
+    /// How many chunks a run keeps in flight ([`window`]).
+    in_flight: usize,
 }
 
 /// The input of one run.
@@ -248,6 +255,7 @@ impl Pipeline {
             .collect();
         Ok(Pipeline {
             limits: options.chunks.checked(),
+            in_flight: window(pool.current_num_threads(), cores()),
             options,
             pool,
             rewriters,
@@ -308,12 +316,6 @@ impl Pipeline {
     ) -> Result<Run<S::Note>, Error> {
         let input = Input::Stream(reader, true);
         self.run(scanner, input, file, out, findings, progress)
-    }
-
-    /// How many chunks a run keeps in flight ([`window`]).
-    fn window(&self) -> usize {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        window(self.pool.current_num_threads(), cores)
     }
 
     /// The worker threads, for a driver that cuts its input in its own way (the capture
@@ -491,7 +493,7 @@ impl Pipeline {
                 // to `window` chunks ahead of the one it writes next; it writes the
                 // results in input order as they come back. No thread waits for a whole
                 // batch to end.
-                let window = self.window();
+                let window = self.in_flight;
                 let mut cuts = Cuts {
                     data,
                     end: 0,
@@ -547,7 +549,7 @@ impl Pipeline {
                 // input is read without waiting while blocks are in flight; once it stalls
                 // with none, everything read has been written and flushed, and the reader
                 // waits for more.
-                let window = self.window();
+                let window = self.in_flight;
                 let mut blocks = BlockReader::new(reader, live, scanner, limits);
                 // The scanner state guessed for the start of the next block read.
                 let mut guess = scanner.start();
