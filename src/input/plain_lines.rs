@@ -364,6 +364,48 @@ mod tests {
         assert_eq!(plain_run(zone, last).lines, 0);
     }
 
+    #[test]
+    fn what_a_line_carries_from_block_to_block() {
+        // The bytes at `pad` and `pad + 1` straddle the end of a block of sixteen (15) or
+        // thirty-two (31) bytes.
+        for pad in [15, 31] {
+            let line = |middle: &str| format!("{}{middle}\n", "a".repeat(pad)).into_bytes();
+            let runs = |data: &[u8]| [plain_run(data, 0), run(data, 0, flags)];
+            let plain = |data: &[u8]| PlainRun {
+                end: data.len(),
+                lines: 1,
+                records: 1,
+            };
+            let not_plain = PlainRun {
+                end: 0,
+                lines: 0,
+                records: 0,
+            };
+            // Two hyphens, one on each side: an ACE prefix may follow.
+            let data = line("--");
+            assert_eq!(runs(&data), [not_plain; 2], "pad {pad}");
+            // A hyphen on each side of a byte: nothing.
+            let data = line("-a-");
+            assert_eq!(runs(&data), [plain(&data); 2], "pad {pad}");
+            // A quoted string opened before the end of the block and closed after it hides
+            // the comment and the hyphens in it.
+            let data = line("\";--\"");
+            assert_eq!(runs(&data), [plain(&data); 2], "pad {pad}");
+            // One still open at the line end makes the line need reading.
+            let data = line("\"a");
+            assert_eq!(runs(&data), [not_plain; 2], "pad {pad}");
+            // Two lines in a block, the second blank: one record.
+            let mut data = line("\"x\"");
+            data.extend_from_slice(b" \t\n");
+            let want = PlainRun {
+                end: data.len(),
+                lines: 2,
+                records: 1,
+            };
+            assert_eq!(runs(&data), [want; 2], "pad {pad}");
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
 
