@@ -329,6 +329,26 @@ fn errors_have_line_and_column() {
 }
 
 #[test]
+fn a_backslash_ending_the_input_after_the_last_name_of_a_record() {
+    // Past the signer of an RRSIG, and in a TXT, no field is a name: the rest of the record
+    // is passed over, escapes included, and the lone backslash at the end is still found.
+    let rrsig = b"a IN RRSIG A 13 2 3600 ( 1 2 3 xn--bcher-kva.example.\n\tAb\\+c/d= ef\\\\gh\\";
+    let e = parse_error(rrsig);
+    assert_eq!((e.line, e.column), (2, 17));
+    let e = parse_error(b"a IN TXT x\\ y z\\");
+    assert_eq!((e.line, e.column), (1, 16));
+    // The output stops where the field that holds it starts, the name before it decoded.
+    let (out, result) = scan(rrsig, DECODE);
+    assert!(result.fatal().is_some());
+    assert_eq!(
+        out,
+        "a IN RRSIG A 13 2 3600 ( 1 2 3 bücher.example.\n\tAb\\+c/d= ".as_bytes()
+    );
+    // An escaped backslash before the end is no lone one.
+    assert!(run(b"a IN TXT ( x\n y\\\\ )\n", DECODE, 1).is_ok());
+}
+
+#[test]
 fn bad_escapes_are_kept_as_they_are() {
     let input = b"b\\256d.xn--p1ai. IN NS ns.xn--p1ai.\n";
     let (out, findings, _) = run(input, DECODE, 1).unwrap();

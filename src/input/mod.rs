@@ -10,5 +10,6 @@ pub mod mapped;
 pub mod names;
 mod plain_lines;
 pub mod rdata;
+mod record_rest;
 pub mod sink;
 pub mod zone;

@@ -458,6 +458,17 @@ impl Fields {
         }
     }
 
+    /// Whether no field after those read can be a name.
+    pub fn done(&self) -> bool {
+        match self.kind {
+            NameFields::None => true,
+            NameFields::Mask(mask) => self.index >= 16 || mask >> self.index == 0,
+            NameFields::From(_) => false,
+            NameFields::A6 => self.index > 2,
+            NameFields::Gateway { field, .. } => self.index > usize::from(field),
+        }
+    }
+
     /// Counts a quoted field, which is never a name.
     pub fn next_quoted(&mut self) {
         self.index += 1;
@@ -859,6 +870,34 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn once_done_no_later_field_is_a_name(
+            row in 0..TYPES.len(),
+            texts in proptest::collection::vec(
+                proptest::sample::select(vec!["0", "1", "2", "3", "64", "128", "129", "x."]),
+                0..24,
+            ),
+        ) {
+            let kind = TYPES[row].1;
+            let mut fields = Fields::new(kind);
+            let mut done_at = None;
+            for (at, text) in texts.iter().enumerate() {
+                if fields.done() {
+                    done_at.get_or_insert(at);
+                }
+                let name = fields.next_unquoted(text.as_bytes());
+                proptest::prop_assert!(
+                    !(name && done_at.is_some()),
+                    "{kind:?}: field {at} is a name, though done after {done_at:?}"
+                );
+            }
+            // A mask is done exactly when no field left has its bit.
+            if let NameFields::Mask(mask) = kind {
+                let read = texts.len();
+                proptest::prop_assert_eq!(fields.done(), read >= 16 || mask >> read == 0);
+            }
+        }
+
         #[test]
         fn keys_are_the_upper_cased_bytes_padded_with_zeros(
             mnemonic in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..=MAX_MNEMONIC),

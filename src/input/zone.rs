@@ -13,7 +13,9 @@
 //! - Names: the owner (the first field of a record whose line does not start with a space
 //!   or tab), the argument of `$ORIGIN`, the origin argument of `$INCLUDE`, and the RDATA
 //!   fields that [`crate::input::rdata`] lists for the record's type. Quoted fields are never
-//!   names, and RDATA in the generic encoding (`\#`, RFC 3597) is never touched.
+//!   names, and RDATA in the generic encoding (`\#`, RFC 3597) is never touched. Once no
+//!   field left in a record can be a name (past an RRSIG's signer, in a TXT), the rest of
+//!   the record is passed over up to each line end, quote, comment or parenthesis.
 //! - The type is the first field after the owner that is neither a TTL (it starts with a
 //!   digit: `3600`, `1h`, `1w30m`) nor a class (`IN`, `CH`, `HS`, `CS`, `CLASSnnn`, any
 //!   case), so TTL and class may come in either order.
@@ -43,6 +45,7 @@ use memchr::{memchr, memchr2, memchr3, memchr_iter};
 
 use crate::input::plain_lines::plain_run;
 use crate::input::rdata::{self, Fields, NameFields};
+use crate::input::record_rest::rest_stop;
 use crate::input::sink::{Chunk, ChunkError, ChunkOutput, Placed, Scanner};
 use crate::name::{Name, NameError, NameKind};
 use crate::rewrite::NameRewriter;
@@ -490,13 +493,15 @@ impl Scan<'_, '_> {
         self.plain_lines();
         while self.pos < len {
             match data[self.pos] {
-                b' ' | b'\t' | b'\r' => self.pos += 1,
                 b'\n' => {
                     self.newline(self.pos);
                     self.pos += 1;
                     if self.depth == 0 {
                         self.start_record();
                         self.plain_lines();
+                    } else if matches!(self.phase, Phase::Rest) {
+                        // A line that goes on a record whose names are behind it.
+                        self.rest()?;
                     }
                 }
                 b';' => {
@@ -517,6 +522,8 @@ impl Scan<'_, '_> {
                     self.pos += 1;
                 }
                 b'"' => self.quoted()?,
+                b' ' | b'\t' | b'\r' => self.pos += 1,
+                _ if matches!(self.phase, Phase::Rest) => self.rest()?,
                 _ => self.word()?,
             }
         }
@@ -612,6 +619,39 @@ impl Scan<'_, '_> {
         self.field(start..pos, false, marks)
     }
 
+    /// The bytes at `pos` of a record whose fields from here on are none of them a name:
+    /// passed over, escapes included, up to the next byte that shapes the record (see
+    /// [`rest_stop`]).
+    #[inline(never)]
+    fn rest(&mut self) -> Result<(), ChunkError> {
+        let data = self.data;
+        let mut pos = rest_stop(data, self.pos);
+        while data.get(pos) == Some(&b'\\') {
+            if pos + 1 == data.len() && !self.ends_mid_line {
+                // As for a field: an escape needs a byte after it. The scan stops at the
+                // start of the field that holds it, as it does reading field by field.
+                let mut start = self.pos;
+                while start < data.len() {
+                    start += data[start..]
+                        .iter()
+                        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+                        .count();
+                    let (end, _) = word_end(data, start);
+                    if end == data.len() {
+                        break;
+                    }
+                    start = end;
+                }
+                let error = self.error(self.line, pos, "backslash at the end of the input");
+                self.pos = start;
+                return Err(error);
+            }
+            pos = rest_stop(data, escape_end(data, pos));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
     /// A quoted field at `pos`.
     fn quoted(&mut self) -> Result<(), ChunkError> {
         let data = self.data;
@@ -650,7 +690,7 @@ impl Scan<'_, '_> {
 
     /// One field of the record, with its [`Marks`] (none for a quoted one); an error from
     /// [`Scan::origin`].
-    #[inline]
+    #[inline(always)]
     fn field(&mut self, range: Range<usize>, quoted: bool, marks: Marks) -> Result<(), ChunkError> {
         let text = &self.data[range.clone()];
         if matches!(self.phase, Phase::Empty | Phase::EmptyNoOwner) {
@@ -684,7 +724,11 @@ impl Scan<'_, '_> {
             Phase::Type if text == b"\\#" => Phase::Rest,
             Phase::Type | Phase::Rdata => {
                 self.rdata_field(range, quoted, marks);
-                Phase::Rdata
+                if self.fields.done() {
+                    Phase::Rest
+                } else {
+                    Phase::Rdata
+                }
             }
             Phase::Origin => {
                 if !quoted {
