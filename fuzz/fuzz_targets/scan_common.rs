@@ -14,7 +14,8 @@
 //! - the output of a decode run that had no fatal error scans again without a fatal error
 //!   and with the same number of records, names and line ends (not for logs, where a
 //!   decoded label alone is one word of text, no longer a name) (converted names are written
-//!   in presentation format, escaped where needed, so the structure stays);
+//!   in presentation format, escaped where needed, so the structure stays); fewer names
+//!   only where a RACE label decoded to ASCII, which needs no encoding;
 //! - cutting the input where `record_end` says a record ends, and scanning the two pieces
 //!   as separate chunks (the second under the zone origin that the first ended with, as the
 //!   pipeline hands it on), gives the same output as one chunk (the pipeline relies on it:
@@ -22,6 +23,7 @@
 
 #![allow(dead_code)] // each target uses the checks that fit its scanner
 
+use idnscope::finding::Kind;
 use idnscope::input::sink::{Chunk, ChunkOutput, Scanner, Segment, LOOKAHEAD};
 use idnscope::rewrite::{Mode, NameRewriter};
 use idnscope::uts46::Profile;
@@ -171,9 +173,22 @@ pub fn check<S: Scanner>(scanner: &S, data: &[u8], same_structure: bool) {
                 String::from_utf8_lossy(&bytes)
             );
             assert_eq!(
-                (again.stats().records, again.stats().names, again.newlines()),
-                (out.stats().records, before.stats().names, out.newlines()),
+                (again.stats().records, again.newlines()),
+                (out.stats().records, out.newlines()),
                 "{mode:?} output has another structure: {:?}",
+                String::from_utf8_lossy(&bytes)
+            );
+            // A RACE label may decode to ASCII that is not a host name's (`bq--ab6a` is
+            // `|`: the draft refuses only letters, digits and hyphens), and a name of such
+            // ASCII needs no encoding: it is no longer one to examine.
+            let ascii_race = out.findings().iter().any(|f| {
+                f.found.finding.kind == Kind::LegacyRace
+                    && f.found.finding.unicode.as_deref().is_some_and(str::is_ascii)
+            });
+            let (names_after, names_before) = (again.stats().names, before.stats().names);
+            assert!(
+                names_after == names_before || (ascii_race && names_after < names_before),
+                "{mode:?} output has {names_after} names to examine, the input {names_before}: {:?}",
                 String::from_utf8_lossy(&bytes)
             );
         }
