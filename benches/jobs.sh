@@ -9,13 +9,14 @@
 #   bash benches/jobs.sh [RUNS] && python3 benches/report.py
 #
 # RUNS (default 5) counted runs of each command. The inputs are generated once into
-# target/bench (about 3.5 GB, deterministic): a list of a million names (70% under the
-# internationalized TLDs of the root zone, benches/names_data.py), a 300 MB zone and a 300
-# MB BIND query log (`idnscope gen`), 100 MB and 1 GB ones for the memory figures, and two
-# hostile inputs. Python's codec, a hundred times slower, reads the first 100,000 names;
-# the slower zone tools (named-compilezone, ldns-read-zone, kzonecheck) read a 30 MB zone
-# of the same generator, rid of what two of them refuse, and named-compilezone also the
-# whole 300 MB zone (half a minute a run: three runs).
+# target/bench (about 3.5 GB, deterministic but for the signatures of the signed zone): a
+# list of a million names (70% under the internationalized TLDs of the root zone,
+# benches/names_data.py), a 300 MB zone and a 300 MB BIND query log (`idnscope gen`), 100
+# MB and 1 GB ones for the memory figures, a signed zone in BIND's layout, and two hostile
+# inputs. Python's codec, a hundred times slower, reads the first 100,000 names; the
+# slower zone tools (named-compilezone, ldns-read-zone, kzonecheck) read a 30 MB zone of
+# the same generator, rid of what two of them refuse, and named-compilezone also the whole
+# 300 MB zone (twenty seconds a run: three runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -44,6 +45,28 @@ if [ ! -f "$dir/zone-30MB-portable.zone" ]; then
     portable "$dir/zone-30MB.zone" "$dir/zone-30MB-portable.zone"
 fi
 [ -f "$dir/zone-300MB-portable.zone" ] || portable "$dir/zone-300MB.zone" "$dir/zone-300MB-portable.zone"
+# A signed zone as BIND keeps it: the records of the first 3 MB of that 30 MB zone, signed
+# by dnssec-signzone with two new ECDSA P-256 keys (so its signatures differ from run to
+# run, not its size or layout) and written out by named-compilezone -s relative:
+# signatures, keys and NSEC records over lines in parentheses, $ORIGIN and $TTL lines.
+if [ ! -f "$dir/zone-signed.zone" ]; then
+    work=$(mktemp -d)
+    head -c 3000000 "$dir/zone-30MB-portable.zone" | sed '$d' > "$work/src.zone"
+    (
+        cd "$work"
+        dnssec-keygen -q -a ECDSAP256SHA256 -n ZONE example. > /dev/null
+        dnssec-keygen -q -a ECDSAP256SHA256 -f KSK -n ZONE example. > /dev/null
+        for key in K*.key; do echo "\$INCLUDE $key"; done >> src.zone
+        # It warns of each RRset whose records had different TTLs, which the generator makes.
+        dnssec-signzone -q -S -K . -o example. src.zone > /dev/null 2> sign.log || {
+            cat sign.log >&2
+            exit 1
+        }
+    )
+    named-compilezone -q -k ignore -i none -s relative -o "$dir/zone-signed.zone" example. \
+        "$work/src.zone.signed"
+    rm -rf "$work"
+fi
 # Hostile: one line of 2 GB of ACE names, every other one a look-alike of apple.com; a zone
 # of 3 million $ORIGIN lines.
 if [ ! -f "$dir/long-line.log" ]; then
@@ -95,6 +118,12 @@ bench zone-peers \
     -n 'named-compilezone' "named-compilezone -q -k ignore -i none -s full -o /dev/null example $small" \
     -n 'ldns-read-zone' "ldns-read-zone $small > /dev/null" \
     -n 'kzonecheck' "kzonecheck -o example. $small"
+signed=$dir/zone-signed.zone
+bench zone-signed \
+    -n 'idnscope decode -j2' "$bin decode -j2 -q -o /dev/null $signed" \
+    -n 'idnscope decode -j1' "$bin decode -j1 -q -o /dev/null $signed" \
+    -n 'named-compilezone' "named-compilezone -q -k ignore -i none -s full -o /dev/null example $signed" \
+    -n 'grep -c xn--' "grep -c xn-- $signed | cat"
 whole=$dir/zone-300MB-portable.zone
 hyperfine --warmup 1 --runs 3 -i --export-json "$dir/zone-named.json" \
     -n 'idnscope decode -j2' "$bin decode -j2 -q -o /dev/null $whole" \

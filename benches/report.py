@@ -24,6 +24,7 @@ JOBS = [
     ("zone", "zone-300MB.zone", "Decode a 300 MB zone"),
     ("zone-peers", "zone-30MB-portable.zone", "Read a 30 MB zone, beside the zone tools"),
     ("zone-named", "zone-300MB-portable.zone", "Read the 300 MB zone, beside named-compilezone"),
+    ("zone-signed", "zone-signed.zone", "Decode a signed zone in BIND's layout"),
     ("log", "log-300MB.log", "Decode and audit a 300 MB query log"),
 ]
 
