@@ -116,6 +116,8 @@ fn prefix_xor(mut bits: u32) -> u32 {
     bits
 }
 
+use super::byte_sets::{among, over_ascii};
+
 /// One bit for each byte of a block, the first byte lowest, per kind of byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Flags {
@@ -132,31 +134,14 @@ struct Flags {
 }
 
 /// The [`Flags`] of sixteen bytes.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn flags(block: &[u8; 16]) -> Flags {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    // SAFETY: these intrinsics need SSE2 only, which this code is compiled for (the `cfg`
-    // above: part of every x86-64 target's baseline); the load reads the sixteen bytes of
-    // `block`, and needs no alignment.
-    unsafe {
-        let bytes = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
-        let is = |b: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b as i8));
-        let special = _mm_or_si128(
-            _mm_or_si128(is(b';'), is(b'$')),
-            _mm_or_si128(is(b'('), is(b')')),
-        );
-        let mask = |v| _mm_movemask_epi8(v) as u32;
-        Flags {
-            newline: mask(is(b'\n')),
-            hyphen: mask(is(b'-')),
-            quote: mask(is(b'"')),
-            escape: mask(is(b'\\')),
-            // The byte's own high bit flags the bytes over 0x7F.
-            special: mask(special) | mask(bytes),
-        }
+    Flags {
+        newline: among(block, b"\n"),
+        hyphen: among(block, b"-"),
+        quote: among(block, b"\""),
+        escape: among(block, b"\\"),
+        special: among(block, b";$()") | over_ascii(block),
     }
 }
 
@@ -191,36 +176,6 @@ fn flags_avx2(block: &[u8; 32]) -> Flags {
         special: (_mm256_movemask_epi8(special) | _mm256_movemask_epi8(bytes)) as u32,
     }
 }
-
-/// [`flags`] on other processors, and its reference in the tests.
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), cfg(test))]
-#[inline(always)]
-fn flags_swar(block: &[u8; 16]) -> Flags {
-    use crate::swar::{bytes_equal, HIGH};
-    // Each byte's flag is its high bit; the multiplication gathers the eight of them into
-    // the top byte (no two partial products meet in one bit).
-    let gather = |bits: u64| ((bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
-    // Eight bytes as a word, the first in the low byte.
-    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
-    let (low, high) = (word(&block[..8]), word(&block[8..]));
-    let both = |f: &dyn Fn(u64) -> u64| gather(f(low)) | gather(f(high)) << 8;
-    Flags {
-        newline: both(&|w| bytes_equal(w, b'\n')),
-        hyphen: both(&|w| bytes_equal(w, b'-')),
-        quote: both(&|w| bytes_equal(w, b'"')),
-        escape: both(&|w| bytes_equal(w, b'\\')),
-        special: both(&|w| {
-            (w & HIGH)
-                | bytes_equal(w, b';')
-                | bytes_equal(w, b'$')
-                | bytes_equal(w, b'(')
-                | bytes_equal(w, b')')
-        }),
-    }
-}
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-use flags_swar as flags;
 
 #[cfg(test)]
 mod tests {
@@ -288,7 +243,6 @@ mod tests {
                     bytes[at] = b;
                     let want = expected_flags(&bytes);
                     assert_eq!(flags(&bytes), want, "{b:#x} at {at} among {filler:#x}");
-                    assert_eq!(flags_swar(&bytes), want, "{b:#x} at {at} among {filler:#x}");
                 }
             }
         }

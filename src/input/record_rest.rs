@@ -4,6 +4,8 @@
 //! shapes the record (a line end, a quote, a comment, a parenthesis or an escape). Signed
 //! zones written by BIND spread such fields over many lines in parentheses.
 
+use super::byte_sets::among;
+
 /// The first byte at or after `from` that shapes a record: `\n`, `"`, `;`, `(`, `)` or `\`;
 /// the end of `data` when there is none.
 pub(super) fn rest_stop(data: &[u8], from: usize) -> usize {
@@ -25,71 +27,15 @@ pub(super) fn rest_stop(data: &[u8], from: usize) -> usize {
 const SHAPES: &[u8; 6] = b"\n\";()\\";
 
 /// Bit i: byte i of `block` is one of [`SHAPES`].
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn stops(block: &[u8; 16]) -> u32 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    // SAFETY: these intrinsics need SSE2 only, which this code is compiled for (the `cfg`
-    // above: part of every x86-64 target's baseline); the load reads the sixteen bytes of
-    // `block`, and needs no alignment.
-    unsafe {
-        let bytes = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
-        let is = |b: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b as i8));
-        let any = _mm_or_si128(
-            _mm_or_si128(_mm_or_si128(is(b'\n'), is(b'"')), is(b';')),
-            _mm_or_si128(_mm_or_si128(is(b'('), is(b')')), is(b'\\')),
-        );
-        _mm_movemask_epi8(any) as u32
-    }
+    among(block, SHAPES)
 }
-
-/// [`stops`] on other processors, and its reference in the tests.
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), cfg(test))]
-#[inline(always)]
-fn stops_swar(block: &[u8; 16]) -> u32 {
-    use crate::swar::bytes_equal;
-    // Each byte's flag is its high bit; the multiplication gathers the eight of them into
-    // the top byte (no two partial products meet in one bit).
-    let gather = |bits: u64| ((bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
-    let half = |bytes: &[u8]| {
-        let word = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
-        gather(
-            SHAPES
-                .iter()
-                .fold(0, |bits, &b| bits | bytes_equal(word, b)),
-        )
-    };
-    half(&block[..8]) | half(&block[8..]) << 8
-}
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-use stops_swar as stops;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    #[test]
-    fn stops_are_those_of_each_byte_at_each_place() {
-        for b in 0..=255u8 {
-            for at in 0..16 {
-                for filler in [b'a', b' ', 0x00, 0xFF, b'\\'] {
-                    let mut bytes = [filler; 16];
-                    bytes[at] = b;
-                    let want = bytes
-                        .iter()
-                        .enumerate()
-                        .filter(|&(_, c)| SHAPES.contains(c))
-                        .fold(0u32, |bits, (i, _)| bits | 1 << i);
-                    assert_eq!(stops(&bytes), want, "{b:#x} at {at} among {filler:#x}");
-                    assert_eq!(stops_swar(&bytes), want, "{b:#x} at {at} among {filler:#x}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn a_signature_over_lines_stops_at_each_line_end_and_at_the_parenthesis() {
