@@ -3,9 +3,9 @@
 //!
 //! The workers allocate the findings and the names they keep, and the writing thread
 //! frees much of them; mimalloc's per-thread free lists make that cheaper than the C
-//! library's allocator does (zone decoding is about 9% faster). As it comes, it keeps
-//! freed memory for a while and commits its arenas whole, which took a 2 GB log line of
-//! look-alikes to 73 MiB of anonymous memory. Purging at once and committing on use keep
+//! library's allocator does (with the C library's, zone decoding takes 1.05x the time). As
+//! it comes, it keeps freed memory for a while and commits its arenas whole, which takes a
+//! 2 GB log line of look-alikes to 63 MiB of anonymous memory. Purging at once and committing on use keep
 //! it where the C library's allocator is (BENCHMARKS.md gives the figures).
 
 use libmimalloc_sys::{mi_option_set, mi_option_t};
