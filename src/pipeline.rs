@@ -14,7 +14,11 @@
 //! whatever the input size. Where the scanner can guess record ends cheaply
 //! ([`Scanner::guess_record_end`], zone files), a mapped file and a stream are cut at the
 //! guesses, and again at exact record ends from the first chunk whose scan fails (a
-//! stream's blocks in flight are read again from memory). A stream that
+//! stream's blocks in flight are read again from memory). The state a chunk starts in is
+//! guessed as it is cut, by a quick look at the chunks before ([`Scanner::state_after`]);
+//! when the workers have all the cores, the cutter of a mapped file stops looking once a
+//! run of chunks has left the state as it was, and cuts again, looking, from a chunk whose
+//! scan proves the state wrong. A stream that
 //! delivers as it goes (a pipe, a terminal: [`stream::Live`]) may also be read live
 //! ([`Pipeline::run_live`]): a chunk is then cut when the input stalls, it is read without
 //! waiting while chunks are in flight, and what it gave is written and flushed before the
@@ -384,9 +388,10 @@ impl Pipeline {
         // Writes the result of the next chunk in input order, then keeps its buffers.
         let mut emit = |mut chunk: Chunk<'_, S::State>,
                         mut result: ChunkOutput<S::State, S::Note>,
+                        state: &mut S::State,
                         out: &mut Option<&mut dyn Write>|
          -> Result<(), Error> {
-            if chunk.state != state || chunk.carry != carry {
+            if chunk.state != *state || chunk.carry != carry {
                 // The cutter's quick look went wrong (a `$ORIGIN` line inside a quoted
                 // string, say), or the chunk before ended inside a record in a state the
                 // chunk did not start with: this chunk is read again as it must be.
@@ -395,7 +400,7 @@ impl Pipeline {
                 let rewriter = own_rewriter.get_or_insert_with(|| rewriter(&self.options));
                 result = scan(&chunk, rewriter);
             }
-            state = result.state().clone();
+            *state = result.state().clone();
             carry = if chunk.ends_mid_line {
                 result.carry()
             } else {
@@ -500,6 +505,8 @@ impl Pipeline {
                     mid_line: false,
                     state: scanner.start(),
                     guessing: true,
+                    looks: Looks::new(self.pool.current_num_threads() < cores()),
+                    blind: false,
                 };
                 let (sender, scanned) = mpsc::channel();
                 // The chunks handed out and not yet written, with their results once
@@ -527,6 +534,16 @@ impl Pipeline {
                             receive_scanned(&scanned, &mut queue, first, |p| &mut p.1, give_back);
                             continue;
                         };
+                        if cut.blind && cut.chunk.state != state {
+                            // The state changed where the cutter no longer looked: cut again
+                            // from this chunk on, in the state it starts in, looking; the
+                            // chunks handed out after it are not written. (A scan that failed
+                            // may not fail in the right state: this comes first.)
+                            cuts.look_again_from(cut, state.clone());
+                            first = handed_out;
+                            queue.drain(..).filter_map(|(_, r)| r).for_each(give_back);
+                            continue;
+                        }
                         if cut.guessed && result.fatal().is_some() {
                             // The guess may have cut a record: cut again, exactly, from this
                             // chunk on; the chunks handed out after it are not written.
@@ -538,7 +555,7 @@ impl Pipeline {
                         let (cut, result) = queue.pop_front().expect("a front");
                         first += 1;
                         let result = result.expect("a result");
-                        emit(cut.chunk, result, &mut out)?;
+                        emit(cut.chunk, result, &mut state, &mut out)?;
                     }
                 })?;
             }
@@ -602,10 +619,10 @@ impl Pipeline {
                                 .for_each(give_back);
                             continue;
                         }
-                        let (block, state, result) = queue.pop_front().expect("a front");
+                        let (block, start, result) = queue.pop_front().expect("a front");
                         first += 1;
                         let result = result.expect("a result");
-                        emit(block.chunk(state), result, &mut out)?;
+                        emit(block.chunk(start), result, &mut state, &mut out)?;
                         if let Ok(block) = Arc::try_unwrap(block) {
                             blocks.recycle(block, window);
                         }
@@ -645,6 +662,60 @@ struct Cuts<'a, S> {
     /// Chunks end at the scanner's guesses of record ends
     /// ([`Scanner::guess_record_end`]) rather than at exact ones.
     guessing: bool,
+    /// Whether the cutter looks at a chunk for the state after it.
+    looks: Looks,
+    /// The state of the next chunk was taken over from the chunk before, unlooked at.
+    blind: bool,
+}
+
+/// When the cutter of a mapped input looks at each chunk for the state after it
+/// ([`Scanner::state_after`]): a pass over the chunk's bytes on the thread that cuts and
+/// writes, which takes a core from the workers when they have all of them. It then looks
+/// until [`Looks::QUIET`] chunks in a row left the state as it was, and after that takes
+/// each chunk's state from the chunk before; a chunk that proves it wrong is cut again, and
+/// those after it scanned again, looking, with twice the quiet chunks asked for before the
+/// cutter stops looking again (so a run is read again at most a few times). With a core
+/// to spare, it always looks: the look then costs no worker any time, and brings the bytes
+/// into memory before the workers read them.
+#[derive(Debug, Clone, Copy)]
+struct Looks {
+    /// Always look.
+    always: bool,
+    /// Looked-at chunks in a row that left the state as it was.
+    quiet: usize,
+    /// How many of those stop the looking.
+    enough: usize,
+}
+
+impl Looks {
+    /// The quiet chunks in a row that first stop the looking.
+    const QUIET: usize = 16;
+
+    /// Looks for a run, always or until enough chunks are quiet.
+    fn new(always: bool) -> Self {
+        Looks {
+            always,
+            quiet: 0,
+            enough: Self::QUIET,
+        }
+    }
+
+    /// Whether to look at the next chunk.
+    fn look(&self) -> bool {
+        self.always || self.quiet < self.enough
+    }
+
+    /// Notes what a look found: whether the chunk left the state as it was.
+    fn looked(&mut self, unchanged: bool) {
+        self.quiet = if unchanged { self.quiet + 1 } else { 0 };
+    }
+
+    /// After a chunk whose state was not looked at proved it wrong: look again, until
+    /// twice as many quiet chunks in a row as before.
+    fn proved_wrong(&mut self) {
+        self.quiet = 0;
+        self.enough = self.enough.saturating_mul(2);
+    }
 }
 
 /// A chunk handed to the pool, and its result once scanned.
@@ -701,14 +772,16 @@ fn window(workers: usize, cores: usize) -> usize {
     4 * running + (workers - running)
 }
 
-/// A chunk as cut: where it starts in the input, and whether its end was guessed.
+/// A chunk as cut: where it starts in the input, whether its end was guessed, and whether
+/// its state was taken over from the chunk before without a look.
 struct Cut<'a, S> {
     chunk: Chunk<'a, S>,
     start: usize,
     guessed: bool,
+    blind: bool,
 }
 
-impl<'a, St: Clone> Cuts<'a, St> {
+impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
     /// The next chunk, `None` at the end of the data.
     fn next<S: Scanner<State = St>>(
         &mut self,
@@ -721,7 +794,15 @@ impl<'a, St: Clone> Cuts<'a, St> {
         }
         let (end, guessed) = chunk_end(scanner, data, start, limits, self.guessing);
         let ends_mid_line = end < data.len() && data[end - 1] != b'\n';
-        let next = scanner.state_after(&data[start..end], self.state.clone());
+        let blind = self.blind;
+        self.blind = !self.looks.look();
+        let next = if self.blind {
+            self.state.clone()
+        } else {
+            let next = scanner.state_after(&data[start..end], self.state.clone());
+            self.looks.looked(next == self.state);
+            next
+        };
         let ahead = if ends_mid_line {
             &data[start..(end + LOOKAHEAD).min(data.len())]
         } else {
@@ -741,6 +822,7 @@ impl<'a, St: Clone> Cuts<'a, St> {
             chunk,
             start,
             guessed,
+            blind,
         })
     }
 
@@ -749,7 +831,18 @@ impl<'a, St: Clone> Cuts<'a, St> {
         self.end = cut.start;
         self.mid_line = cut.chunk.starts_mid_line;
         self.state = cut.chunk.state.clone();
+        self.blind = cut.blind;
         self.guessing = false;
+    }
+
+    /// Cuts again from `cut` on, which starts in `state` rather than the state it was cut
+    /// with, looking at the chunks for the states after them.
+    fn look_again_from(&mut self, cut: &Cut<'a, St>, state: St) {
+        self.end = cut.start;
+        self.mid_line = cut.chunk.starts_mid_line;
+        self.state = state;
+        self.blind = false;
+        self.looks.proved_wrong();
     }
 }
 
@@ -808,6 +901,210 @@ mod tests {
                 let added = window(workers, cores) - window(workers - 1, cores);
                 assert_eq!(added, 1, "{workers} on {cores} cores");
                 assert!(window(workers, cores) >= workers);
+            }
+        }
+    }
+
+    /// Runs of records between `$ORIGIN` lines, in bytes, each longer than the last, so
+    /// that the cutter (with chunks of 256 bytes) has stopped looking at chunks before each
+    /// line comes, even once it asks for twice the quiet chunks it asked for before.
+    const FAR_APART: [usize; 5] = [10_000, 20_000, 40_000, 80_000, 160_000];
+
+    /// A zone of names made relative to two origins in turn, one short and one so long
+    /// that each name under it is over 255 octets (kept as written, and reported), with
+    /// `runs` bytes of records before each `$ORIGIN` line. A few records after each change
+    /// to the short origin, a relative `$ORIGIN` adds a label to it: under the long one, the
+    /// origin would be over 255 octets, which stops a run.
+    fn zone_of_origins(runs: &[usize]) -> Vec<u8> {
+        let label = "o".repeat(60);
+        let long = format!("{label}.{label}.{label}.{label}.");
+        let mut zone = b"$ORIGIN example.\n".to_vec();
+        let (mut line, mut relative_at) = (0, 0);
+        for (k, &run) in runs.iter().enumerate() {
+            let stop = zone.len() + run;
+            while zone.len() < stop {
+                line += 1;
+                zone.extend_from_slice(
+                    format!("xn--bcher-kva.h{line} IN A 192.0.2.1\n").as_bytes(),
+                );
+                if line == relative_at {
+                    zone.extend_from_slice(format!("$ORIGIN {label}\n").as_bytes());
+                }
+            }
+            let origin = if k % 2 == 0 {
+                long.as_str()
+            } else {
+                relative_at = line + 8;
+                "example."
+            };
+            zone.extend_from_slice(format!("$ORIGIN {origin}\n").as_bytes());
+        }
+        zone.extend_from_slice(b"xn--bcher-kva.last IN A 192.0.2.1\n");
+        zone
+    }
+
+    /// The zone scanner, counting the chunks it scans.
+    #[derive(Default)]
+    struct Counting {
+        zone: crate::input::zone::ZoneScanner,
+        scans: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Scanner for Counting {
+        type State = <crate::input::zone::ZoneScanner as Scanner>::State;
+        type Note = <crate::input::zone::ZoneScanner as Scanner>::Note;
+
+        fn start(&self) -> Self::State {
+            self.zone.start()
+        }
+
+        fn scan(
+            &self,
+            chunk: Chunk<'_, Self::State>,
+            rewriter: &mut NameRewriter,
+            out: &mut ChunkOutput<Self::State, Self::Note>,
+        ) {
+            self.scans
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.zone.scan(chunk, rewriter, out);
+        }
+
+        fn record_end(&self, data: &[u8], target: usize) -> Option<usize> {
+            self.zone.record_end(data, target)
+        }
+
+        fn record_end_before(&self, data: &[u8], target: usize) -> Option<usize> {
+            self.zone.record_end_before(data, target)
+        }
+
+        fn guess_record_end(&self, data: &[u8], target: usize) -> Option<usize> {
+            self.zone.guess_record_end(data, target)
+        }
+
+        fn state_after(&self, data: &[u8], state: Self::State) -> Self::State {
+            self.zone.state_after(data, state)
+        }
+    }
+
+    /// The output and the findings (JSON Lines) of decoding `zone` with `threads` workers
+    /// and chunks of `bytes`, and how many chunks were scanned.
+    fn decoded(zone: &[u8], threads: usize, bytes: usize) -> (Vec<u8>, Vec<u8>, usize) {
+        let pipeline = Pipeline::new(Options {
+            mode: Mode::Decode { race: false },
+            profile: Profile::default(),
+            threads,
+            homographs: None,
+            chunks: ChunkLimits {
+                bytes,
+                ..ChunkLimits::default()
+            },
+            verdict_caches: true,
+        })
+        .expect("a pool");
+        let (mut output, mut findings) = (Vec::new(), Vec::new());
+        let mut report = ReportWriter::new(crate::report::Format::Jsonl, &mut findings);
+        let scanner = Counting::default();
+        let out: &mut dyn Write = &mut output;
+        pipeline
+            .run_slice(&scanner, zone, "zone", Some(out), &mut report, &mut |_| {})
+            .expect("a zone that parses");
+        report.finish(None).expect("written");
+        (output, findings, scanner.scans.into_inner())
+    }
+
+    #[test]
+    fn the_cutter_stops_looking_after_quiet_chunks_and_looks_again_once_proved_wrong() {
+        let far = zone_of_origins(&FAR_APART);
+        let scanner = crate::input::zone::ZoneScanner::new();
+        let limits = ChunkLimits {
+            bytes: 256,
+            ..ChunkLimits::default()
+        };
+        // Far apart, then every 6,000 bytes (24 chunks: more than the quiet chunks that
+        // first stop the looking, fewer than twice as many).
+        let near = zone_of_origins(&[6_000; 20]);
+        for (zone, always, proved_wrong) in [
+            (&far, false, FAR_APART.len()),
+            (&far, true, 0),
+            (&near, false, 1),
+        ] {
+            let mut cuts = Cuts {
+                data: &zone[..],
+                end: 0,
+                mid_line: false,
+                state: scanner.start(),
+                guessing: false,
+                looks: Looks::new(always),
+                blind: false,
+            };
+            // Each chunk's state as a look at all of the zone before it finds it.
+            let (mut blind, mut wrong) = (0, 0);
+            let (mut seen, mut truth) = (0, scanner.start());
+            while let Some(cut) = cuts.next(&scanner, limits) {
+                truth = scanner.state_after(&zone[seen..cut.start], truth);
+                seen = cut.start;
+                if cut.blind {
+                    blind += 1;
+                    if cut.chunk.state != truth {
+                        wrong += 1;
+                        cuts.look_again_from(&cut, truth.clone());
+                        continue;
+                    }
+                }
+                assert_eq!(cut.chunk.state, truth, "at {}", cut.start);
+            }
+            assert_eq!(wrong, proved_wrong);
+            if always {
+                assert_eq!(blind, 0);
+            } else if zone == &far {
+                // About 1,200 chunks, 500 of them looked at after the changes.
+                assert!(blind > 600, "{blind}");
+            }
+        }
+    }
+
+    #[test]
+    fn origins_far_apart_give_what_one_chunk_gives_whatever_the_threads() {
+        let zone = zone_of_origins(&FAR_APART);
+        let whole = decoded(&zone, 1, zone.len());
+        // Names under the long origin are reported, and kept as written.
+        let text = String::from_utf8(whole.0.clone()).expect("UTF-8");
+        assert!(text.contains("bücher.h1 "), "decoded under example.");
+        assert!(
+            text.contains("xn--bcher-kva.h400 "),
+            "kept under the long origin"
+        );
+        assert!(whole.1.windows(8).filter(|w| w == b"too-long").count() > 100);
+        // Threads: 0 (all cores: the cutter stops looking), 1 and one over the cores.
+        for bytes in [256, 4096] {
+            let limits = ChunkLimits {
+                bytes,
+                ..ChunkLimits::default()
+            };
+            let mut cuts = Cuts {
+                data: &zone[..],
+                end: 0,
+                mid_line: false,
+                state: None,
+                guessing: true,
+                looks: Looks::new(true),
+                blind: false,
+            };
+            let scanner = crate::input::zone::ZoneScanner::new();
+            let chunks = std::iter::from_fn(|| cuts.next(&scanner, limits)).count();
+            for threads in [0, 1, cores() + 1] {
+                let got = decoded(&zone, threads, bytes);
+                let what = format!("{threads} threads, chunks of {bytes}");
+                assert!(got.0 == whole.0 && got.1 == whole.1, "{what}");
+                // Each chunk is scanned once, but those in flight when a blind guess of the
+                // cutter proves wrong (five times), scanned again.
+                let workers = if threads == 0 { cores() } else { threads };
+                let again = 5 * window(workers, cores());
+                assert!(
+                    got.2 >= chunks && got.2 <= chunks + again,
+                    "{what}: {} of {chunks}, {again}",
+                    got.2
+                );
             }
         }
     }

@@ -565,8 +565,9 @@ pub trait Scanner: Sync {
     /// The state after `data` (whole records) when `state` is in effect before it: a quick
     /// look made while cutting chunks, so that each chunk knows its starting state before
     /// the one before it has been scanned. It may be wrong in rare cases; the pipeline
-    /// checks it against the scan and scans the next chunk again when it was. A format
-    /// without state keeps `state`.
+    /// checks it against the scan and scans the next chunk again when it was. The pipeline
+    /// may also not look at a chunk, and take the state as it was (see
+    /// [`crate::pipeline`]). A format without state keeps `state`.
     fn state_after(&self, data: &[u8], state: Self::State) -> Self::State {
         let _ = data;
         state
