@@ -499,15 +499,8 @@ impl Pipeline {
                 // results in input order as they come back. No thread waits for a whole
                 // batch to end.
                 let window = self.in_flight;
-                let mut cuts = Cuts {
-                    data,
-                    end: 0,
-                    mid_line: false,
-                    state: scanner.start(),
-                    guessing: true,
-                    looks: Looks::new(self.pool.current_num_threads() < cores()),
-                    blind: false,
-                };
+                let always_look = self.pool.current_num_threads() < cores();
+                let mut cuts = Cuts::new(data, scanner.start(), always_look);
                 let (sender, scanned) = mpsc::channel();
                 // The chunks handed out and not yet written, with their results once
                 // scanned; the first is chunk number `first` (chunks are numbered as they
@@ -782,6 +775,20 @@ struct Cut<'a, S> {
 }
 
 impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
+    /// Cuts for `data`, which starts in `state`, at guessed record ends; looking at every
+    /// chunk for the state after it when `always_look` says so ([`Looks`]).
+    fn new(data: &'a [u8], state: St, always_look: bool) -> Self {
+        Cuts {
+            data,
+            end: 0,
+            mid_line: false,
+            state,
+            guessing: true,
+            looks: Looks::new(always_look),
+            blind: false,
+        }
+    }
+
     /// The next chunk, `None` at the end of the data.
     fn next<S: Scanner<State = St>>(
         &mut self,
@@ -1028,15 +1035,7 @@ mod tests {
             (&far, true, 0),
             (&near, false, 1),
         ] {
-            let mut cuts = Cuts {
-                data: &zone[..],
-                end: 0,
-                mid_line: false,
-                state: scanner.start(),
-                guessing: false,
-                looks: Looks::new(always),
-                blind: false,
-            };
+            let mut cuts = Cuts::new(zone, scanner.start(), always);
             // Each chunk's state as a look at all of the zone before it finds it.
             let (mut blind, mut wrong) = (0, 0);
             let (mut seen, mut truth) = (0, scanner.start());
@@ -1081,15 +1080,7 @@ mod tests {
                 bytes,
                 ..ChunkLimits::default()
             };
-            let mut cuts = Cuts {
-                data: &zone[..],
-                end: 0,
-                mid_line: false,
-                state: None,
-                guessing: true,
-                looks: Looks::new(true),
-                blind: false,
-            };
+            let mut cuts = Cuts::new(&zone, None, true);
             let scanner = crate::input::zone::ZoneScanner::new();
             let chunks = std::iter::from_fn(|| cuts.next(&scanner, limits)).count();
             for threads in [0, 1, cores() + 1] {
