@@ -1010,6 +1010,18 @@ mod tests {
         threads: usize,
         bytes: usize,
     ) -> (Vec<u8>, Vec<u8>, usize) {
+        let (output, findings, result, scans) = decoding(zone, stream, threads, bytes);
+        result.expect("a zone that parses");
+        (output, findings, scans)
+    }
+
+    /// [`decoded`], with the error of a zone that does not parse.
+    fn decoding(
+        zone: &[u8],
+        stream: bool,
+        threads: usize,
+        bytes: usize,
+    ) -> (Vec<u8>, Vec<u8>, Result<(), String>, usize) {
         let pipeline = Pipeline::new(Options {
             mode: Mode::Decode { race: false },
             profile: Profile::default(),
@@ -1024,16 +1036,16 @@ mod tests {
         let scanner = Counting::default();
         let out: &mut dyn Write = &mut output;
         let (file, progress) = ("zone", &mut |_| {});
-        match stream {
+        let result = match stream {
             false => pipeline.run_slice(&scanner, zone, file, Some(out), &mut report, progress),
             true => {
                 let reader = &mut { zone };
                 pipeline.run_reader(&scanner, reader, file, Some(out), &mut report, progress)
             }
-        }
-        .expect("a zone that parses");
+        };
         report.finish(None).expect("written");
-        (output, findings, scanner.scans.into_inner())
+        let result = result.map(|_| ()).map_err(|e| e.to_string());
+        (output, findings, result, scanner.scans.into_inner())
     }
 
     #[test]
@@ -1117,6 +1129,53 @@ mod tests {
                 } else {
                     let again = 5 * window(workers, cores());
                     assert!(scans > chunks && scans <= chunks + again, "{what}: {scans}");
+                }
+            }
+        }
+    }
+
+    /// Pieces of a zone, each written some times in a row: records, `$ORIGIN` lines (a short
+    /// origin, one that leaves no room for a name, and a relative one, which fails under
+    /// the long one), a quoted string whose lines look like a `$ORIGIN` line (which fools the
+    /// cutter's look), and a record in parentheses over lines.
+    fn zone_of_pieces(pieces: &[(u8, usize)]) -> Vec<u8> {
+        let label = "o".repeat(60);
+        let mut zone = Vec::new();
+        for (i, &(kind, times)) in pieces.iter().enumerate() {
+            for k in 0..times {
+                let piece = match kind {
+                    0 => format!("xn--bcher-kva.h{i}-{k} IN A 192.0.2.1\n"),
+                    1 => "$ORIGIN example.\n".to_owned(),
+                    2 => format!("$ORIGIN {label}.{label}.{label}.{label}.\n"),
+                    3 => format!("$ORIGIN {label}\n"),
+                    4 => format!("t{i} IN TXT \"a\n$ORIGIN fake{k}.\nb\"\n"),
+                    _ => format!("p{i} IN MX ( 10\n  xn--bcher-kva.mx{k} )\n"),
+                };
+                zone.extend_from_slice(piece.as_bytes());
+            }
+        }
+        zone
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn zones_of_any_origins_give_what_one_chunk_gives(
+            pieces in proptest::collection::vec(
+                (0u8..6, proptest::prelude::prop_oneof![1usize..4, 20usize..80]),
+                1..24,
+            ),
+            bytes in 48usize..400,
+        ) {
+            let zone = zone_of_pieces(&pieces);
+            let (output, findings, result, _) = decoding(&zone, false, 1, zone.len());
+            for stream in [false, true] {
+                let got = decoding(&zone, stream, 0, bytes);
+                proptest::prop_assert_eq!(&got.2, &result, "stream: {}", stream);
+                if result.is_ok() {
+                    proptest::prop_assert!(got.0 == output, "output, stream: {}", stream);
+                    proptest::prop_assert!(got.1 == findings, "findings, stream: {}", stream);
                 }
             }
         }
