@@ -523,20 +523,21 @@ impl Pipeline {
                         let Some((cut, result)) = queue.front() else {
                             return Ok(());
                         };
-                        let Some(result) = result else {
-                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.1, give_back);
-                            continue;
-                        };
                         if cut.blind && cut.chunk.state != state {
                             // The state changed where the cutter no longer looked: cut again
-                            // from this chunk on, in the state it starts in, looking; the
-                            // chunks handed out after it are not written. (A scan that failed
-                            // may not fail in the right state: this comes first.)
+                            // from this chunk on, in the state it starts in, looking, without
+                            // waiting for its scan; the chunks handed out after it are not
+                            // written. (A scan that failed may not fail in the right state:
+                            // this comes first.)
                             cuts.look_again_from(cut, state.clone());
                             first = handed_out;
                             queue.drain(..).filter_map(|(_, r)| r).for_each(give_back);
                             continue;
                         }
+                        let Some(result) = result else {
+                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.1, give_back);
+                            continue;
+                        };
                         if cut.guessed && result.fatal().is_some() {
                             // The guess may have cut a record: cut again, exactly, from this
                             // chunk on; the chunks handed out after it are not written.
