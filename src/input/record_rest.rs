@@ -11,7 +11,7 @@ use super::byte_sets::among;
 pub(super) fn rest_stop(data: &[u8], from: usize) -> usize {
     let mut at = from;
     while let Some(block) = data.get(at..at + 16) {
-        let stops = stops(block.try_into().expect("a block"));
+        let stops = among(block.try_into().expect("a block"), SHAPES);
         if stops != 0 {
             return at + stops.trailing_zeros() as usize;
         }
@@ -25,12 +25,6 @@ pub(super) fn rest_stop(data: &[u8], from: usize) -> usize {
 
 /// The bytes that shape a record.
 const SHAPES: &[u8; 6] = b"\n\";()\\";
-
-/// Bit i: byte i of `block` is one of [`SHAPES`].
-#[inline(always)]
-fn stops(block: &[u8; 16]) -> u32 {
-    among(block, SHAPES)
-}
 
 #[cfg(test)]
 mod tests {
