@@ -913,42 +913,52 @@ mod tests {
         }
     }
 
-    /// Runs of records between `$ORIGIN` lines, in bytes, each longer than the last, so
-    /// that the cutter (with chunks of 256 bytes) has stopped looking at chunks before each
-    /// line comes, even once it asks for twice the quiet chunks it asked for before.
-    const FAR_APART: [usize; 5] = [10_000, 20_000, 40_000, 80_000, 160_000];
-
-    /// A zone of names made relative to two origins in turn, one short and one so long
-    /// that each name under it is over 255 octets (kept as written, and reported), with
-    /// `runs` bytes of records before each `$ORIGIN` line. A few records after each change
-    /// to the short origin, a relative `$ORIGIN` adds a label to it: under the long one, the
-    /// origin would be over 255 octets, which stops a run.
-    fn zone_of_origins(runs: &[usize]) -> Vec<u8> {
+    /// Pieces of a zone, each written some times in a row: records, `$ORIGIN` lines (a short
+    /// origin, one that leaves no room for a name, and a relative one, which fails under
+    /// the long one), a quoted string whose lines look like a `$ORIGIN` line (which fools the
+    /// cutter's look), and a record in parentheses over lines.
+    fn zone_of_pieces(pieces: &[(u8, usize)]) -> Vec<u8> {
         let label = "o".repeat(60);
-        let long = format!("{label}.{label}.{label}.{label}.");
-        let mut zone = b"$ORIGIN example.\n".to_vec();
-        let (mut line, mut relative_at) = (0, 0);
-        for (k, &run) in runs.iter().enumerate() {
-            let stop = zone.len() + run;
-            while zone.len() < stop {
-                line += 1;
-                zone.extend_from_slice(
-                    format!("xn--bcher-kva.h{line} IN A 192.0.2.1\n").as_bytes(),
-                );
-                if line == relative_at {
-                    zone.extend_from_slice(format!("$ORIGIN {label}\n").as_bytes());
-                }
+        let mut zone = Vec::new();
+        for (i, &(kind, times)) in pieces.iter().enumerate() {
+            for k in 0..times {
+                let piece = match kind {
+                    0 => format!("xn--bcher-kva.h{i}-{k} IN A 192.0.2.1\n"),
+                    1 => "$ORIGIN example.\n".to_owned(),
+                    2 => format!("$ORIGIN {label}.{label}.{label}.{label}.\n"),
+                    3 => format!("$ORIGIN {label}\n"),
+                    4 => format!("t{i} IN TXT \"a\n$ORIGIN fake{k}.\nb\"\n"),
+                    _ => format!("p{i} IN MX ( 10\n  xn--bcher-kva.mx{k} )\n"),
+                };
+                zone.extend_from_slice(piece.as_bytes());
             }
-            let origin = if k % 2 == 0 {
-                long.as_str()
-            } else {
-                relative_at = line + 8;
-                "example."
-            };
-            zone.extend_from_slice(format!("$ORIGIN {origin}\n").as_bytes());
         }
-        zone.extend_from_slice(b"xn--bcher-kva.last IN A 192.0.2.1\n");
         zone
+    }
+
+    /// Runs of records between `$ORIGIN` lines (about 35 bytes a record), each longer than
+    /// the last, so that the cutter (with chunks of 256 bytes) has stopped looking at chunks
+    /// before each line comes, even once it asks for twice the quiet chunks it asked for
+    /// before.
+    const FAR_APART: [usize; 5] = [300, 600, 1_200, 2_400, 4_800];
+
+    /// A zone of names made relative to two origins in turn ([`zone_of_pieces`]), one short
+    /// and one so long that each name under it is over 255 octets (kept as written, and
+    /// reported), with `runs` records before each `$ORIGIN` line. Eight records after each
+    /// change to the short origin, a relative `$ORIGIN` adds a label to it: under the long
+    /// one, the origin would be over 255 octets, which stops a run.
+    fn zone_of_origins(runs: &[usize]) -> Vec<u8> {
+        let mut pieces = vec![(1, 1)];
+        for (k, &run) in runs.iter().enumerate() {
+            if k % 2 == 0 && k > 0 {
+                pieces.extend([(0, 8), (3, 1), (0, run - 8)]);
+            } else {
+                pieces.push((0, run));
+            }
+            pieces.push(if k % 2 == 0 { (2, 1) } else { (1, 1) });
+        }
+        pieces.push((0, 1));
+        zone_of_pieces(&pieces)
     }
 
     /// The zone scanner, counting the chunks it scans.
@@ -1057,9 +1067,9 @@ mod tests {
             bytes: 256,
             ..ChunkLimits::default()
         };
-        // Far apart, then every 6,000 bytes (24 chunks: more than the quiet chunks that
-        // first stop the looking, fewer than twice as many).
-        let near = zone_of_origins(&[6_000; 20]);
+        // Far apart, then every 170 records (about 23 chunks: more than the quiet chunks
+        // that first stop the looking, fewer than twice as many).
+        let near = zone_of_origins(&[170; 20]);
         for (zone, always, proved_wrong) in [
             (&far, false, FAR_APART.len()),
             (&far, true, 0),
@@ -1098,9 +1108,9 @@ mod tests {
         let whole = decoded(&zone, false, 1, zone.len());
         // Names under the long origin are reported, and kept as written.
         let text = String::from_utf8(whole.0.clone()).expect("UTF-8");
-        assert!(text.contains("bücher.h1 "), "decoded under example.");
+        assert!(text.contains("bücher.h1-0 "), "decoded under example.");
         assert!(
-            text.contains("xn--bcher-kva.h400 "),
+            text.contains("xn--bcher-kva.h3-0 "),
             "kept under the long origin"
         );
         assert!(whole.1.windows(8).filter(|w| w == b"too-long").count() > 100);
@@ -1133,29 +1143,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Pieces of a zone, each written some times in a row: records, `$ORIGIN` lines (a short
-    /// origin, one that leaves no room for a name, and a relative one, which fails under
-    /// the long one), a quoted string whose lines look like a `$ORIGIN` line (which fools the
-    /// cutter's look), and a record in parentheses over lines.
-    fn zone_of_pieces(pieces: &[(u8, usize)]) -> Vec<u8> {
-        let label = "o".repeat(60);
-        let mut zone = Vec::new();
-        for (i, &(kind, times)) in pieces.iter().enumerate() {
-            for k in 0..times {
-                let piece = match kind {
-                    0 => format!("xn--bcher-kva.h{i}-{k} IN A 192.0.2.1\n"),
-                    1 => "$ORIGIN example.\n".to_owned(),
-                    2 => format!("$ORIGIN {label}.{label}.{label}.{label}.\n"),
-                    3 => format!("$ORIGIN {label}\n"),
-                    4 => format!("t{i} IN TXT \"a\n$ORIGIN fake{k}.\nb\"\n"),
-                    _ => format!("p{i} IN MX ( 10\n  xn--bcher-kva.mx{k} )\n"),
-                };
-                zone.extend_from_slice(piece.as_bytes());
-            }
-        }
-        zone
     }
 
     proptest::proptest! {
