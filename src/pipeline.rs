@@ -18,7 +18,7 @@
 //! guessed as it is cut, by a quick look at the chunks before ([`Scanner::state_after`]);
 //! when the workers have all the cores, the cutter of a mapped file stops looking once a
 //! run of chunks has left the state as it was, and cuts again, looking, from a chunk whose
-//! scan proves the state wrong. A stream that
+//! state the scan of the chunk before proves wrong. A stream that
 //! delivers as it goes (a pipe, a terminal: [`stream::Live`]) may also be read live
 //! ([`Pipeline::run_live`]): a chunk is then cut when the input stalls, it is read without
 //! waiting while chunks are in flight, and what it gave is written and flushed before the
