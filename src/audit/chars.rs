@@ -188,6 +188,26 @@ pub(super) fn is_clean(label: &str, tld: &str) -> bool {
     scripts && !confusable && !digits && !swapped
 }
 
+/// The scripts of the BMP, in blocks of 256 characters looked up on first use.
+static SCRIPTS: [OnceLock<[Script; 256]>; 256] = [const { OnceLock::new() }; 256];
+
+/// The `Script` of `c` ([`UnicodeScript::script`], a binary search of a table of ranges),
+/// from a table of the BMP filled a block at a time on first use: the label checks ask
+/// it of every character, several times over.
+pub(super) fn cached_script(c: char) -> Script {
+    let cp = u32::from(c);
+    let Some(blocks) = SCRIPTS.get((cp >> 8) as usize) else {
+        return c.script();
+    };
+    let block = blocks.get_or_init(|| {
+        std::array::from_fn(|low| {
+            // The surrogates, which are no characters, are left Unknown.
+            char::from_u32((cp & !0xFF) | low as u32).map_or(Script::Unknown, |c| c.script())
+        })
+    });
+    block[(cp & 0xFF) as usize]
+}
+
 /// [`digit_lookalike`] of `c`, from its cached facts in the BMP.
 pub(super) fn cached_digit_lookalike(c: char) -> bool {
     facts(c).map_or_else(|| digit_lookalike(c), |w| w & DIGIT_LIKE != 0)
@@ -407,6 +427,30 @@ mod tests {
     /// Every BMP scalar value.
     fn bmp() -> impl ParallelIterator<Item = char> {
         (0..=0xFFFFu32).into_par_iter().filter_map(char::from_u32)
+    }
+
+    #[test]
+    fn cached_scripts_are_those_of_the_script_tables() {
+        // Every scalar value, the BMP (from the cache) and beyond it (looked up), each block
+        // first met at a character of its own.
+        let wrong: Vec<String> = (0..=0x10FFFFu32)
+            .into_par_iter()
+            .filter_map(char::from_u32)
+            .filter(|&c| cached_script(c) != c.script())
+            .map(|c| format!("U+{:04X}: {:?}", u32::from(c), cached_script(c)))
+            .collect();
+        assert!(wrong.is_empty(), "{:?}", &wrong[..wrong.len().min(20)]);
+        // The table is used: Cyrillic, Han, Hebrew and Latin letters, and a surrogate's
+        // neighbour, the last character before the surrogates.
+        for (c, script) in [
+            ('а', Script::Cyrillic),
+            ('中', Script::Han),
+            ('א', Script::Hebrew),
+            ('é', Script::Latin),
+            ('\u{D7FB}', Script::Hangul),
+        ] {
+            assert_eq!(cached_script(c), script, "{c:?}");
+        }
     }
 
     #[test]

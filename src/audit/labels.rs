@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use unicode_script::{Script, UnicodeScript};
+use unicode_script::Script;
 use unicode_security::mixed_script::AugmentedScriptSet;
 use unicode_security::{GeneralSecurityProfile, RestrictionLevel};
 
@@ -197,7 +197,10 @@ fn hebrew_point(c: char) -> bool {
 
 /// Whether `tld` is Israel's ccTLD or a TLD in Hebrew script.
 fn hebrew_tld(tld: &str) -> bool {
-    tld == "il" || tld.chars().any(|c| c.script() == Script::Hebrew)
+    tld == "il"
+        || tld
+            .chars()
+            .any(|c| chars::cached_script(c) == Script::Hebrew)
 }
 
 /// Appends the scripts of the letters of `text` (Common and Inherited left out) to `out`,
@@ -205,7 +208,7 @@ fn hebrew_tld(tld: &str) -> bool {
 fn push_scripts(out: &mut String, text: &str) {
     let mut scripts: Vec<Script> = Vec::new();
     for c in text.chars() {
-        let script = c.script();
+        let script = chars::cached_script(c);
         if !matches!(script, Script::Common | Script::Inherited | Script::Unknown)
             && !scripts.contains(&script)
         {
@@ -227,7 +230,7 @@ fn mixed_scripts(label: &str, report: &mut impl FnMut(Check, String)) -> bool {
     let mut other = false;
     let mut non_ascii_latin = false;
     for c in label.chars() {
-        let script = c.script();
+        let script = chars::cached_script(c);
         if lgc(script) {
             if !lgc_met[..lgc_count].contains(&script) {
                 lgc_met[lgc_count] = script;
@@ -251,7 +254,7 @@ fn mixed_scripts(label: &str, report: &mut impl FnMut(Check, String)) -> bool {
         }
         m.push_str(" letters; not Latin: ");
         push_all_described(&mut m, label, |c| {
-            let s = c.script();
+            let s = chars::cached_script(c);
             s != Script::Latin && lgc(s) || minority.contains(&s) && !c.is_ascii()
         });
         m.push_str(" (C08)");
@@ -262,7 +265,7 @@ fn mixed_scripts(label: &str, report: &mut impl FnMut(Check, String)) -> bool {
         let mut m = message();
         m.push_str("non-ASCII Latin ");
         push_all_described(&mut m, label, |c| {
-            c.script() == Script::Latin && !c.is_ascii()
+            chars::cached_script(c) == Script::Latin && !c.is_ascii()
         });
         m.push_str(" next to another script (");
         push_scripts(&mut m, label);
@@ -313,8 +316,8 @@ fn kana_and_han(label: &str, report: &mut impl FnMut(Check, String)) {
     {
         return;
     }
-    let katakana = |c: char| c.script() == Script::Katakana;
-    let hiragana = |c: char| c.script() == Script::Hiragana;
+    let katakana = |c: char| chars::cached_script(c) == Script::Katakana;
+    let hiragana = |c: char| chars::cached_script(c) == Script::Hiragana;
     let kana = |c: char| katakana(c) || hiragana(c);
     let mut kana_problem: Option<String> = None;
     let mut lookalike: Option<String> = None;
@@ -415,7 +418,7 @@ fn whole_script_confusable(
     let mut script = None;
     let (mut skeletons_latin, mut in_set) = (true, true);
     for c in label.chars() {
-        let s = c.script();
+        let s = chars::cached_script(c);
         if matches!(s, Script::Common | Script::Inherited) {
             continue;
         }
@@ -432,7 +435,10 @@ fn whole_script_confusable(
     let Some(script) = script else { return };
     // Exempt: under a TLD written in the same script, or a ccTLD of a country that writes
     // it; and the words on the allow-list.
-    let tld_script = tld.chars().find(|c| !c.is_ascii()).map(|c| c.script());
+    let tld_script = tld
+        .chars()
+        .find(|c| !c.is_ascii())
+        .map(chars::cached_script);
     let exempt_cc = SCRIPT_TLDS
         .iter()
         .any(|(s, tlds)| *s == script && tlds.contains(&tld));
@@ -444,7 +450,7 @@ fn whole_script_confusable(
     m.push_str(script.full_name());
     m.push_str(" letters, each like a Latin one: reads as \"");
     for c in label.chars() {
-        if c.script() == script {
+        if chars::cached_script(c) == script {
             match ascii_lookalike(c) {
                 Some(looks) => m.push_str(&looks),
                 None => m.push(c),
@@ -454,7 +460,7 @@ fn whole_script_confusable(
         }
     }
     m.push_str("\" (");
-    push_all_described(&mut m, label, |c| c.script() == script);
+    push_all_described(&mut m, label, |c| chars::cached_script(c) == script);
     m.push_str(") (C26)");
     report(Check::WholeScriptConfusable, m);
 }
