@@ -10,6 +10,10 @@
 //! the rewriter was built with (mode, IDNA profile, protected list) and, for names, on the
 //! origin they are read under: it is what the rewriter would compute again, so the output
 //! and the findings do not depend on the caches, nor on how chunks fall on threads.
+//!
+//! A name is kept on its first meeting while the names kept so are found again (a log names
+//! a domain in its query and in its answer), and otherwise on its second: most owner names
+//! of a zone are met once, and its name servers over and over.
 
 use std::hash::Hasher;
 use std::sync::Arc;
@@ -33,6 +37,16 @@ const NAME_SLOTS: usize = 1024;
 /// Names longer than this (in presentation format, where 255 octets take at most 1,020
 /// bytes) are invalid and not kept.
 const NAME_MAX: usize = 1024;
+
+/// Slots of a [`NameCache`]'s table of the names met lately (a power of two).
+const MET_SLOTS: usize = 4096;
+
+/// [`NameCache::useful`] when every name kept was found again.
+const USEFUL_ALL: u32 = 1 << 16;
+
+/// From this share of the names kept that were found again (of [`USEFUL_ALL`]), a
+/// [`NameCache`] keeps names on their first meeting: one eighth.
+const USEFUL_KEEP_FIRST: u32 = USEFUL_ALL / 8;
 
 /// Bytes a [`NameCache`] may hold in all (names, what was written for them, the text of
 /// their findings); a name whose entry would take it past this is not kept.
@@ -206,6 +220,14 @@ pub(super) struct NameCache {
     held: usize,
     /// The findings of the name being rewritten, kept for its entry.
     pub(super) findings: Vec<LabelFinding>,
+    /// A tag of the hash of each name not found lately, in a slot of its own (a name
+    /// may take the slot of another).
+    met: Box<[u16]>,
+    /// The share of the names kept that were found again before another took their slot
+    /// or, while names are kept on their second meeting, of the names not found that were
+    /// met lately (those that keeping on the first would have found): of [`USEFUL_ALL`],
+    /// a moving average over the last hundred names or so.
+    useful: u32,
 }
 
 /// One rewritten name (an empty `name`: none).
@@ -218,6 +240,8 @@ pub(super) struct NameSlot {
     pub(super) written: Vec<u8>,
     pub(super) findings: Vec<LabelFinding>,
     pub(super) outcome: Outcome,
+    /// Found since it was kept.
+    found: bool,
 }
 
 impl NameSlot {
@@ -246,16 +270,49 @@ impl NameCache {
             origin: None,
             held: 0,
             findings: Vec::new(),
+            met: vec![0; if enabled { MET_SLOTS } else { 0 }].into_boxed_slice(),
+            useful: USEFUL_ALL,
         }
     }
 
+    /// Whether to keep `name`, which is not in the cache, once it is rewritten: on its first
+    /// meeting while the names kept so are found again often enough (a log names a domain
+    /// in its query and in its answer), else on its second meeting. Names met once each
+    /// (the owner names of a zone, most of them) then neither cost the copy into a slot nor
+    /// take the slot of a name that repeats. Always false when nothing is kept.
+    pub(super) fn admits(&mut self, name: &[u8]) -> bool {
+        if self.met.is_empty() {
+            return false;
+        }
+        let hash = hash(name);
+        let slot = hash as usize & (MET_SLOTS - 1);
+        // A tag from other bits than the slot's, never 0 (an empty slot).
+        let tag = (hash >> 48) as u16 | 1;
+        let again = self.met[slot] == tag;
+        self.met[slot] = tag;
+        if self.useful >= USEFUL_KEEP_FIRST {
+            return true;
+        }
+        // Kept on its second meeting: whether it was met before tells what keeping it on
+        // its first would have been worth.
+        self.note_useful(again);
+        again
+    }
+
+    /// Adds one name to [`NameCache::useful`]: found (or met) again, or not.
+    fn note_useful(&mut self, found: bool) {
+        self.useful = self.useful - (self.useful >> 6) + if found { 1 << 10 } else { 0 };
+    }
+
     /// The entry of `name` under the origin in effect.
-    pub(super) fn find(&self, name: &[u8]) -> Option<&NameSlot> {
+    pub(super) fn find(&mut self, name: &[u8]) -> Option<&NameSlot> {
         if self.slots.is_empty() || name.len() > NAME_MAX {
             return None;
         }
-        let slot = &self.slots[slot_of(name, NAME_SLOTS)];
-        (slot.name == name && !name.is_empty() && slot.origin == self.origin).then_some(slot)
+        let slot = &mut self.slots[slot_of(name, NAME_SLOTS)];
+        let hit = slot.name == name && !name.is_empty() && slot.origin == self.origin;
+        slot.found |= hit;
+        hit.then_some(&*slot)
     }
 
     /// Keeps `name`, which was written as `written` with `outcome` and the findings in
@@ -266,6 +323,9 @@ impl NameCache {
             return;
         }
         let slot = &mut self.slots[slot_of(name, NAME_SLOTS)];
+        // What the name whose slot this takes was worth.
+        let told = (!slot.name.is_empty()).then_some(slot.found);
+        slot.found = false;
         self.held -= slot.held();
         slot.name.clear();
         slot.name.extend_from_slice(name);
@@ -283,6 +343,9 @@ impl NameCache {
             *slot = NameSlot::default();
         }
         self.held += slot.held();
+        if let Some(found) = told {
+            self.note_useful(found);
+        }
     }
 
     /// Sets the origin that the names to come are read under.
@@ -369,6 +432,76 @@ mod tests {
         }
         assert!(kept > 100, "{kept}");
         assert!(kept < NAME_SLOTS * 2, "{kept}");
+    }
+
+    /// Rewrites `name` through `cache` as the rewriter does (found, or admitted and kept, or
+    /// neither), and says which.
+    fn meet(cache: &mut NameCache, name: &[u8]) -> &'static str {
+        if cache.find(name).is_some() {
+            "found"
+        } else if cache.admits(name) {
+            cache.keep(name, name, Outcome::default());
+            "kept"
+        } else {
+            "passed"
+        }
+    }
+
+    #[test]
+    fn names_met_once_each_are_kept_on_their_second_meeting_only() {
+        let mut cache = NameCache::new(true);
+        // At first, names are kept on their first meeting.
+        assert_eq!(meet(&mut cache, b"first.example"), "kept");
+        assert_eq!(meet(&mut cache, b"first.example"), "found");
+        // Owner names, each met once: once a hundred or so of the names kept so have been
+        // seen to leave their slots unfound, they are not kept any more (the first slots
+        // taken twice tell it before the cache is full).
+        let owners: Vec<Vec<u8>> = (0..4 * NAME_SLOTS)
+            .map(|i| format!("owner{i}.example").into_bytes())
+            .collect();
+        let kept = owners
+            .iter()
+            .filter(|n| meet(&mut cache, n) == "kept")
+            .count();
+        assert!(kept > 100, "{kept}");
+        assert!(kept < NAME_SLOTS, "{kept}");
+        assert_eq!(meet(&mut cache, b"owner-late.example"), "passed");
+        // A name server met over and over is kept on its second meeting.
+        assert_eq!(meet(&mut cache, b"ns1.example"), "passed");
+        assert_eq!(meet(&mut cache, b"ns1.example"), "kept");
+        for _ in 0..3 {
+            assert_eq!(meet(&mut cache, b"ns1.example"), "found");
+        }
+    }
+
+    #[test]
+    fn names_met_twice_each_are_kept_on_their_first_meeting() {
+        // A log: each name in its query and in its answer, after names met once each made
+        // the cache keep names on their second meeting only.
+        let mut cache = NameCache::new(true);
+        for i in 0..4 * NAME_SLOTS {
+            meet(&mut cache, format!("owner{i}.example").as_bytes());
+        }
+        assert_eq!(meet(&mut cache, b"owner-late.example"), "passed");
+        let mut met = Vec::new();
+        for i in 0..2 * MET_SLOTS {
+            let name = format!("query{i}.example").into_bytes();
+            met.push((meet(&mut cache, &name), meet(&mut cache, &name)));
+        }
+        // At first the names are kept on their second meeting; after a few of them, met
+        // again, names are kept on their first, and found on their second (but for a few
+        // more while the owner names kept before leave their slots unfound).
+        let switched = met.iter().position(|&m| m == ("kept", "found")).unwrap();
+        assert!(met[..switched].iter().all(|&m| m == ("passed", "kept")));
+        assert!((1..=16).contains(&switched), "{switched}");
+        assert!(met
+            .iter()
+            .all(|&m| m == ("kept", "found") || m == ("passed", "kept")));
+        let second = met.iter().filter(|&&m| m == ("passed", "kept")).count();
+        assert!(second < met.len() / 100, "{second}");
+        let last = &met[met.len() - NAME_SLOTS..];
+        assert!(last.iter().all(|&m| m == ("kept", "found")));
+        assert!(!NameCache::new(false).admits(b"a.example"));
     }
 
     #[test]

@@ -360,6 +360,9 @@ impl NameRewriter {
             }
             return hit.outcome;
         }
+        if !self.names_seen.admits(name) {
+            return self.rewrite_fresh(name, out, sink);
+        }
         let start = out.len();
         let mut copies = std::mem::take(&mut self.names_seen.findings);
         copies.clear();
