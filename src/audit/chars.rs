@@ -431,8 +431,8 @@ mod tests {
 
     #[test]
     fn cached_scripts_are_those_of_the_script_tables() {
-        // Every scalar value, the BMP (from the cache) and beyond it (looked up), each block
-        // first met at a character of its own.
+        // Every scalar value: in the BMP from the table (each block filled by whichever of
+        // its characters comes first), beyond it looked up.
         let wrong: Vec<String> = (0..=0x10FFFFu32)
             .into_par_iter()
             .filter_map(char::from_u32)
@@ -440,8 +440,8 @@ mod tests {
             .map(|c| format!("U+{:04X}: {:?}", u32::from(c), cached_script(c)))
             .collect();
         assert!(wrong.is_empty(), "{:?}", &wrong[..wrong.len().min(20)]);
-        // The table is used: Cyrillic, Han, Hebrew and Latin letters, and a surrogate's
-        // neighbour, the last character before the surrogates.
+        // And characters whose scripts are known: Cyrillic, Han, Hebrew and Latin letters,
+        // and the last character before the surrogates.
         for (c, script) in [
             ('а', Script::Cyrillic),
             ('中', Script::Han),
