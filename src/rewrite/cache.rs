@@ -61,8 +61,31 @@ fn hash(key: &[u8]) -> u64 {
 
 /// The slot of `key` among `slots` (a power of two): the top bits of its hash.
 fn slot_of(key: &[u8], slots: usize) -> usize {
+    slot_of_hash(hash(key), slots)
+}
+
+/// The slot of a key of hash `hash` among `slots` (a power of two).
+fn slot_of_hash(hash: u64, slots: usize) -> usize {
     // The multiply spreads the hash's entropy into the top bits.
-    (hash(key).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - slots.trailing_zeros())) as usize
+    (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - slots.trailing_zeros())) as usize
+}
+
+/// A name and its hash, worked out once for the look-ups of one rewriting
+/// ([`NameCache::find`], then [`NameCache::admits`] and [`NameCache::keep`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NameKey<'a> {
+    name: &'a [u8],
+    hash: u64,
+}
+
+impl<'a> NameKey<'a> {
+    /// The key of `name`.
+    pub(super) fn new(name: &'a [u8]) -> Self {
+        NameKey {
+            name,
+            hash: hash(name),
+        }
+    }
 }
 
 /// The decodings of the A-labels met so far: for each, what
@@ -280,14 +303,13 @@ impl NameCache {
     /// in its query and in its answer), else on its second meeting. Names met once each
     /// (the owner names of a zone, most of them) then neither cost the copy into a slot nor
     /// take the slot of a name that repeats. Always false when nothing is kept.
-    pub(super) fn admits(&mut self, name: &[u8]) -> bool {
+    pub(super) fn admits(&mut self, key: NameKey<'_>) -> bool {
         if self.met.is_empty() {
             return false;
         }
-        let hash = hash(name);
-        let slot = hash as usize & (MET_SLOTS - 1);
+        let slot = key.hash as usize & (MET_SLOTS - 1);
         // A tag from other bits than the slot's, never 0 (an empty slot).
-        let tag = (hash >> 48) as u16 | 1;
+        let tag = (key.hash >> 48) as u16 | 1;
         let again = self.met[slot] == tag;
         self.met[slot] = tag;
         if self.useful >= USEFUL_KEEP_FIRST {
@@ -304,25 +326,27 @@ impl NameCache {
         self.useful = self.useful - (self.useful >> 6) + if found { 1 << 10 } else { 0 };
     }
 
-    /// The entry of `name` under the origin in effect.
-    pub(super) fn find(&mut self, name: &[u8]) -> Option<&NameSlot> {
+    /// The entry of the name of `key` under the origin in effect.
+    pub(super) fn find(&mut self, key: NameKey<'_>) -> Option<&NameSlot> {
+        let name = key.name;
         if self.slots.is_empty() || name.len() > NAME_MAX {
             return None;
         }
-        let slot = &mut self.slots[slot_of(name, NAME_SLOTS)];
+        let slot = &mut self.slots[slot_of_hash(key.hash, NAME_SLOTS)];
         let hit = slot.name == name && !name.is_empty() && slot.origin == self.origin;
         slot.found |= hit;
         hit.then_some(&*slot)
     }
 
-    /// Keeps `name`, which was written as `written` with `outcome` and the findings in
-    /// [`NameCache::findings`], in its slot (unless it is over [`NAME_MAX`] bytes or the
-    /// cache would hold more than [`NAME_CACHE_BYTES`]).
-    pub(super) fn keep(&mut self, name: &[u8], written: &[u8], outcome: Outcome) {
+    /// Keeps the name of `key`, which was written as `written` with `outcome` and the
+    /// findings in [`NameCache::findings`], in its slot (unless it is over [`NAME_MAX`]
+    /// bytes or the cache would hold more than [`NAME_CACHE_BYTES`]).
+    pub(super) fn keep(&mut self, key: NameKey<'_>, written: &[u8], outcome: Outcome) {
+        let name = key.name;
         if self.slots.is_empty() || name.len() > NAME_MAX || name.is_empty() {
             return;
         }
-        let slot = &mut self.slots[slot_of(name, NAME_SLOTS)];
+        let slot = &mut self.slots[slot_of_hash(key.hash, NAME_SLOTS)];
         // What the name whose slot this takes was worth.
         let told = (!slot.name.is_empty()).then_some(slot.found);
         slot.found = false;
@@ -426,8 +450,8 @@ mod tests {
         let mut kept = 0;
         for i in 0..NAME_SLOTS * 2 {
             let name = format!("n{i}.example").into_bytes();
-            cache.keep(&name, &big, Outcome::default());
-            kept += usize::from(cache.find(&name).is_some());
+            cache.keep(NameKey::new(&name), &big, Outcome::default());
+            kept += usize::from(cache.find(NameKey::new(&name)).is_some());
             assert!(cache.held <= NAME_CACHE_BYTES, "{}", cache.held);
         }
         assert!(kept > 100, "{kept}");
@@ -437,10 +461,11 @@ mod tests {
     /// Rewrites `name` through `cache` as the rewriter does (found, or admitted and kept, or
     /// neither), and says which.
     fn meet(cache: &mut NameCache, name: &[u8]) -> &'static str {
-        if cache.find(name).is_some() {
+        let key = NameKey::new(name);
+        if cache.find(key).is_some() {
             "found"
-        } else if cache.admits(name) {
-            cache.keep(name, name, Outcome::default());
+        } else if cache.admits(key) {
+            cache.keep(key, name, Outcome::default());
             "kept"
         } else {
             "passed"
@@ -501,23 +526,25 @@ mod tests {
         assert!(second < met.len() / 100, "{second}");
         let last = &met[met.len() - NAME_SLOTS..];
         assert!(last.iter().all(|&m| m == ("kept", "found")));
-        assert!(!NameCache::new(false).admits(b"a.example"));
+        assert!(!NameCache::new(false).admits(NameKey::new(b"a.example")));
     }
 
     #[test]
     fn names_are_found_under_the_origin_they_were_kept_under() {
         let mut cache = NameCache::new(true);
-        cache.keep(b"a.example", b"a.example", Outcome::default());
-        assert!(cache.find(b"a.example").is_some());
+        cache.keep(NameKey::new(b"a.example"), b"a.example", Outcome::default());
+        assert!(cache.find(NameKey::new(b"a.example")).is_some());
         let com: Arc<[u8]> = Arc::from(&b"com."[..]);
         cache.set_origin(Some(&com));
-        assert!(cache.find(b"a.example").is_none());
-        cache.keep(b"a", b"a", Outcome::default());
+        assert!(cache.find(NameKey::new(b"a.example")).is_none());
+        cache.keep(NameKey::new(b"a"), b"a", Outcome::default());
         cache.set_origin(None);
-        assert!(cache.find(b"a.example").is_some());
-        assert!(cache.find(b"a").is_none());
+        assert!(cache.find(NameKey::new(b"a.example")).is_some());
+        assert!(cache.find(NameKey::new(b"a")).is_none());
         cache.set_origin(Some(&Arc::from(&b"com."[..])));
-        assert!(cache.find(b"a").is_some());
-        assert!(NameCache::new(false).find(b"a.example").is_none());
+        assert!(cache.find(NameKey::new(b"a")).is_some());
+        assert!(NameCache::new(false)
+            .find(NameKey::new(b"a.example"))
+            .is_none());
     }
 }

@@ -20,7 +20,7 @@ use crate::name::{Label, LabelSpan, Name, NameError, NameKind, MAX_NAME_OCTETS};
 use crate::reason::Reason;
 use crate::uts46::{Facts, Profile};
 
-use cache::{Copying, LabelCache, NameCache};
+use cache::{Copying, LabelCache, NameCache, NameKey};
 use homograph::{push_lower, LowerCase};
 
 /// What to do with the names.
@@ -353,14 +353,15 @@ impl NameRewriter {
         if let Some(outcome) = self.rewrite_quick(name, out) {
             return outcome;
         }
-        if let Some(hit) = self.names_seen.find(name) {
+        let key = NameKey::new(name);
+        if let Some(hit) = self.names_seen.find(key) {
             out.extend_from_slice(&hit.written);
             for finding in &hit.findings {
                 sink.finding(finding.clone());
             }
             return hit.outcome;
         }
-        if !self.names_seen.admits(name) {
+        if !self.names_seen.admits(key) {
             return self.rewrite_fresh(name, out, sink);
         }
         let start = out.len();
@@ -377,7 +378,7 @@ impl NameRewriter {
         );
         if self.costly || !copies.is_empty() {
             self.names_seen.findings = copies;
-            self.names_seen.keep(name, &out[start..], outcome);
+            self.names_seen.keep(key, &out[start..], outcome);
         } else {
             self.names_seen.findings = copies;
         }
@@ -979,7 +980,10 @@ mod tests {
         let name = format!("{}xn--bcher-kva.example.", "a.".repeat(600));
         let mut kept = rewriter(Mode::Decode { race: false }, true);
         let first = rewritten(&mut kept, name.as_bytes());
-        assert!(kept.names_seen.find(name.as_bytes()).is_none());
+        assert!(kept
+            .names_seen
+            .find(NameKey::new(name.as_bytes()))
+            .is_none());
         assert_eq!(rewritten(&mut kept, name.as_bytes()), first);
         let fresh = rewritten(
             &mut rewriter(Mode::Decode { race: false }, true),
@@ -988,7 +992,10 @@ mod tests {
         assert_eq!(first, fresh);
         // A valid name is kept.
         rewritten(&mut kept, b"xn--bcher-kva.example.");
-        assert!(kept.names_seen.find(b"xn--bcher-kva.example.").is_some());
+        assert!(kept
+            .names_seen
+            .find(NameKey::new(b"xn--bcher-kva.example."))
+            .is_some());
     }
 
     proptest! {
@@ -1030,10 +1037,10 @@ mod tests {
         let first = rewritten(&mut kept, name);
         // A homograph of a protected name: findings to replay.
         assert!(!first.1.is_empty());
-        assert!(kept.names_seen.find(name).is_some());
+        assert!(kept.names_seen.find(NameKey::new(name)).is_some());
         assert_eq!(rewritten(&mut kept, name), first);
         kept.set_origin(None);
-        assert!(kept.names_seen.find(name).is_none());
+        assert!(kept.names_seen.find(NameKey::new(name)).is_none());
         let (without_origin, findings, _) = rewritten(&mut kept, name);
         assert!(findings.is_empty(), "no TLD, no look-alike: {findings:?}");
         kept.set_origin(Some(&com));
