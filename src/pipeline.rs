@@ -1063,20 +1063,17 @@ mod tests {
     fn the_cutter_stops_looking_after_quiet_chunks_and_looks_again_once_proved_wrong() {
         let far = zone_of_origins(&FAR_APART);
         let scanner = crate::input::zone::ZoneScanner::new();
-        let limits = ChunkLimits {
-            bytes: 256,
-            ..ChunkLimits::default()
-        };
+        let limits = chunks_of(256);
         // Far apart, then every 170 records (about 23 chunks: more than the quiet chunks
         // that first stop the looking, fewer than twice as many).
         let near = zone_of_origins(&[170; 20]);
-        // Each zone, whether the cutter always looks, how often it is proved wrong, and the
-        // fewest chunks it takes blind (about 1,200 chunks in the far zone, 500 of them
-        // looked at after the changes).
-        for (zone, always, proved_wrong, least_blind) in [
-            (&far, false, FAR_APART.len(), 600),
-            (&far, true, 0, 0),
-            (&near, false, 1, 0),
+        // Each zone, whether the cutter always looks, how often it is proved wrong, and how
+        // many chunks it may take blind (about 1,200 chunks in the far zone, 500 of them
+        // looked at after the changes; none when it always looks).
+        for (zone, always, proved_wrong, blind_chunks) in [
+            (&far, false, FAR_APART.len(), 600..=usize::MAX),
+            (&far, true, 0, 0..=0),
+            (&near, false, 1, 0..=usize::MAX),
         ] {
             let mut cuts = Cuts::new(zone, scanner.start(), always);
             // Each chunk's state as a look at all of the zone before it finds it.
@@ -1096,10 +1093,7 @@ mod tests {
                 assert_eq!(cut.chunk.state, truth, "at {}", cut.start);
             }
             assert_eq!(wrong, proved_wrong);
-            assert!(blind >= least_blind, "{blind}");
-            if always {
-                assert_eq!(blind, 0);
-            }
+            assert!(blind_chunks.contains(&blind), "{blind}");
         }
     }
 
