@@ -244,7 +244,7 @@ pub(super) struct NameCache {
     /// The findings of the name being rewritten, kept for its entry.
     pub(super) findings: Vec<LabelFinding>,
     /// A tag of the hash of each name not found lately, in a slot of its own (a name
-    /// may take the slot of another).
+    /// may take the slot of another); no slots when `slots` has none.
     met: Box<[u16]>,
     /// The share of the names kept that were found again before another took their slot
     /// or, while names are kept on their second meeting, of the names not found that were
@@ -298,13 +298,18 @@ impl NameCache {
         }
     }
 
+    /// Whether names are kept: its tables have slots.
+    fn enabled(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
     /// Whether to keep `name`, which is not in the cache, once it is rewritten: on its first
     /// meeting while the names kept so are found again often enough (a log names a domain
     /// in its query and in its answer), else on its second meeting. Names met once each
     /// (the owner names of a zone, most of them) then neither cost the copy into a slot nor
     /// take the slot of a name that repeats. Always false when nothing is kept.
     pub(super) fn admits(&mut self, key: NameKey<'_>) -> bool {
-        if self.met.is_empty() {
+        if !self.enabled() {
             return false;
         }
         let slot = key.hash as usize & (MET_SLOTS - 1);
@@ -329,7 +334,7 @@ impl NameCache {
     /// The entry of the name of `key` under the origin in effect.
     pub(super) fn find(&mut self, key: NameKey<'_>) -> Option<&NameSlot> {
         let name = key.name;
-        if self.slots.is_empty() || name.len() > NAME_MAX {
+        if !self.enabled() || name.len() > NAME_MAX {
             return None;
         }
         let slot = &mut self.slots[slot_of_hash(key.hash, NAME_SLOTS)];
@@ -343,7 +348,7 @@ impl NameCache {
     /// bytes or the cache would hold more than [`NAME_CACHE_BYTES`]).
     pub(super) fn keep(&mut self, key: NameKey<'_>, written: &[u8], outcome: Outcome) {
         let name = key.name;
-        if self.slots.is_empty() || name.len() > NAME_MAX || name.is_empty() {
+        if !self.enabled() || name.len() > NAME_MAX || name.is_empty() {
             return;
         }
         let slot = &mut self.slots[slot_of_hash(key.hash, NAME_SLOTS)];
