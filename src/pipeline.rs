@@ -11,7 +11,9 @@
 //! thread, which hands each chunk to the pool as soon as it is cut or read, keeps a few
 //! chunks per core in flight, and writes their results in input order as they
 //! come back: no thread waits for a group of chunks to end, and memory stays bounded
-//! whatever the input size. Where the scanner can guess record ends cheaply
+//! whatever the input size. With one thread there is no pool: the calling thread scans each
+//! chunk as it cuts or reads it, once the chunk before is written, so the chunk starts in
+//! the state that one left. Where the scanner can guess record ends cheaply
 //! ([`Scanner::guess_record_end`], zone files), a mapped file and a stream are cut at the
 //! guesses, and again at exact record ends from the first chunk whose scan fails (a
 //! stream's blocks in flight are read again from memory). The state a chunk starts in is
@@ -192,7 +194,8 @@ pub struct Options {
     pub mode: Mode,
     /// IDNA profile for Unicode labels.
     pub profile: Profile,
-    /// Worker threads; 0 = all cores. More than [`max_threads`] are capped at that.
+    /// Worker threads; 0 = all cores; 1 = none but the calling thread, which then scans
+    /// each chunk itself. More than [`max_threads`] are capped at that.
     pub threads: usize,
     /// The homograph checker; `None` leaves the look-alike checks out.
     pub homographs: Option<Arc<Homographs>>,
@@ -231,7 +234,9 @@ pub struct Run<N> {
 pub struct Pipeline {
     options: Options,
     limits: ChunkLimits,
-    pool: rayon::ThreadPool,
+    /// The worker threads; none for one thread (`-j1`), when the calling thread scans each
+    /// chunk itself once the chunk before is written.
+    pool: Option<rayon::ThreadPool>,
     /// One rewriter per worker thread, kept from chunk to chunk and from input to input
     /// with its caches.
     rewriters: Vec<Mutex<NameRewriter>>,
@@ -248,22 +253,40 @@ enum Input<'a> {
 }
 
 impl Pipeline {
-    /// A pipeline for `options`, with its thread pool.
+    /// A pipeline for `options`, with its thread pool (none for one thread).
     pub fn new(options: Options) -> io::Result<Self> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads.min(max_threads()))
-            .build()
-            .map_err(io::Error::other)?;
-        let rewriters = (0..pool.current_num_threads())
+        let threads = match options.threads {
+            0 => cores(),
+            n => n,
+        }
+        .min(max_threads());
+        let pool = if threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(io::Error::other)?;
+            Some(pool)
+        } else {
+            None
+        };
+        let rewriters = (0..threads)
             .map(|_| Mutex::new(rewriter(&options)))
             .collect();
         Ok(Pipeline {
             limits: options.chunks.checked(),
-            in_flight: window(pool.current_num_threads(), cores()),
+            in_flight: match pool {
+                Some(_) => window(threads, cores()),
+                None => 1,
+            },
             options,
             pool,
             rewriters,
         })
+    }
+
+    /// The threads that scan: the workers, or the calling thread alone.
+    pub fn threads(&self) -> usize {
+        self.rewriters.len()
     }
 
     /// The options the pipeline was built with.
@@ -323,9 +346,19 @@ impl Pipeline {
     }
 
     /// The worker threads, for a driver that cuts its input in its own way (the capture
-    /// driver, [`crate::input::capture::drive`]).
-    pub fn pool(&self) -> &rayon::ThreadPool {
-        &self.pool
+    /// driver, [`crate::input::capture::drive`]); none when the calling thread does all
+    /// the work (one thread).
+    pub fn pool(&self) -> Option<&rayon::ThreadPool> {
+        self.pool.as_ref()
+    }
+
+    /// Runs `body` with the scope to hand chunks out in: the pool's, or none when this
+    /// thread scans them itself ([`hand_out`]).
+    fn in_scope<'s, R>(&self, body: impl FnOnce(Option<&rayon::Scope<'s>>) -> R) -> R {
+        match &self.pool {
+            Some(pool) => pool.in_place_scope(|s| body(Some(s))),
+            None => body(None),
+        }
     }
 
     /// A rewriter with the options' mode, profile, homograph checker and caches.
@@ -345,7 +378,7 @@ impl Pipeline {
         let started = Instant::now();
         let live = matches!(input, Input::Stream(_, true));
         let limits = self.limits;
-        let pool = &self.pool;
+        let serial = self.pool.is_none();
         let mut stats = Stats::default();
         let mut notes = Vec::new();
         let mut line_base = 0u64;
@@ -499,8 +532,12 @@ impl Pipeline {
                 // results in input order as they come back. No thread waits for a whole
                 // batch to end.
                 let window = self.in_flight;
-                let always_look = self.pool.current_num_threads() < cores();
-                let mut cuts = Cuts::new(data, scanner.start(), always_look);
+                let looks = if serial {
+                    Looks::never()
+                } else {
+                    Looks::new(self.threads() < cores())
+                };
+                let mut cuts = Cuts::new(data, scanner.start(), looks);
                 let (sender, scanned) = mpsc::channel();
                 // The chunks handed out and not yet written, with their results once
                 // scanned; the first is chunk number `first` (chunks are numbered as they
@@ -509,9 +546,14 @@ impl Pipeline {
                     VecDeque::with_capacity(window);
                 let (mut first, mut handed_out) = (0usize, 0usize);
                 let scan_here = &scan_here;
-                pool.in_place_scope(|s| -> Result<(), Error> {
+                self.in_scope(|s| -> Result<(), Error> {
                     loop {
                         while queue.len() < window {
+                            if serial {
+                                // Every chunk before is written: the next starts in the
+                                // state they left.
+                                cuts.start_next_in(state.clone());
+                            }
                             let Some(cut) = cuts.next(scanner, limits) else {
                                 break;
                             };
@@ -571,16 +613,22 @@ impl Pipeline {
                     VecDeque::with_capacity(window);
                 let (mut first, mut handed_out) = (0usize, 0usize);
                 let scan_here = &scan_here;
-                pool.in_place_scope(|s| -> Result<(), Error> {
+                self.in_scope(|s| -> Result<(), Error> {
                     loop {
                         while queue.len() < window {
                             let wait = !live || queue.is_empty();
                             let Some(block) = blocks.next_block(wait).map_err(Error::Input)? else {
                                 break;
                             };
-                            let state = guess.clone();
-                            let chunk_bytes = &block.data[..block.len];
-                            guess = scanner.state_after(chunk_bytes, std::mem::take(&mut guess));
+                            let state = if serial {
+                                // Every block before is written: this one starts in the
+                                // state they left.
+                                state.clone()
+                            } else {
+                                let chunk_bytes = &block.data[..block.len];
+                                let after = scanner.state_after(chunk_bytes, guess.clone());
+                                std::mem::replace(&mut guess, after)
+                            };
                             let block = Arc::new(block);
                             let (job, start) = (Arc::clone(&block), state.clone());
                             // The job's hold on the block ends with the scan, before its
@@ -694,6 +742,16 @@ impl Looks {
         }
     }
 
+    /// Never looks: for a run that scans each chunk once the chunk before is written, and
+    /// so knows the state it starts in ([`Cuts::start_next_in`]).
+    fn never() -> Self {
+        Looks {
+            always: false,
+            quiet: 0,
+            enough: 0,
+        }
+    }
+
     /// Whether to look at the next chunk.
     fn look(&self) -> bool {
         self.always || self.quiet < self.enough
@@ -723,19 +781,24 @@ type StreamPending<S, N> = (Arc<Block>, S, Option<ChunkOutput<S, N>>);
 /// output or its panic.
 type Scanned<S, N> = (usize, std::thread::Result<ChunkOutput<S, N>>);
 
-/// Runs `scan` on the pool in `scope` and sends its result, numbered `index`, to `sender`.
+/// Runs `scan` on the pool in `scope`, or here and now without one, and sends its result,
+/// numbered `index`, to `sender`.
 fn hand_out<'s, S: Send + 's, N: Send + 's>(
-    scope: &rayon::Scope<'s>,
+    scope: Option<&rayon::Scope<'s>>,
     index: usize,
     sender: &mpsc::Sender<Scanned<S, N>>,
     scan: impl FnOnce() -> ChunkOutput<S, N> + Send + 's,
 ) {
     let sender = sender.clone();
-    scope.spawn(move |_| {
+    let run = move || {
         let result = panic::catch_unwind(AssertUnwindSafe(scan));
         // The receiver is gone only once writing has failed.
         let _ = sender.send((index, result));
-    });
+    };
+    match scope {
+        Some(scope) => scope.spawn(move |_| run()),
+        None => run(),
+    }
 }
 
 /// Waits for the next output scanned on the pool (a panic of its scan goes on here) and
@@ -776,18 +839,23 @@ struct Cut<'a, S> {
 }
 
 impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
-    /// Cuts for `data`, which starts in `state`, at guessed record ends; looking at every
-    /// chunk for the state after it when `always_look` says so ([`Looks`]).
-    fn new(data: &'a [u8], state: St, always_look: bool) -> Self {
+    /// Cuts for `data`, which starts in `state`, at guessed record ends; looking at the
+    /// chunks for the states after them as `looks` says.
+    fn new(data: &'a [u8], state: St, looks: Looks) -> Self {
         Cuts {
             data,
             end: 0,
             mid_line: false,
             state,
             guessing: true,
-            looks: Looks::new(always_look),
+            looks,
             blind: false,
         }
+    }
+
+    /// The next chunk starts in `state`, known from the scans of the chunks before.
+    fn start_next_in(&mut self, state: St) {
+        self.state = state;
     }
 
     /// The next chunk, `None` at the end of the data.
@@ -961,11 +1029,11 @@ mod tests {
         zone_of_pieces(&pieces)
     }
 
-    /// The zone scanner, counting the chunks it scans.
+    /// The zone scanner, noting the thread of each chunk it scans.
     #[derive(Default)]
     struct Counting {
         zone: crate::input::zone::ZoneScanner,
-        scans: std::sync::atomic::AtomicUsize,
+        scans: Mutex<Vec<std::thread::ThreadId>>,
     }
 
     impl Scanner for Counting {
@@ -982,8 +1050,8 @@ mod tests {
             rewriter: &mut NameRewriter,
             out: &mut ChunkOutput<Self::State, Self::Note>,
         ) {
-            self.scans
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let thread = std::thread::current().id();
+            self.scans.lock().expect("not poisoned").push(thread);
             self.zone.scan(chunk, rewriter, out);
         }
 
@@ -1013,14 +1081,14 @@ mod tests {
     }
 
     /// The output and the findings (JSON Lines) of decoding `zone` (mapped, or read as a
-    /// stream) with `threads` workers and chunks of `bytes`, and how many chunks were
-    /// scanned.
+    /// stream) with `threads` workers and chunks of `bytes`, and the thread that scanned
+    /// each chunk.
     fn decoded(
         zone: &[u8],
         stream: bool,
         threads: usize,
         bytes: usize,
-    ) -> (Vec<u8>, Vec<u8>, usize) {
+    ) -> (Vec<u8>, Vec<u8>, Vec<std::thread::ThreadId>) {
         let (output, findings, result, scans) = decoding(zone, stream, threads, bytes);
         result.expect("a zone that parses");
         (output, findings, scans)
@@ -1032,7 +1100,12 @@ mod tests {
         stream: bool,
         threads: usize,
         bytes: usize,
-    ) -> (Vec<u8>, Vec<u8>, Result<(), String>, usize) {
+    ) -> (
+        Vec<u8>,
+        Vec<u8>,
+        Result<(), String>,
+        Vec<std::thread::ThreadId>,
+    ) {
         let pipeline = Pipeline::new(Options {
             mode: Mode::Decode { race: false },
             profile: Profile::default(),
@@ -1056,7 +1129,8 @@ mod tests {
         };
         report.finish(None).expect("written");
         let result = result.map(|_| ()).map_err(|e| e.to_string());
-        (output, findings, result, scanner.scans.into_inner())
+        let scans = scanner.scans.into_inner().expect("not poisoned");
+        (output, findings, result, scans)
     }
 
     #[test]
@@ -1077,7 +1151,7 @@ mod tests {
             (&far, true, 0, 0..=0),
             (&near, false, 1, 1..=23),
         ] {
-            let mut cuts = Cuts::new(zone, scanner.start(), always);
+            let mut cuts = Cuts::new(zone, scanner.start(), Looks::new(always));
             // Each chunk's state as a look at all of the zone before it finds it.
             let (mut blind, mut wrong) = (0, 0);
             let (mut seen, mut truth) = (0, scanner.start());
@@ -1120,7 +1194,7 @@ mod tests {
                 let mut blocks = BlockReader::new(reader, false, &scanner, limits);
                 std::iter::from_fn(|| blocks.next_block(true).expect("read")).count()
             } else {
-                let mut cuts = Cuts::new(&zone, None, true);
+                let mut cuts = Cuts::new(&zone, None, Looks::new(true));
                 std::iter::from_fn(|| cuts.next(&scanner, limits)).count()
             };
             for threads in [0, 1, cores() + 1] {
@@ -1131,7 +1205,7 @@ mod tests {
                 // looking, those in flight when a blind guess proves wrong (five times) are
                 // scanned again; a stream is always looked at.
                 let workers = if threads == 0 { cores() } else { threads };
-                let scans = got.2;
+                let scans = got.2.len();
                 if stream || workers < cores() {
                     assert_eq!(scans, chunks, "{what}");
                 } else {
@@ -1140,6 +1214,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn one_thread_scans_every_chunk_itself_and_more_leave_the_scans_to_the_workers() {
+        let zone = zone_of_origins(&FAR_APART);
+        let here = std::thread::current().id();
+        for stream in [false, true] {
+            let (_, _, alone) = decoded(&zone, stream, 1, 256);
+            let (_, _, pooled) = decoded(&zone, stream, 2, 256);
+            assert!(alone.len() > 500, "{}", alone.len());
+            assert!(alone.iter().all(|&t| t == here), "stream: {stream}");
+            assert!(pooled.iter().all(|&t| t != here), "stream: {stream}");
+        }
+        let options = |threads| Options {
+            mode: Mode::Decode { race: false },
+            profile: Profile::default(),
+            threads,
+            homographs: None,
+            chunks: ChunkLimits::default(),
+            verdict_caches: true,
+        };
+        let alone = Pipeline::new(options(1)).expect("a pipeline");
+        assert!(alone.pool().is_none());
+        assert_eq!(alone.threads(), 1);
+        let pooled = Pipeline::new(options(3)).expect("a pipeline");
+        assert_eq!(
+            pooled.pool().map(rayon::ThreadPool::current_num_threads),
+            Some(3)
+        );
+        assert_eq!(pooled.threads(), 3);
     }
 
     proptest::proptest! {
@@ -1155,12 +1259,13 @@ mod tests {
         ) {
             let zone = zone_of_pieces(&pieces);
             let (output, findings, result, _) = decoding(&zone, false, 1, zone.len());
-            for stream in [false, true] {
-                let got = decoding(&zone, stream, 0, bytes);
-                proptest::prop_assert_eq!(&got.2, &result, "stream: {}", stream);
+            for (stream, threads) in [(false, 0), (true, 0), (false, 1), (true, 1)] {
+                let got = decoding(&zone, stream, threads, bytes);
+                let what = format!("stream: {stream}, threads: {threads}");
+                proptest::prop_assert_eq!(&got.2, &result, "{}", what);
                 if result.is_ok() {
-                    proptest::prop_assert!(got.0 == output, "output, stream: {}", stream);
-                    proptest::prop_assert!(got.1 == findings, "findings, stream: {}", stream);
+                    proptest::prop_assert!(got.0 == output, "output, {}", what);
+                    proptest::prop_assert!(got.1 == findings, "findings, {}", what);
                 }
             }
         }

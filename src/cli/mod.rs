@@ -226,7 +226,8 @@ struct JobArgs {
     /// Findings format
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     report_format: ReportFormat,
-    /// Worker threads (0 = all cores; more than four per core are capped at that)
+    /// Worker threads (0 = all cores; 1 = one thread that also reads and writes; more than
+    /// four per core are capped at that)
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
     threads: usize,
     /// Progress bar on standard error

@@ -143,7 +143,7 @@ impl Run {
             read: 0,
         };
         // One reader per worker thread, kept from batch to batch with its rewriter's caches.
-        let readers: Vec<Mutex<Reader>> = (0..pipeline.pool().current_num_threads())
+        let readers: Vec<Mutex<Reader>> = (0..pipeline.threads())
             .map(|_| {
                 Mutex::new(Reader {
                     extractor: Extractor::new(),
@@ -155,17 +155,18 @@ impl Run {
         let spare: Mutex<Vec<Part>> = Mutex::new(Vec::new());
         let read_parts = |batch: &Batch<'_>| -> Vec<Part> {
             let parts = batch.parts();
-            parts
-                .par_iter()
-                .map(|part| {
-                    let worker = rayon::current_thread_index().unwrap_or(0);
-                    let mut reader = readers[worker % readers.len()]
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner);
-                    let kept = spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
-                    reader.part(batch, part.clone(), kept.unwrap_or_default())
-                })
-                .collect()
+            let read = |part: &Range<usize>| {
+                let worker = rayon::current_thread_index().unwrap_or(0);
+                let mut reader = readers[worker % readers.len()]
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                let kept = spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
+                reader.part(batch, part.clone(), kept.unwrap_or_default())
+            };
+            match pipeline.pool() {
+                Some(_) => parts.par_iter().map(read).collect(),
+                None => parts.iter().map(read).collect(),
+            }
         };
         // A batch read and not yet written.
         let mut ready: Option<(Batch<'a>, Vec<Part>)> = None;
@@ -198,8 +199,9 @@ impl Run {
             let mut parts = Vec::new();
             let mut written = Ok(());
             let mut gathered = None;
-            pipeline.pool().in_place_scope(|s| {
-                s.spawn(|_| parts = read_parts(&batch));
+            // The batch before is written, and the next gathered, while the workers read
+            // this one (one after the other on this thread with no workers).
+            let mut write_and_gather = || {
                 if let Some((before, parts)) = ready.take() {
                     written = writer.write(&before, parts, &spare);
                     progress(writer.read);
@@ -208,7 +210,17 @@ impl Run {
                 if written.is_ok() && end.is_none() {
                     gathered = Some(batches.gather(true));
                 }
-            });
+            };
+            match pipeline.pool() {
+                Some(pool) => pool.in_place_scope(|s| {
+                    s.spawn(|_| parts = read_parts(&batch));
+                    write_and_gather();
+                }),
+                None => {
+                    parts = read_parts(&batch);
+                    write_and_gather();
+                }
+            }
             written?;
             match gathered {
                 Some(after) if !after.stalled && after.end.is_none() => {
