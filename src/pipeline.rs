@@ -1094,6 +1094,18 @@ mod tests {
         (output, findings, scans)
     }
 
+    /// Options to decode with `threads` workers and chunks of `bytes`.
+    fn decoding_options(threads: usize, bytes: usize) -> Options {
+        Options {
+            mode: Mode::Decode { race: false },
+            profile: Profile::default(),
+            threads,
+            homographs: None,
+            chunks: chunks_of(bytes),
+            verdict_caches: true,
+        }
+    }
+
     /// [`decoded`], with the error of a zone that does not parse.
     fn decoding(
         zone: &[u8],
@@ -1106,15 +1118,7 @@ mod tests {
         Result<(), String>,
         Vec<std::thread::ThreadId>,
     ) {
-        let pipeline = Pipeline::new(Options {
-            mode: Mode::Decode { race: false },
-            profile: Profile::default(),
-            threads,
-            homographs: None,
-            chunks: chunks_of(bytes),
-            verdict_caches: true,
-        })
-        .expect("a pool");
+        let pipeline = Pipeline::new(decoding_options(threads, bytes)).expect("a pool");
         let (mut output, mut findings) = (Vec::new(), Vec::new());
         let mut report = ReportWriter::new(crate::report::Format::Jsonl, &mut findings);
         let scanner = Counting::default();
@@ -1227,18 +1231,10 @@ mod tests {
             assert!(alone.iter().all(|&t| t == here), "stream: {stream}");
             assert!(pooled.iter().all(|&t| t != here), "stream: {stream}");
         }
-        let options = |threads| Options {
-            mode: Mode::Decode { race: false },
-            profile: Profile::default(),
-            threads,
-            homographs: None,
-            chunks: ChunkLimits::default(),
-            verdict_caches: true,
-        };
-        let alone = Pipeline::new(options(1)).expect("a pipeline");
+        let alone = Pipeline::new(decoding_options(1, 256)).expect("a pipeline");
         assert!(alone.pool().is_none());
         assert_eq!(alone.threads(), 1);
-        let pooled = Pipeline::new(options(3)).expect("a pipeline");
+        let pooled = Pipeline::new(decoding_options(3, 256)).expect("a pipeline");
         assert_eq!(
             pooled.pool().map(rayon::ThreadPool::current_num_threads),
             Some(3)
