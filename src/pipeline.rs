@@ -422,19 +422,20 @@ impl Pipeline {
         let mut emit = |mut chunk: Chunk<'_, S::State>,
                         mut result: ChunkOutput<S::State, S::Note>,
                         state: &mut S::State,
+                        carry: &mut Carry,
                         out: &mut Option<&mut dyn Write>|
          -> Result<(), Error> {
-            if chunk.state != *state || chunk.carry != carry {
+            if chunk.state != *state || chunk.carry != *carry {
                 // The cutter's quick look went wrong (a `$ORIGIN` line inside a quoted
                 // string, say), or the chunk before ended inside a record in a state the
                 // chunk did not start with: this chunk is read again as it must be.
                 chunk.state = state.clone();
-                chunk.carry = carry;
+                chunk.carry = *carry;
                 let rewriter = own_rewriter.get_or_insert_with(|| rewriter(&self.options));
                 result = scan(&chunk, rewriter);
             }
             *state = result.state().clone();
-            carry = if chunk.ends_mid_line {
+            *carry = if chunk.ends_mid_line {
                 result.carry()
             } else {
                 Carry::default()
@@ -551,8 +552,8 @@ impl Pipeline {
                         while queue.len() < window {
                             if serial {
                                 // Every chunk before is written: the next starts in the
-                                // state they left.
-                                cuts.start_next_in(state.clone());
+                                // state they left, and with what they handed on.
+                                cuts.start_next_in(state.clone(), carry);
                             }
                             let Some(cut) = cuts.next(scanner, limits) else {
                                 break;
@@ -591,7 +592,7 @@ impl Pipeline {
                         let (cut, result) = queue.pop_front().expect("a front");
                         first += 1;
                         let result = result.expect("a result");
-                        emit(cut.chunk, result, &mut state, &mut out)?;
+                        emit(cut.chunk, result, &mut state, &mut carry, &mut out)?;
                     }
                 })?;
             }
@@ -620,24 +621,25 @@ impl Pipeline {
                             let Some(block) = blocks.next_block(wait).map_err(Error::Input)? else {
                                 break;
                             };
-                            let state = if serial {
+                            let (state, carry) = if serial {
                                 // Every block before is written: this one starts in the
-                                // state they left.
-                                state.clone()
+                                // state they left, and with what they handed on.
+                                (state.clone(), carry)
                             } else {
                                 let chunk_bytes = &block.data[..block.len];
                                 let after = scanner.state_after(chunk_bytes, guess.clone());
-                                std::mem::replace(&mut guess, after)
+                                (std::mem::replace(&mut guess, after), Carry::default())
                             };
                             let block = Arc::new(block);
                             let (job, start) = (Arc::clone(&block), state.clone());
                             // The job's hold on the block ends with the scan, before its
                             // result is sent: the buffer can then be given back once written.
-                            hand_out(s, handed_out, &sender, move || scan_here(&job.chunk(start)));
+                            let scan_job = move || scan_here(&job.chunk(start, carry));
+                            hand_out(s, handed_out, &sender, scan_job);
                             handed_out += 1;
-                            queue.push_back((block, state, None));
+                            queue.push_back((block, state, carry, None));
                         }
-                        let Some((_, _, result)) = queue.front() else {
+                        let Some((_, _, _, result)) = queue.front() else {
                             if blocks.finished() {
                                 return Ok(());
                             }
@@ -645,7 +647,7 @@ impl Pipeline {
                             continue;
                         };
                         let Some(result) = result else {
-                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.2, give_back);
+                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.3, give_back);
                             continue;
                         };
                         if queue[0].0.guessed && result.fatal().is_some() {
@@ -653,18 +655,19 @@ impl Pipeline {
                             // are read again, cut exactly; the results of the blocks handed
                             // out after it are not written.
                             guess = queue[0].1.clone();
-                            blocks.again_exactly(queue.iter().map(|(block, _, _)| &**block));
+                            blocks.again_exactly(queue.iter().map(|(block, ..)| &**block));
                             first = handed_out;
                             queue
                                 .drain(..)
-                                .filter_map(|(_, _, r)| r)
+                                .filter_map(|(_, _, _, r)| r)
                                 .for_each(give_back);
                             continue;
                         }
-                        let (block, start, result) = queue.pop_front().expect("a front");
+                        let (block, start, handed, result) = queue.pop_front().expect("a front");
                         first += 1;
                         let result = result.expect("a result");
-                        emit(block.chunk(start), result, &mut state, &mut out)?;
+                        let chunk = block.chunk(start, handed);
+                        emit(chunk, result, &mut state, &mut carry, &mut out)?;
                         if let Ok(block) = Arc::try_unwrap(block) {
                             blocks.recycle(block, window);
                         }
@@ -701,6 +704,8 @@ struct Cuts<'a, S> {
     mid_line: bool,
     /// The scanner state guessed for the start of the next chunk.
     state: S,
+    /// What the chunks before hand on to the next, when known ([`Cuts::start_next_in`]).
+    carry: Carry,
     /// Chunks end at the scanner's guesses of record ends
     /// ([`Scanner::guess_record_end`]) rather than at exact ones.
     guessing: bool,
@@ -773,9 +778,9 @@ impl Looks {
 /// A chunk handed to the pool, and its result once scanned.
 type Pending<'a, S, N> = (Cut<'a, S>, Option<ChunkOutput<S, N>>);
 
-/// A block read from a stream and handed to the pool, the scanner state it was handed out
-/// with, and its result once scanned.
-type StreamPending<S, N> = (Arc<Block>, S, Option<ChunkOutput<S, N>>);
+/// A block read from a stream and handed to the pool, the scanner state and the carry it
+/// was handed out with, and its result once scanned.
+type StreamPending<S, N> = (Arc<Block>, S, Carry, Option<ChunkOutput<S, N>>);
 
 /// What a scan on the pool sends back: the number its chunk was handed out with, and its
 /// output or its panic.
@@ -847,15 +852,18 @@ impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
             end: 0,
             mid_line: false,
             state,
+            carry: Carry::default(),
             guessing: true,
             looks,
             blind: false,
         }
     }
 
-    /// The next chunk starts in `state`, known from the scans of the chunks before.
-    fn start_next_in(&mut self, state: St) {
+    /// The next chunk starts in `state`, with `carry` handed on, as the scans of the
+    /// chunks before found them.
+    fn start_next_in(&mut self, state: St, carry: Carry) {
         self.state = state;
+        self.carry = carry;
     }
 
     /// The next chunk, `None` at the end of the data.
@@ -887,7 +895,7 @@ impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
         let chunk = Chunk {
             data: &data[start..end],
             ahead,
-            carry: Carry::default(),
+            carry: std::mem::take(&mut self.carry),
             starts_mid_line: self.mid_line,
             ends_mid_line,
             state: std::mem::replace(&mut self.state, next),
@@ -1029,16 +1037,16 @@ mod tests {
         zone_of_pieces(&pieces)
     }
 
-    /// The zone scanner, noting the thread of each chunk it scans.
+    /// A scanner (the zone scanner unless said), noting the thread of each chunk it scans.
     #[derive(Default)]
-    struct Counting {
-        zone: crate::input::zone::ZoneScanner,
+    struct Counting<T = crate::input::zone::ZoneScanner> {
+        zone: T,
         scans: Mutex<Vec<std::thread::ThreadId>>,
     }
 
-    impl Scanner for Counting {
-        type State = <crate::input::zone::ZoneScanner as Scanner>::State;
-        type Note = <crate::input::zone::ZoneScanner as Scanner>::Note;
+    impl<T: Scanner> Scanner for Counting<T> {
+        type State = T::State;
+        type Note = T::Note;
 
         fn start(&self) -> Self::State {
             self.zone.start()
@@ -1094,34 +1102,43 @@ mod tests {
         (output, findings, scans)
     }
 
-    /// Options to decode with `threads` workers and chunks of `bytes`.
-    fn decoding_options(threads: usize, bytes: usize) -> Options {
+    /// Options to decode with `threads` workers and chunks cut as `chunks` says.
+    fn decoding_options(threads: usize, chunks: ChunkLimits) -> Options {
         Options {
             mode: Mode::Decode { race: false },
             profile: Profile::default(),
             threads,
             homographs: None,
-            chunks: chunks_of(bytes),
+            chunks,
             verdict_caches: true,
         }
     }
 
-    /// [`decoded`], with the error of a zone that does not parse.
-    fn decoding(
-        zone: &[u8],
-        stream: bool,
-        threads: usize,
-        bytes: usize,
-    ) -> (
+    /// What [`decoding`] gives: the output, the findings (JSON Lines), the error of an
+    /// input that does not parse, and the thread that scanned each chunk.
+    type Decoding = (
         Vec<u8>,
         Vec<u8>,
         Result<(), String>,
         Vec<std::thread::ThreadId>,
-    ) {
-        let pipeline = Pipeline::new(decoding_options(threads, bytes)).expect("a pool");
+    );
+
+    /// [`decoded`], with the error of a zone that does not parse.
+    fn decoding(zone: &[u8], stream: bool, threads: usize, bytes: usize) -> Decoding {
+        decoding_with::<crate::input::zone::ZoneScanner>(zone, stream, threads, chunks_of(bytes))
+    }
+
+    /// [`decoding`] with the scanner `T` and chunks cut as `chunks` says.
+    fn decoding_with<T: Scanner + Default>(
+        zone: &[u8],
+        stream: bool,
+        threads: usize,
+        chunks: ChunkLimits,
+    ) -> Decoding {
+        let pipeline = Pipeline::new(decoding_options(threads, chunks)).expect("a pool");
         let (mut output, mut findings) = (Vec::new(), Vec::new());
         let mut report = ReportWriter::new(crate::report::Format::Jsonl, &mut findings);
-        let scanner = Counting::default();
+        let scanner = Counting::<T>::default();
         let out: &mut dyn Write = &mut output;
         let (file, progress) = ("zone", &mut |_| {});
         let result = match stream {
@@ -1177,6 +1194,50 @@ mod tests {
         }
     }
 
+    /// How many chunks `data` is cut into (mapped, or read as a stream) for `scanner`.
+    fn chunks_in<S: Scanner>(data: &[u8], stream: bool, scanner: &S, limits: ChunkLimits) -> usize {
+        if stream {
+            let reader = &mut { data };
+            let mut blocks = BlockReader::new(reader, false, scanner, limits);
+            std::iter::from_fn(|| blocks.next_block(true).expect("read")).count()
+        } else {
+            let mut cuts = Cuts::new(data, scanner.start(), Looks::new(true));
+            std::iter::from_fn(|| cuts.next(scanner, limits)).count()
+        }
+    }
+
+    #[test]
+    fn one_thread_hands_what_a_cut_line_carries_to_the_next_chunk_and_scans_each_once() {
+        // A log line of 300 KB of names, cut inside every 9 KiB or so (a name across
+        // nearly every cut), then a short line.
+        let mut log: Vec<u8> = (0..10_000)
+            .flat_map(|i| format!("xn--bcher-kva.h{i}.example ").into_bytes())
+            .collect();
+        log.extend_from_slice(b"\nxn--80ak6aa92e.com\n");
+        let limits = ChunkLimits {
+            bytes: 1024,
+            max_record: LOOKAHEAD,
+        };
+        let scanner = crate::input::log::LogScanner;
+        let whole =
+            decoding_with::<crate::input::log::LogScanner>(&log, false, 1, chunks_of(log.len()));
+        let text = String::from_utf8(whole.0.clone()).expect("UTF-8");
+        assert_eq!(text.matches("bücher.h").count(), 10_000);
+        for stream in [false, true] {
+            let chunks = chunks_in(&log, stream, &scanner, limits);
+            assert!(chunks > 30, "{chunks}");
+            for threads in [1, 2] {
+                let got =
+                    decoding_with::<crate::input::log::LogScanner>(&log, stream, threads, limits);
+                let what = format!("{threads} threads, stream: {stream}");
+                assert!(got.0 == whole.0 && got.1 == whole.1, "{what}");
+                if threads == 1 {
+                    assert_eq!(got.3.len(), chunks, "{what}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn origins_far_apart_give_what_one_chunk_gives_whatever_the_threads() {
         let zone = zone_of_origins(&FAR_APART);
@@ -1192,15 +1253,7 @@ mod tests {
         // Threads: 0 (all cores: the cutter stops looking), 1 and one over the cores.
         let scanner = crate::input::zone::ZoneScanner::new();
         for (stream, bytes) in [(false, 256), (false, 4096), (true, 256), (true, 4096)] {
-            let limits = chunks_of(bytes);
-            let chunks = if stream {
-                let reader = &mut { &zone[..] };
-                let mut blocks = BlockReader::new(reader, false, &scanner, limits);
-                std::iter::from_fn(|| blocks.next_block(true).expect("read")).count()
-            } else {
-                let mut cuts = Cuts::new(&zone, None, Looks::new(true));
-                std::iter::from_fn(|| cuts.next(&scanner, limits)).count()
-            };
+            let chunks = chunks_in(&zone, stream, &scanner, chunks_of(bytes));
             for threads in [0, 1, cores() + 1] {
                 let got = decoded(&zone, stream, threads, bytes);
                 let what = format!("{threads} threads, chunks of {bytes}, stream: {stream}");
@@ -1231,10 +1284,10 @@ mod tests {
             assert!(alone.iter().all(|&t| t == here), "stream: {stream}");
             assert!(pooled.iter().all(|&t| t != here), "stream: {stream}");
         }
-        let alone = Pipeline::new(decoding_options(1, 256)).expect("a pipeline");
+        let alone = Pipeline::new(decoding_options(1, chunks_of(256))).expect("a pipeline");
         assert!(alone.pool().is_none());
         assert_eq!(alone.threads(), 1);
-        let pooled = Pipeline::new(decoding_options(3, 256)).expect("a pipeline");
+        let pooled = Pipeline::new(decoding_options(3, chunks_of(256))).expect("a pipeline");
         assert_eq!(
             pooled.pool().map(rayon::ThreadPool::current_num_threads),
             Some(3)

@@ -138,12 +138,13 @@ pub(super) struct Block {
 }
 
 impl Block {
-    /// The block as a chunk that starts in the scanner state `state`.
-    pub(super) fn chunk<S>(&self, state: S) -> Chunk<'_, S> {
+    /// The block as a chunk that starts in the scanner state `state`, with `carry` handed
+    /// on from the block before.
+    pub(super) fn chunk<S>(&self, state: S, carry: Carry) -> Chunk<'_, S> {
         Chunk {
             data: &self.data[..self.len],
             ahead: if self.ends_mid_line { &self.data } else { &[] },
-            carry: Carry::default(),
+            carry,
             starts_mid_line: self.starts_mid_line,
             ends_mid_line: self.ends_mid_line,
             state,
