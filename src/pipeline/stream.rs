@@ -130,7 +130,8 @@ pub(super) struct Block {
     pub(super) data: Vec<u8>,
     /// The chunk's own bytes.
     pub(super) len: usize,
-    starts_mid_line: bool,
+    /// It starts inside a record that began in a block before.
+    pub(super) starts_mid_line: bool,
     ends_mid_line: bool,
     /// It ends at the scanner's guess of a record end ([`Scanner::guess_record_end`]): a
     /// scan that fails may have failed for the cut ([`BlockReader::again_exactly`]).
