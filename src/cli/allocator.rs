@@ -3,10 +3,11 @@
 //!
 //! The workers allocate the findings and the names they keep, and the writing thread
 //! frees much of them; mimalloc's per-thread free lists make that cheaper than the C
-//! library's allocator does (with the C library's, zone decoding takes 1.05x the time). As
+//! library's allocator does (with the C library's, zone decoding takes 1.06x the time). As
 //! it comes, it keeps freed memory for a while and commits its arenas whole, which takes a
-//! 2 GB log line of look-alikes to 63 MiB of anonymous memory. Purging at once and committing on use keep
-//! it where the C library's allocator is (BENCHMARKS.md gives the figures).
+//! 200 MB log of look-alikes read by eight workers to 72 MiB of anonymous memory. Purging
+//! at once and committing on use keep it where the C library's allocator is (20 MiB;
+//! BENCHMARKS.md gives the figures).
 
 use libmimalloc_sys::{mi_option_set, mi_option_t};
 
@@ -30,7 +31,7 @@ extern "C" fn set_options() {
     // SAFETY: `mi_option_set` stores an integer in mimalloc's table of options (it needs
     // no initialisation before), and both numbers are options of the version built.
     // Every run of the command calls it; tests/hostile.rs runs one on an input that the
-    // allocator's defaults take over that test's bound (about 61 MiB against 26).
+    // allocator's defaults take over that test's bound (about 72 MiB against 20).
     unsafe {
         mi_option_set(PURGE_DELAY, 0);
         mi_option_set(ARENA_EAGER_COMMIT, 0);
