@@ -7,7 +7,9 @@
 //! A record longer than [`ChunkLimits::max_record`] is cut inside: the chunk before the cut
 //! sees [`LOOKAHEAD`] bytes past it ([`Chunk::extended`]) and tells the chunk after it, in
 //! a [`Carry`], how far it went and in what state it left the record, so that a name across
-//! the cut is read whole, once. A mapped file is cut, and a stream read, by the calling
+//! the cut is read whole, once; the chunk after the cut is scanned by the calling thread,
+//! once the chunks before it are written, rather than by a worker that would not know the
+//! carry. A mapped file is cut, and a stream read, by the calling
 //! thread, which hands each chunk to the pool as soon as it is cut or read, keeps a few
 //! chunks per core in flight, and writes their results in input order as they
 //! come back: no thread waits for a group of chunks to end, and memory stays bounded
