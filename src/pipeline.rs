@@ -655,12 +655,12 @@ impl Pipeline {
                                 (std::mem::replace(&mut guess, after), Carry::default())
                             };
                             let block = Arc::new(block);
-                            let (job, start) = (Arc::clone(&block), state.clone());
-                            // The job's hold on the block ends with the scan, before its
-                            // result is sent: the buffer can then be given back once written.
                             // As for a mapped input, a block that starts inside a record is
                             // scanned by this thread, once the blocks before are written.
                             if serial || !block.starts_mid_line {
+                                // The job's hold on the block ends with the scan, before its
+                                // result is sent: the buffer can be given back once written.
+                                let (job, start) = (Arc::clone(&block), state.clone());
                                 let scan_job = move || scan_here(&job.chunk(start, carry));
                                 hand_out(s, handed_out, &sender, scan_job);
                             }
