@@ -355,8 +355,8 @@ impl Pipeline {
         self.pool.as_ref()
     }
 
-    /// Runs `body` with the scope to hand chunks out in: the pool's, or none when this
-    /// thread scans them itself ([`hand_out`]).
+    /// Runs `body` with the scope to hand chunks out in ([`hand_out`]): the pool's, or none
+    /// when this thread scans them all.
     fn in_scope<'s, R>(&self, body: impl FnOnce(Option<&rayon::Scope<'s>>) -> R) -> R {
         match &self.pool {
             Some(pool) => pool.in_place_scope(|s| body(Some(s))),
@@ -411,12 +411,20 @@ impl Pipeline {
                 .unwrap_or_else(PoisonError::into_inner);
             scan(chunk, &mut rewriter)
         };
-        // The rewriter of this thread, for the chunks it scans (again).
+        // Scans a chunk on this thread: with the pipeline's one rewriter when it has no
+        // workers, else with one of this run's own.
         let own_rewriter = RefCell::new(None);
         let scan_own = |chunk: &Chunk<'_, S::State>| {
+            if serial {
+                return scan_here(chunk);
+            }
             let mut own = own_rewriter.borrow_mut();
             scan(chunk, own.get_or_insert_with(|| rewriter(&self.options)))
         };
+        // Whether a chunk is scanned on this thread, once the chunks before it are written,
+        // in the state they left and with what they hand on: every chunk with no workers,
+        // and one that starts inside a record, which a worker would scan in vain.
+        let scanned_here = |starts_mid_line: bool| serial || starts_mid_line;
         // The scanner's state where the next chunk to write starts, as the scans found it.
         let mut state = scanner.start();
         // What the chunk before the next one to write hands on to it, and the bytes of the
@@ -556,18 +564,10 @@ impl Pipeline {
                 self.in_scope(|s| -> Result<(), Error> {
                     loop {
                         while queue.len() < window {
-                            if serial {
-                                // Every chunk before is written: the next starts in the
-                                // state they left, and with what they handed on.
-                                cuts.start_next_in(state.clone(), carry);
-                            }
                             let Some(cut) = cuts.next(scanner, limits) else {
                                 break;
                             };
-                            // A chunk that starts inside a record needs what the chunk before
-                            // hands on: a worker would scan it in vain, so this thread scans
-                            // it once that is known (below).
-                            if serial || !cut.chunk.starts_mid_line {
+                            if let (Some(s), false) = (s, scanned_here(cut.chunk.starts_mid_line)) {
                                 let job = cut.chunk.clone();
                                 hand_out(s, handed_out, &sender, move || scan_here(&job));
                             }
@@ -577,6 +577,13 @@ impl Pipeline {
                         let Some((cut, result)) = queue.front() else {
                             return Ok(());
                         };
+                        if result.is_none() && scanned_here(cut.chunk.starts_mid_line) {
+                            let (cut, result) = queue.front_mut().expect("a front");
+                            cut.chunk.state = state.clone();
+                            cut.chunk.carry = carry;
+                            *result = Some(scan_own(&cut.chunk));
+                            continue;
+                        }
                         if cut.blind && cut.chunk.state != state {
                             // The state changed where the cutter no longer looked: cut again
                             // from this chunk on, in the state it starts in, looking, without
@@ -589,20 +596,7 @@ impl Pipeline {
                             continue;
                         }
                         let Some(result) = result else {
-                            if cut.chunk.starts_mid_line && !serial {
-                                let (cut, result) = queue.front_mut().expect("a front");
-                                cut.chunk.state = state.clone();
-                                cut.chunk.carry = carry;
-                                *result = Some(scan_own(&cut.chunk));
-                            } else {
-                                receive_scanned(
-                                    &scanned,
-                                    &mut queue,
-                                    first,
-                                    |p| &mut p.1,
-                                    give_back,
-                                );
-                            }
+                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.1, give_back);
                             continue;
                         };
                         if cut.guessed && result.fatal().is_some() {
@@ -645,50 +639,42 @@ impl Pipeline {
                             let Some(block) = blocks.next_block(wait).map_err(Error::Input)? else {
                                 break;
                             };
-                            let (state, carry) = if serial {
-                                // Every block before is written: this one starts in the
-                                // state they left, and with what they handed on.
-                                (state.clone(), carry)
+                            // With no workers, the state comes with the blocks before, and
+                            // nothing is looked at.
+                            let start = if serial {
+                                state.clone()
                             } else {
                                 let chunk_bytes = &block.data[..block.len];
                                 let after = scanner.state_after(chunk_bytes, guess.clone());
-                                (std::mem::replace(&mut guess, after), Carry::default())
+                                std::mem::replace(&mut guess, after)
                             };
                             let block = Arc::new(block);
-                            // As for a mapped input, a block that starts inside a record is
-                            // scanned by this thread, once the blocks before are written.
-                            if serial || !block.starts_mid_line {
+                            if let (Some(s), false) = (s, scanned_here(block.starts_mid_line)) {
                                 // The job's hold on the block ends with the scan, before its
                                 // result is sent: the buffer can be given back once written.
-                                let (job, start) = (Arc::clone(&block), state.clone());
-                                let scan_job = move || scan_here(&job.chunk(start, carry));
+                                let (job, at) = (Arc::clone(&block), start.clone());
+                                let scan_job = move || scan_here(&job.chunk(at, Carry::default()));
                                 hand_out(s, handed_out, &sender, scan_job);
                             }
                             handed_out += 1;
-                            queue.push_back((block, state, carry, None));
+                            queue.push_back((block, start, Carry::default(), None));
                         }
-                        let Some((_, _, _, result)) = queue.front() else {
+                        let Some((block, _, _, result)) = queue.front() else {
                             if blocks.finished() {
                                 return Ok(());
                             }
                             // A live input stalled before a whole record came.
                             continue;
                         };
-                        let Some(result) = result else {
-                            if queue[0].0.starts_mid_line && !serial {
-                                let (block, start, handed, result) =
-                                    queue.front_mut().expect("a front");
-                                (*start, *handed) = (state.clone(), carry);
-                                *result = Some(scan_own(&block.chunk(start.clone(), carry)));
-                            } else {
-                                receive_scanned(
-                                    &scanned,
-                                    &mut queue,
-                                    first,
-                                    |p| &mut p.3,
-                                    give_back,
-                                );
-                            }
+                        if result.is_none() && scanned_here(block.starts_mid_line) {
+                            let (block, start, handed, result) =
+                                queue.front_mut().expect("a front");
+                            (*start, *handed) = (state.clone(), carry);
+                            *result = Some(scan_own(&block.chunk(start.clone(), carry)));
+                            continue;
+                        }
+                        let Some((_, _, _, Some(result))) = queue.front() else {
+                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.3, give_back);
                             continue;
                         };
                         if queue[0].0.guessed && result.fatal().is_some() {
@@ -745,8 +731,6 @@ struct Cuts<'a, S> {
     mid_line: bool,
     /// The scanner state guessed for the start of the next chunk.
     state: S,
-    /// What the chunks before hand on to the next, when known ([`Cuts::start_next_in`]).
-    carry: Carry,
     /// Chunks end at the scanner's guesses of record ends
     /// ([`Scanner::guess_record_end`]) rather than at exact ones.
     guessing: bool,
@@ -788,8 +772,8 @@ impl Looks {
         }
     }
 
-    /// Never looks: for a run that scans each chunk once the chunk before is written, and
-    /// so knows the state it starts in ([`Cuts::start_next_in`]).
+    /// Never looks: for a run with no workers, which scans each chunk once the chunk before
+    /// is written, in the state that one left.
     fn never() -> Self {
         Looks {
             always: false,
@@ -827,24 +811,19 @@ type StreamPending<S, N> = (Arc<Block>, S, Carry, Option<ChunkOutput<S, N>>);
 /// output or its panic.
 type Scanned<S, N> = (usize, std::thread::Result<ChunkOutput<S, N>>);
 
-/// Runs `scan` on the pool in `scope`, or here and now without one, and sends its result,
-/// numbered `index`, to `sender`.
+/// Runs `scan` on the pool in `scope` and sends its result, numbered `index`, to `sender`.
 fn hand_out<'s, S: Send + 's, N: Send + 's>(
-    scope: Option<&rayon::Scope<'s>>,
+    scope: &rayon::Scope<'s>,
     index: usize,
     sender: &mpsc::Sender<Scanned<S, N>>,
     scan: impl FnOnce() -> ChunkOutput<S, N> + Send + 's,
 ) {
     let sender = sender.clone();
-    let run = move || {
+    scope.spawn(move |_| {
         let result = panic::catch_unwind(AssertUnwindSafe(scan));
         // The receiver is gone only once writing has failed.
         let _ = sender.send((index, result));
-    };
-    match scope {
-        Some(scope) => scope.spawn(move |_| run()),
-        None => run(),
-    }
+    });
 }
 
 /// Waits for the next output scanned on the pool (a panic of its scan goes on here) and
@@ -893,18 +872,10 @@ impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
             end: 0,
             mid_line: false,
             state,
-            carry: Carry::default(),
             guessing: true,
             looks,
             blind: false,
         }
-    }
-
-    /// The next chunk starts in `state`, with `carry` handed on, as the scans of the
-    /// chunks before found them.
-    fn start_next_in(&mut self, state: St, carry: Carry) {
-        self.state = state;
-        self.carry = carry;
     }
 
     /// The next chunk, `None` at the end of the data.
@@ -936,7 +907,7 @@ impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
         let chunk = Chunk {
             data: &data[start..end],
             ahead,
-            carry: std::mem::take(&mut self.carry),
+            carry: Carry::default(),
             starts_mid_line: self.mid_line,
             ends_mid_line,
             state: std::mem::replace(&mut self.state, next),
