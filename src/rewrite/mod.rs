@@ -376,11 +376,10 @@ impl NameRewriter {
                 copies: &mut copies,
             },
         );
-        if self.costly || !copies.is_empty() {
-            self.names_seen.findings = copies;
+        let worth_keeping = self.costly || !copies.is_empty();
+        self.names_seen.findings = copies;
+        if worth_keeping {
             self.names_seen.keep(key, &out[start..], outcome);
-        } else {
-            self.names_seen.findings = copies;
         }
         outcome
     }
