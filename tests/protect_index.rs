@@ -270,6 +270,73 @@ fn an_index_older_than_its_list_is_refused_unless_the_list_is_gone() {
     assert!(hit(&stderr), "{stderr}");
 }
 
+/// Runs idnscope with `args` and no input, killed after a minute (a run that waits for a
+/// writer never ends): (exit status, standard error), status `None` when it was killed.
+#[cfg(unix)]
+fn run_bounded(args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(args)
+        .write_stdin("")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn an_index_whose_list_became_a_fifo_or_a_device_is_used_without_reading_it() {
+    // The list is empty (so its recorded length is that of a FIFO or /dev/zero) and dated
+    // long ago (so the time differs from whatever replaces it, and its bytes would be
+    // read to compare).
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("list.txt");
+    fs::write(&list, "").unwrap();
+    let old = std::time::UNIX_EPOCH + Duration::from_secs(1_000_000);
+    fs::File::options()
+        .write(true)
+        .open(&list)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let idx = dir.path().join("list.idx");
+    index(&list, &idx);
+    let audit = [
+        "audit",
+        "--format",
+        "names",
+        "--protect",
+        idx.to_str().unwrap(),
+    ];
+
+    // A FIFO with no writer: opening or reading it would wait forever.
+    fs::remove_file(&list).unwrap();
+    let c = std::ffi::CString::new(list.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: `c` is a NUL-terminated string that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+    let (status, stderr) = run_bounded(&audit);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+
+    // A link to /dev/zero: reading it would never end.
+    fs::remove_file(&list).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &list).unwrap();
+    let (status, stderr) = run_bounded(&audit);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+
+    // A regular file again, with other bytes: stale.
+    fs::remove_file(&list).unwrap();
+    fs::write(&list, "grown.example\n").unwrap();
+    let (status, stderr) = run_bounded(&audit);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(stderr.contains("stale index"), "{stderr}");
+}
+
 #[test]
 fn protect_index_refuses_a_bad_list_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();

@@ -526,7 +526,12 @@ impl LoadedIndex {
 
 impl Source {
     /// Refuses the index `path` when the list it was made from is where it was and has
-    /// changed since (another length, or another time and other bytes).
+    /// changed since (another length, or another time and other bytes). Only a regular
+    /// file is looked into, and no more than the length the index gives it is read, a
+    /// block at a time: whatever path a damaged or forged index names (a FIFO, a device, a
+    /// file that grows), the check neither waits nor reads without end. A path that is
+    /// not a regular file is not the list: the index stands on its own, as when the list
+    /// is gone.
     fn check_fresh(&self, path: &Path) -> Result<(), ListError> {
         if self.path.as_os_str().is_empty() {
             return Ok(());
@@ -535,6 +540,9 @@ impl Source {
             // Moved or removed: the index stands on its own.
             return Ok(());
         };
+        if !meta.is_file() {
+            return Ok(());
+        }
         let stale = || {
             ListError::file(
                 path,
@@ -554,10 +562,53 @@ impl Source {
             return Ok(());
         }
         // Touched: the same bytes are as good.
-        match std::fs::read(&self.path) {
-            Ok(bytes) if checksum(&bytes) == self.checksum => Ok(()),
-            Ok(_) => Err(stale()),
-            Err(e) => Err(ListError::file(&self.path, e.to_string())),
+        let io = |e: std::io::Error| ListError::file(&self.path, e.to_string());
+        let mut file = open_without_waiting(&self.path).map_err(io)?;
+        let opened = file.metadata().map_err(io)?;
+        if !opened.is_file() || opened.len() != self.len {
+            return Err(stale());
+        }
+        match checksum_of_file(&mut file, self.len).map_err(io)? {
+            Some(sum) if sum == self.checksum => Ok(()),
+            _ => Err(stale()),
         }
     }
+}
+
+/// Opens `path` for reading without waiting for a writer (a FIFO) or taking a terminal.
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    options.open(path)
+}
+
+/// The [`checksum`] of the `len` bytes of `file`, read a block at a time; none when the
+/// file holds fewer or more bytes than `len`.
+fn checksum_of_file(file: &mut std::fs::File, len: u64) -> std::io::Result<Option<u64>> {
+    use std::io::Read;
+    let Ok(size) = usize::try_from(len) else {
+        return Ok(None);
+    };
+    let mut block = vec![0; BLOCK.min(size)];
+    let mut sums = Vec::with_capacity(size.div_ceil(BLOCK));
+    let mut left = size;
+    while left > 0 {
+        let part = &mut block[..BLOCK.min(left)];
+        match file.read_exact(part) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        sums.push(block_sum(part));
+        left -= part.len();
+    }
+    if file.read(&mut [0; 1])? != 0 {
+        return Ok(None);
+    }
+    Ok(Some(combine(size, sums.into_iter())))
 }
