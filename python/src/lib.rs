@@ -85,10 +85,12 @@ impl Engine {
     #[pyo3(signature = (protect=None))]
     fn new(protect: Option<Vec<String>>) -> PyResult<Self> {
         let mut protected = Protected::builtin();
-        for domain in protect.unwrap_or_default() {
+        if let Some(domains) = protect {
             protected
-                .add(&domain)
-                .map_err(|message| PyValueError::new_err(format!("protect: {message}")))?;
+                .add_domains(domains.iter().map(String::as_str))
+                .map_err(|(at, message)| {
+                    PyValueError::new_err(format!("protect[{at}]: {message}"))
+                })?;
         }
         Ok(Engine {
             homographs: Arc::new(Homographs::new(protected)),

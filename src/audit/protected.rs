@@ -153,6 +153,35 @@ impl Protected {
         } else {
             vec![Part::read(text, 1)]
         };
+        self.add_parts(parts)
+    }
+
+    /// Adds `domains`, each a domain as a line of a list gives it (no comments, no blank
+    /// entries, nothing trimmed), read in one pass and indexed once: what
+    /// [`Protected::add_list`] makes of the same domains as lines. The domains are a source
+    /// of their own, after the others.
+    ///
+    /// # Errors
+    ///
+    /// The 0-based position and a message for the first entry that is not a domain name
+    /// (the entries before it are added).
+    pub fn add_domains<'a>(
+        &mut self,
+        domains: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), (usize, String)> {
+        let mut part = Part::default();
+        for (at, domain) in domains.into_iter().enumerate() {
+            if let Err(message) = part.push(domain) {
+                part.error = Some((at, message));
+                break;
+            }
+        }
+        self.add_parts(vec![part])
+    }
+
+    /// Adds the domains of `parts`, read apart, as one new source; the first error of a
+    /// part, with the parts before it added.
+    fn add_parts(&mut self, parts: Vec<Part>) -> Result<(), (usize, String)> {
         // A source of its own: nothing to copy, and look-ups in the sources before it
         // stay as fast.
         self.sources.push(Source::Built(Box::default()));
@@ -179,8 +208,8 @@ impl Protected {
         added
     }
 
-    /// Adds one domain. For many, [`Protected::add_list`] is faster: this one indexes the
-    /// whole list again.
+    /// Adds one domain. For many, use [`Protected::add_domains`] or
+    /// [`Protected::add_list`]: this one indexes the whole source again.
     ///
     /// # Errors
     ///
@@ -1073,6 +1102,40 @@ mod tests {
             assert!(!part.push_ace_last(other).unwrap(), "{other}");
         }
         assert!(part.push_ace_last("a.xn--zzzzzzzzz").is_err());
+    }
+
+    #[test]
+    fn domains_added_at_once_are_the_list_of_those_lines() {
+        let domains: Vec<String> = (0..3000)
+            .map(|i| match i % 5 {
+                0 => format!("d{i}.example"),
+                1 => format!("xn--d{i}-nza.example"),
+                2 => format!("D{i}.Bücher.DE."),
+                3 => format!("w{i}.xn--p1ai"),
+                _ => format!("sub.d{i}.co.uk"),
+            })
+            .collect();
+        let mut list = Protected::default();
+        list.add_list(&domains.join("\n")).unwrap();
+        let mut bulk = Protected::default();
+        bulk.add_domains(domains.iter().map(String::as_str))
+            .unwrap();
+        let [a, b] = [&list, &bulk].map(|p| p.segments().next().unwrap());
+        assert_eq!(a.domains, b.domains);
+        for k in 0..KINDS {
+            assert_eq!(a.tables[k].parts(), b.tables[k].parts(), "table {k}");
+        }
+        assert_eq!(a.filter.parts(), b.filter.parts());
+        assert_eq!(a.gate.parts(), b.gate.parts());
+
+        // A source after the others, as a list is; the first bad entry by position.
+        let mut builtin = Protected::builtin();
+        let before = builtin.sources.len();
+        let bad = ["a.example", "b.example", "not a domain", "c.example"];
+        assert_eq!(builtin.add_domains(bad).unwrap_err().0, 2);
+        assert_eq!(builtin.sources.len(), before + 1);
+        let added = builtin.segments().last().unwrap();
+        assert_eq!(added.domains, b"a.example\nb.example\n");
     }
 
     #[test]
