@@ -186,6 +186,93 @@ fn a_bad_protect_file_is_refused_with_its_line() {
 }
 
 #[test]
+fn a_loose_protect_file_is_read_with_its_byte_order_mark_and_crlf() {
+    // A list saved by a Windows editor: a byte order mark, CR LF line ends.
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("protect.txt");
+    fs::write(
+        &list,
+        "\u{feff}mybank.example\r\n# ours\r\n\r\nother.example\r\n",
+    )
+    .unwrap();
+    let index = dir.path().join("protect.idx");
+    let status = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["protect", "index"])
+        .arg(&list)
+        .arg("-o")
+        .arg(&index)
+        .output()
+        .unwrap()
+        .status;
+    assert_eq!(status.code(), Some(0));
+    // мybank with a Cyrillic м (ACE from Python's codec).
+    let names = vec!["xn--ybank-5xe.example".to_owned()];
+    for protect in [&list, &index] {
+        let found = audit(&names, &["--protect", protect.to_str().unwrap()]);
+        let targets: Vec<&Value> = found.iter().map(|f| &f["target"]).collect();
+        assert!(
+            targets.iter().any(|t| *t == "mybank.example"),
+            "{targets:?}"
+        );
+        assert!(
+            targets
+                .iter()
+                .all(|t| t.is_null() || *t == "mybank.example"),
+            "{targets:?}"
+        );
+    }
+}
+
+#[test]
+fn each_line_of_a_protect_file_that_is_no_host_name_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("protect.txt");
+    let bad = [
+        "*.example.com".to_owned(),
+        "esc\u{1b}]0;pwned\u{7}.example".to_owned(),
+        "<b>bold</b>.example".to_owned(),
+        "a/b.example".to_owned(),
+        "bad\u{feff}.example".to_owned(),
+        format!("{}.com", "a".repeat(10_000_000)),
+        format!("{}.example", "a".repeat(64)),
+        format!("{}a.example", "a.".repeat(125)),
+    ];
+    for line in &bad {
+        fs::write(
+            &list,
+            format!("# ours\ngood.example\n{line}\nlast.example\n"),
+        )
+        .unwrap();
+        let index = dir.path().join("protect.idx");
+        let index_args = ["protect", "index", "-o", index.to_str().unwrap()];
+        for args in [&["audit", "--protect"][..], &index_args] {
+            let output = Command::cargo_bin("idnscope")
+                .unwrap()
+                .args(args)
+                .arg(&list)
+                .write_stdin("x.example\n")
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8(output.stderr).unwrap();
+            let shown: String = line.chars().take(40).collect();
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{args:?} {shown:?}: {stderr}"
+            );
+            assert!(stderr.contains("protect.txt:3:1: "), "{stderr}");
+            assert!(stderr.len() < 1000, "{} bytes", stderr.len());
+            assert!(
+                !stderr.contains(['\u{1b}', '\u{7}', '\u{feff}']),
+                "{stderr:?}"
+            );
+            assert!(!index.exists());
+        }
+    }
+}
+
+#[test]
 fn findings_name_the_check_the_characters_and_the_decoded_name() {
     let found = audit(&["xn--80ak6aa92e.com".to_owned()], &[]);
     let skeleton = found

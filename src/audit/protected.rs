@@ -136,7 +136,9 @@ impl Protected {
     }
 
     /// Adds the domains of a list: one per line, `#` comments and blank lines skipped,
-    /// in Unicode or ACE form, a trailing dot allowed. A long list is read by several
+    /// in Unicode or ACE form, a trailing dot allowed, a byte order mark at the start
+    /// skipped. A domain is refused (see [`check_line`]) for a wildcard label, a character
+    /// that no host name holds, or a label or name too long for DNS. A long list is read by several
     /// threads (rayon's). The list is a source of its own, after the others.
     ///
     /// # Errors
@@ -144,6 +146,7 @@ impl Protected {
     /// The 1-based line and a message for the first entry that is not a domain name (the
     /// entries before it are added).
     pub fn add_list(&mut self, text: &str) -> Result<(), (usize, String)> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let parts: Vec<Part> = if text.len() >= PARALLEL_FROM && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
             split_lines(text, rayon::current_num_threads().min(8))
@@ -546,6 +549,8 @@ struct Part {
     last: String,
     joined_seen: Vec<u64>,
     ascii: AsciiKeys,
+    /// Scratch: the ACE form of a label, to measure it.
+    ace: String,
     /// ACE last labels met (most lists have domains under a few TLDs in ACE): each
     /// decoded, and its skeletons (see `skeleton::label_skeletons`).
     ace_lasts: FxHashMap<Box<str>, AceLabel>,
@@ -598,12 +603,15 @@ impl Part {
     fn push(&mut self, line: &str) -> Result<(), String> {
         let dots = line.bytes().rev().take_while(|&b| b == b'.').count();
         let domain = &line[..line.len() - dots];
+        check_line(domain)?;
         if self.ascii.read(domain.as_bytes()) {
             return self.push_plain_ascii(domain);
         }
         let start = self.segment.domains.len();
         if !self.push_ace_last(domain)? {
-            self.segment.domains.push_str(&normalize(domain)?);
+            let unicode = normalize(domain)?;
+            check_unicode(&unicode, &mut self.ace)?;
+            self.segment.domains.push_str(&unicode);
             keys_of(
                 &self.segment.domains[start..],
                 &mut self.keys,
@@ -640,7 +648,8 @@ impl Part {
         let last = last.to_ascii_lowercase();
         if !self.ace_lasts.contains_key(last.as_str()) {
             let decoded = crate::codec::punycode::decode_to_string(&last[4..])
-                .map_err(|e| format!("\"{last}\" does not decode: {e}"))?;
+                .map_err(|e| format!("\"{}\" does not decode: {e}", shown(&last)))?;
+            check_unicode(&decoded, &mut self.ace)?;
             let (mut skeletons, mut ends) = (String::new(), Vec::new());
             label_skeletons(
                 &decoded,
@@ -960,13 +969,146 @@ fn trim(line: &str) -> &str {
     ascii
 }
 
+/// The longest label, in octets of its ACE form (RFC 1035 section 2.3.4).
+const MAX_LABEL: usize = 63;
+
+/// The longest domain, in octets of its ACE form without the root's dot.
+const MAX_DOMAIN: usize = 253;
+
+/// Checks a domain of a list as written (trimmed, its trailing dots removed) before any
+/// label is decoded: no wildcard, no ASCII character but letters, digits, hyphens and
+/// underscores between the dots, no ASCII label over [`MAX_LABEL`] octets nor a name of
+/// ASCII labels over [`MAX_DOMAIN`], no label of other characters too long for its ACE
+/// form to fit in a label.
+fn check_line(domain: &str) -> Result<(), String> {
+    if domain == "*" || domain.starts_with("*.") {
+        return Err(format!(
+            "\"{}\" is a wildcard; protect the domain itself ({}): the checks already \
+             cover the names under it",
+            shown(domain),
+            shown(domain.trim_start_matches("*."))
+        ));
+    }
+    check_host_ascii(domain)?;
+    for label in domain.split('.') {
+        // An ACE form of 63 octets holds at most 59 code points of 4 bytes.
+        let most = if label.is_ascii() {
+            MAX_LABEL
+        } else {
+            4 * (MAX_LABEL - 4)
+        };
+        if label.len() > most {
+            return Err(too_long_label(domain));
+        }
+    }
+    if domain.is_ascii() && domain.len() > MAX_DOMAIN {
+        return Err(too_long_domain(domain, domain.len()));
+    }
+    Ok(())
+}
+
+/// Checks `domain` in Unicode (labels decoded): [`check_line`]'s ASCII characters, no
+/// control character, byte order mark or bidirectional control, and labels and name within the limits once
+/// in ACE form (`ace` is scratch).
+fn check_unicode(domain: &str, ace: &mut String) -> Result<(), String> {
+    check_host_ascii(domain)?;
+    let invisible = |c: char| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{feff}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}'
+            )
+            || matches!(c, '\u{2066}'..='\u{2069}')
+    };
+    if let Some(c) = domain.chars().find(|&c| invisible(c)) {
+        return Err(not_a_host_character(domain, c));
+    }
+    let mut encoder = crate::codec::punycode::Encoder::new(MAX_LABEL - 4);
+    let mut total = 0;
+    for label in domain.split('.') {
+        let len = if label.is_ascii() {
+            label.len()
+        } else {
+            ace.clear();
+            encoder
+                .encode_str(label, ace)
+                .map_err(|_| too_long_label(domain))?;
+            4 + ace.len()
+        };
+        if len > MAX_LABEL {
+            return Err(too_long_label(domain));
+        }
+        total += len + 1;
+    }
+    let total = total.saturating_sub(1);
+    if total > MAX_DOMAIN {
+        return Err(too_long_domain(domain, total));
+    }
+    Ok(())
+}
+
+/// Refuses an ASCII character of `domain` that is neither a letter, a digit, a hyphen, an
+/// underscore nor a dot.
+fn check_host_ascii(domain: &str) -> Result<(), String> {
+    let host = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') || b >= 0x80;
+    match domain.bytes().find(|&b| !host(b)) {
+        Some(b) => Err(not_a_host_character(domain, char::from(b))),
+        None => Ok(()),
+    }
+}
+
+/// The message for a character `c` of `domain` that no host name holds.
+fn not_a_host_character(domain: &str, c: char) -> String {
+    format!(
+        "\"{}\" is not a domain name: it holds {:?} (U+{:04X}), which no host name holds",
+        shown(domain),
+        c,
+        u32::from(c)
+    )
+}
+
+/// The message for a label of `domain` over [`MAX_LABEL`] octets in ACE form.
+fn too_long_label(domain: &str) -> String {
+    format!(
+        "\"{}\" is not a domain name: a label over the {MAX_LABEL} octets of DNS (in ACE \
+         form)",
+        shown(domain)
+    )
+}
+
+/// The message for a `domain` of `len` octets (in ACE form).
+fn too_long_domain(domain: &str, len: usize) -> String {
+    format!(
+        "\"{}\" is not a domain name: {len} octets in ACE form, over the {MAX_DOMAIN} of \
+         DNS",
+        shown(domain)
+    )
+}
+
+/// Past this many characters, [`shown`] cuts a domain short.
+const SHOWN_CHARS: usize = 80;
+
+/// `text` as a message shows it: control and other invisible characters escaped (as
+/// Rust's `escape_debug`), cut short after [`SHOWN_CHARS`] characters.
+fn shown(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(SHOWN_CHARS)
+        .flat_map(char::escape_debug)
+        .collect();
+    if text.chars().nth(SHOWN_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
 /// `domain` (not plain ASCII) in Unicode, lower case: its ACE labels decoded.
 fn normalize(domain: &str) -> Result<String, String> {
     let domain = domain.to_lowercase();
     let mut unicode = String::with_capacity(domain.len());
     for (i, label) in domain.split('.').enumerate() {
         if label.is_empty() || label.contains(char::is_whitespace) {
-            return Err(format!("\"{domain}\" is not a domain name"));
+            return Err(format!("\"{}\" is not a domain name", shown(&domain)));
         }
         if i > 0 {
             unicode.push('.');
@@ -974,7 +1116,7 @@ fn normalize(domain: &str) -> Result<String, String> {
         match label.strip_prefix("xn--") {
             Some(rest) => {
                 let decoded = crate::codec::punycode::decode_to_string(rest)
-                    .map_err(|e| format!("\"{label}\" does not decode: {e}"))?;
+                    .map_err(|e| format!("\"{}\" does not decode: {e}", shown(label)))?;
                 unicode.push_str(&decoded);
             }
             None => unicode.push_str(label),
@@ -982,7 +1124,8 @@ fn normalize(domain: &str) -> Result<String, String> {
     }
     if !unicode.contains('.') {
         return Err(format!(
-            "\"{domain}\" has one label; protect a registrable domain such as example.com"
+            "\"{}\" has one label; protect a registrable domain such as example.com",
+            shown(&domain)
         ));
     }
     Ok(unicode)
@@ -1136,6 +1279,58 @@ mod tests {
         assert_eq!(builtin.sources.len(), before + 1);
         let added = builtin.segments().last().unwrap();
         assert_eq!(added.domains, b"a.example\nb.example\n");
+    }
+
+    #[test]
+    fn entries_are_host_names_within_the_limits_of_dns() {
+        // Lengths in ACE form from Python's codec: 57 times ü is xn-- and 59 octets, 58
+        // times is 60.
+        let label = |n: usize| "a".repeat(n);
+        let within = [
+            "a_b.example".to_owned(),
+            "A-1.Example".to_owned(),
+            "xn--bcher-kva.de".to_owned(),
+            "bücher.de".to_owned(),
+            format!("{}.de", "ü".repeat(57)),
+            format!("{}.example", label(63)),
+            format!("{0}.{0}.{0}.{1}", label(63), label(61)),
+        ];
+        for domain in &within {
+            assert!(Protected::default().add(domain).is_ok(), "{domain}");
+        }
+        let refused = [
+            "*.example.com".to_owned(),
+            "\u{feff}a.example".to_owned(),
+            "a\u{1b}[2J.example".to_owned(),
+            "<b>.example".to_owned(),
+            "a/b.example".to_owned(),
+            "a:b.example".to_owned(),
+            "a\u{202e}b.example".to_owned(),
+            "bü\u{7f}cher.de".to_owned(),
+            format!("{}.de", "ü".repeat(58)),
+            format!("{}.de", "ü".repeat(5_000_000)),
+            format!("{}.example", label(64)),
+            format!("{}.example", label(10_000_000)),
+            format!("{0}.{0}.{0}.{1}", label(63), label(62)),
+        ];
+        for domain in &refused {
+            let error = Protected::default().add(domain).unwrap_err();
+            assert!(error.len() < 400, "{}", error.len());
+            assert!(
+                !error.contains(['\u{1b}', '\u{feff}', '\u{202e}', '\u{7f}']),
+                "{error}"
+            );
+        }
+        let error = Protected::default().add("*.example.com").unwrap_err();
+        assert!(error.contains("wildcard"), "{error}");
+        // A byte order mark opens a list, not a domain.
+        let mut list = Protected::default();
+        list.add_list("\u{feff}a.example\r\n# c\r\n\r\nb.example\r\n")
+            .unwrap();
+        assert_eq!(
+            list.segments().next().unwrap().domains,
+            b"a.example\nb.example\n"
+        );
     }
 
     #[test]
