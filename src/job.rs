@@ -324,10 +324,10 @@ impl<'p> Job<'p> {
 
     /// `audit --follow-includes` of the zone `path`: audits the files that its `$INCLUDE`
     /// `directives` name (as [`Job::run`] collected them), and theirs in turn, with the
-    /// policy of [`crate::input::include`] and a budget of `budget` bytes (or the default
-    /// for the zone's size), adding their figures to `total`. Each file is opened once by
+    /// policy of [`crate::input::include`] within `limits` (bytes and files), adding their
+    /// figures to `total`. Each file is opened once by
     /// the include tree, which refuses a path outside the zone's folder, a loop, a FIFO and
-    /// the like, too deep a nesting and a read over the budget, each with the directive's
+    /// the like, too deep a nesting and a read over the budget or the files, each with the directive's
     /// place; it is read through that descriptor, never its path again. An included file
     /// starts under the origin its directive gives it (see [`Include::origin`]), and so on
     /// down.
@@ -336,18 +336,17 @@ impl<'p> Job<'p> {
         &self,
         path: &Path,
         directives: Vec<Include>,
-        budget: Option<u64>,
+        limits: crate::input::include::IncludeLimits,
         reports: &mut dyn Reports,
         total: &mut Stats,
     ) -> Result<(), Error> {
-        use crate::input::include::{default_budget, IncludeTree};
+        use crate::input::include::IncludeTree;
         let read_error = |error| Error::Read {
             path: path.to_path_buf(),
             error,
         };
         let meta = std::fs::metadata(path).map_err(read_error)?;
-        let budget = budget.unwrap_or_else(|| default_budget(meta.len()));
-        let mut tree = IncludeTree::new(path, &meta, budget).map_err(read_error)?;
+        let mut tree = IncludeTree::new(path, &meta, limits).map_err(read_error)?;
         self.follow(path, directives, &mut tree, reports, total)
     }
 

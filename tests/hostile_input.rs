@@ -178,9 +178,16 @@ fn an_include_fan_out_stops_at_the_budget_with_the_directive_place() {
     // Was endless: loops and depth were refused, but re-reading was not bounded.
     let dir = tempfile::tempdir().unwrap();
     fan_out(dir.path());
+    // The files opened are bounded too (by --include-limit): not first, here.
     let out = run_in(
         dir.path(),
-        &["audit", "--follow-includes", "f0.zone"],
+        &[
+            "audit",
+            "--follow-includes",
+            "--include-limit",
+            "1000000",
+            "f0.zone",
+        ],
         Duration::from_secs(60),
     );
     let stderr = String::from_utf8_lossy(&out.stderr);

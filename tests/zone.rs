@@ -449,3 +449,89 @@ fn include_directives_are_found_with_their_file_line_and_origin_across_chunks() 
         assert_eq!(found, expected, "-j{threads}, streamed: {stream}");
     }
 }
+
+// ---- How many files `$INCLUDE` opens ---------------------------------------------------------
+
+/// Ten files of about 130 bytes, each including the next ten times: 10^9 opens whole, and
+/// 16 MB of budget would allow over a hundred thousand of them.
+#[cfg(unix)]
+fn small_fan_out(dir: &std::path::Path) {
+    for i in 0..10 {
+        let mut text = format!("www{i} IN A 192.0.2.1\n");
+        if i < 9 {
+            for _ in 0..10 {
+                text.push_str(&format!("$INCLUDE f{}.zone\n", i + 1));
+            }
+        }
+        fs::write(dir.join(format!("f{i}.zone")), text).unwrap();
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_include_fan_out_of_small_files_stops_at_the_include_limit_with_the_directive_place() {
+    let dir = tempfile::tempdir().unwrap();
+    small_fan_out(dir.path());
+    let zone = dir.path().join("f0.zone");
+    let out = common::idnscope(
+        &["audit", "--follow-includes", zone.to_str().unwrap()],
+        Vec::new(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    // The last line names the directive that went over: the place of an `$INCLUDE` line
+    // (lines 2 to 11, the file name at column 10) of one of the files.
+    let last = stderr.lines().last().unwrap_or("");
+    let place = last.strip_prefix("idnscope: ").unwrap_or("");
+    let (file, rest) = place.split_once(".zone:").expect(last);
+    assert!(file.starts_with(dir.path().to_str().unwrap()), "{last}");
+    let mut parts = rest.splitn(3, ':');
+    let line: u64 = parts.next().and_then(|l| l.parse().ok()).expect(last);
+    assert!((2..=11).contains(&line), "{last}");
+    assert_eq!(parts.next(), Some("10"), "{last}");
+    assert!(last.contains("include limit of 10000"), "{last}");
+    assert!(last.ends_with("(raise it with --include-limit)"), "{last}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_include_limit_counts_every_open_even_of_an_empty_file() {
+    use idnscope::input::include::{IncludeError, IncludeLimits, IncludeTree};
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().join("top.zone");
+    fs::write(&top, "$INCLUDE empty.zone\n".repeat(4)).unwrap();
+    fs::write(dir.path().join("empty.zone"), "").unwrap();
+    let meta = fs::metadata(&top).unwrap();
+    let limits = IncludeLimits {
+        bytes: None,
+        files: Some(3),
+    };
+    let mut tree = IncludeTree::new(&top, &meta, limits).unwrap();
+    for _ in 0..3 {
+        tree.open(&top, "empty.zone".as_ref()).unwrap();
+    }
+    match tree.open(&top, "empty.zone".as_ref()) {
+        Err(e @ IncludeError::TooMany { limit: 3, .. }) => {
+            assert!(e.to_string().contains("include limit of 3"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // Through the command line: the fourth directive is the one refused.
+    let zone = top.to_str().unwrap();
+    let out = common::idnscope(
+        &["audit", "--follow-includes", "--include-limit", "4", zone],
+        Vec::new(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let out = common::idnscope(
+        &["audit", "--follow-includes", "--include-limit", "3", zone],
+        Vec::new(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("idnscope: {zone}:4:10: $INCLUDE ")),
+        "{stderr}"
+    );
+}

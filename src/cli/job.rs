@@ -12,7 +12,7 @@ use idnscope::display::{escape_controls, quote_input};
 use idnscope::input::capture::Problem;
 use idnscope::input::format::Kind;
 #[cfg(unix)]
-use idnscope::input::include::IncludeError;
+use idnscope::input::include::{IncludeError, IncludeLimits};
 use idnscope::input::zone::Include;
 use idnscope::job::{self, problem_line, Reports, Source, STANDARD_INPUT};
 use idnscope::pipeline::{self, ChunkLimits, Findings, Options, Pipeline};
@@ -424,7 +424,7 @@ fn run_inputs(
         total.add(&stats);
         total.seconds += stats.seconds;
         if follow {
-            follow_zone(job, path, directives, args.include_budget, reports, total)?;
+            follow_zone(job, path, directives, args, reports, total)?;
         }
     }
     Ok(Ended::Done)
@@ -485,6 +485,11 @@ impl From<job::Error> for Trouble {
                 error: IncludeError::OverBudget { .. },
                 ..
             } => Trouble(format!("{e} (raise it with --include-budget)")),
+            #[cfg(unix)]
+            job::Error::Include {
+                error: IncludeError::TooMany { .. },
+                ..
+            } => Trouble(format!("{e} (raise it with --include-limit)")),
             _ => Trouble(e.to_string()),
         }
     }
@@ -496,11 +501,15 @@ fn follow_zone(
     job: &job::Job<'_>,
     path: &Path,
     directives: Vec<Include>,
-    budget: Option<u64>,
+    args: &JobArgs,
     reports: &mut dyn Reports,
     total: &mut Stats,
 ) -> Result<(), Trouble> {
-    Ok(job.follow_includes(path, directives, budget, reports, total)?)
+    let limits = IncludeLimits {
+        bytes: args.include_budget,
+        files: args.include_limit,
+    };
+    Ok(job.follow_includes(path, directives, limits, reports, total)?)
 }
 
 /// Without descriptor-relative opening, `$INCLUDE` files cannot be opened safely.
@@ -509,7 +518,7 @@ fn follow_zone(
     _: &job::Job<'_>,
     _: &Path,
     _: Vec<Include>,
-    _: Option<u64>,
+    _: &JobArgs,
     _: &mut dyn Reports,
     _: &mut Stats,
 ) -> Result<(), Trouble> {

@@ -250,6 +250,10 @@ struct JobArgs {
     /// (units as for gen --size) [default: 16 times the zone's size, at least 16M]
     #[arg(long, value_name = "BYTES", value_parser = gen_cmd::parse_size)]
     include_budget: Option<u64>,
+    /// audit --follow-includes: most files opened through $INCLUDE in all, per zone given
+    /// [default: 10000]
+    #[arg(long, value_name = "FILES")]
+    include_limit: Option<u64>,
     /// Zone origin when the file has no $ORIGIN: relative names are read under it (an
     /// absolute name; a relative one is taken as if it ended with a dot)
     #[arg(long, value_name = "NAME")]

@@ -24,6 +24,9 @@
 //!   ten times would otherwise be read 10^15 times. The default, [`default_budget`], is
 //!   [`BUDGET_PER_ZONE_BYTE`] times the size of the zone given, and at least
 //!   [`MIN_BUDGET`] bytes.
+//! - The files opened through includes, in all, are bounded too, by [`DEFAULT_MAX_FILES`]
+//!   unless the caller says otherwise: files of a few bytes each, or empty ones, cost the
+//!   budget little but each costs an open and an audit.
 
 use std::fmt;
 use std::fs::File;
@@ -43,6 +46,19 @@ pub const BUDGET_PER_ZONE_BYTE: u64 = 16;
 
 /// The smallest default include budget, in bytes (16 MB).
 pub const MIN_BUDGET: u64 = 16_000_000;
+
+/// The default most files opened through includes, in all, per zone given.
+pub const DEFAULT_MAX_FILES: u64 = 10_000;
+
+/// The bounds of what the includes of one zone given may read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IncludeLimits {
+    /// Most bytes read through includes in all; by default [`default_budget`] of the
+    /// zone's size.
+    pub bytes: Option<u64>,
+    /// Most files opened through includes in all; by default [`DEFAULT_MAX_FILES`].
+    pub files: Option<u64>,
+}
 
 /// The default budget of bytes read through includes for a zone of `zone_len` bytes:
 /// [`BUDGET_PER_ZONE_BYTE`] times its size, at least [`MIN_BUDGET`].
@@ -130,6 +146,13 @@ pub enum IncludeError {
         /// The budget.
         budget: u64,
     },
+    /// Opening the file would take the files opened through includes over the limit.
+    TooMany {
+        /// The path as named.
+        named: PathBuf,
+        /// The most files.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for IncludeError {
@@ -176,6 +199,12 @@ impl fmt::Display for IncludeError {
                 named.display(),
                 used.saturating_add(*len)
             ),
+            IncludeError::TooMany { named, limit } => write!(
+                f,
+                "$INCLUDE {} refused: it would open more files through $INCLUDE than the \
+                 include limit of {limit}",
+                named.display()
+            ),
         }
     }
 }
@@ -183,7 +212,7 @@ impl fmt::Display for IncludeError {
 impl std::error::Error for IncludeError {}
 
 /// The includes of one zone given by the user: its top folder, the files being read
-/// (the zone, then each include on the way down), and the budget.
+/// (the zone, then each include on the way down), the budget and the limit of files.
 #[derive(Debug)]
 pub struct IncludeTree {
     top: PathBuf,
@@ -191,12 +220,18 @@ pub struct IncludeTree {
     chain: Vec<FileId>,
     used: u64,
     budget: u64,
+    opened: u64,
+    max_files: u64,
 }
 
 impl IncludeTree {
-    /// The tree of the zone file `zone` (as given), whose metadata is `zone_meta`, with a
-    /// budget of `budget` bytes read through includes.
-    pub fn new(zone: &Path, zone_meta: &std::fs::Metadata, budget: u64) -> io::Result<Self> {
+    /// The tree of the zone file `zone` (as given), whose metadata is `zone_meta`, with the
+    /// bounds `limits` on what is read through includes.
+    pub fn new(
+        zone: &Path,
+        zone_meta: &std::fs::Metadata,
+        limits: IncludeLimits,
+    ) -> io::Result<Self> {
         let zone_path = std::fs::canonicalize(zone)?;
         let top = zone_path.parent().unwrap_or(Path::new("/")).to_owned();
         let top_dir = rustix::fs::open(
@@ -209,7 +244,11 @@ impl IncludeTree {
             top_dir,
             chain: vec![FileId::of(zone_meta)],
             used: 0,
-            budget,
+            budget: limits
+                .bytes
+                .unwrap_or_else(|| default_budget(zone_meta.len())),
+            opened: 0,
+            max_files: limits.files.unwrap_or(DEFAULT_MAX_FILES),
         })
     }
 
@@ -224,9 +263,9 @@ impl IncludeTree {
     }
 
     /// Opens the file that an `$INCLUDE` directive names, `name` (its argument, unquoted),
-    /// in the file `including`, and charges its size to the budget. The checks are made in
-    /// this order: outside the folder, unreadable, folder, not a regular file, loop,
-    /// depth, budget, changed while opened.
+    /// in the file `including`, and charges its size to the budget and one to the files
+    /// opened. The checks are made in this order: outside the folder, unreadable, folder,
+    /// not a regular file, loop, depth, budget, files, changed while opened.
     pub fn open(&mut self, including: &Path, name: &Path) -> Result<Included, IncludeError> {
         let dir = including.parent().unwrap_or(Path::new("."));
         let named = dir.join(name);
@@ -302,6 +341,12 @@ impl IncludeTree {
                 budget: self.budget,
             });
         }
+        if self.opened >= self.max_files {
+            return Err(IncludeError::TooMany {
+                named,
+                limit: self.max_files,
+            });
+        }
 
         // Opened without following a link and without waiting for a writer, then checked
         // to be the file looked at.
@@ -319,6 +364,7 @@ impl IncludeTree {
             return Err(IncludeError::Changed(named));
         }
         self.used += len;
+        self.opened += 1;
         Ok(Included {
             named,
             file: File::from(fd),
