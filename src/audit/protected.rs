@@ -989,19 +989,27 @@ fn check_line(domain: &str) -> Result<(), String> {
             shown(domain.trim_start_matches("*."))
         ));
     }
-    check_host_ascii(domain)?;
-    for label in domain.split('.') {
-        // An ACE form of 63 octets holds at most 59 code points of 4 bytes.
-        let most = if label.is_ascii() {
-            MAX_LABEL
-        } else {
-            4 * (MAX_LABEL - 4)
-        };
-        if label.len() > most {
-            return Err(too_long_label(domain));
+    // One pass: each label's length and whether it is ASCII.
+    let (mut start, mut ascii, mut all_ascii) = (0, true, true);
+    for (i, &b) in domain.as_bytes().iter().chain([&b'.']).enumerate() {
+        if b == b'.' {
+            // An ACE form of 63 octets holds at most 59 code points of 4 bytes.
+            let most = if ascii {
+                MAX_LABEL
+            } else {
+                4 * (MAX_LABEL - 4)
+            };
+            if i - start > most {
+                return Err(too_long_label(domain));
+            }
+            (start, all_ascii, ascii) = (i + 1, all_ascii && ascii, true);
+        } else if b >= 0x80 {
+            ascii = false;
+        } else if !is_host_ascii(b) {
+            return Err(not_a_host_character(domain, char::from(b)));
         }
     }
-    if domain.is_ascii() && domain.len() > MAX_DOMAIN {
+    if all_ascii && domain.len() > MAX_DOMAIN {
         return Err(too_long_domain(domain, domain.len()));
     }
     Ok(())
@@ -1050,11 +1058,16 @@ fn check_unicode(domain: &str, ace: &mut String) -> Result<(), String> {
 /// Refuses an ASCII character of `domain` that is neither a letter, a digit, a hyphen, an
 /// underscore nor a dot.
 fn check_host_ascii(domain: &str) -> Result<(), String> {
-    let host = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') || b >= 0x80;
-    match domain.bytes().find(|&b| !host(b)) {
+    match domain.bytes().find(|&b| b < 0x80 && !is_host_ascii(b)) {
         Some(b) => Err(not_a_host_character(domain, char::from(b))),
         None => Ok(()),
     }
+}
+
+/// Whether the ASCII byte `b` may stand in a host name: a letter, a digit, a hyphen, an
+/// underscore or a dot.
+fn is_host_ascii(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')
 }
 
 /// The message for a character `c` of `domain` that no host name holds.
