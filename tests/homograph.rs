@@ -273,6 +273,78 @@ fn each_line_of_a_protect_file_that_is_no_host_name_is_refused_with_its_line() {
 }
 
 #[test]
+fn domains_protected_at_once_give_the_findings_of_the_same_list_given_to_protect() {
+    // What the Python package's `protect=` does (the domains at once, after the built-in
+    // list) against the command line's --protect with those domains as lines.
+    use idnscope::audit::{Homographs, Protected};
+    use idnscope::convert::Converter;
+    use idnscope::rewrite::Mode;
+    use std::sync::Arc;
+
+    let mut domains = vec!["example-bank.com".to_owned(), "bücher.example".to_owned()];
+    let mut names: Vec<String> = corpus("attacks.tsv")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    for i in 0..2000 {
+        domains.push(format!("brand{i}.example"));
+        // Cyrillic а for the Latin a.
+        names.push(format!("br\u{430}nd{i}.example"));
+    }
+    // The first of them in ACE (from Python's codec), and look-alikes of the others.
+    names.extend(
+        [
+            "xn--brnd0-5ve.example",
+            "xn--exmple-bank-zij.com",
+            "xn--bcher-yyb.example",
+        ]
+        .map(String::from),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("protect.txt");
+    fs::write(&list, domains.join("\n") + "\n").unwrap();
+    let cli = audit(&names, &["--protect", list.to_str().unwrap()]);
+    let cli: Vec<(u64, String, String, String, Option<String>)> = cli
+        .iter()
+        .map(|f| {
+            (
+                f["line"].as_u64().unwrap(),
+                f["kind"].as_str().unwrap().to_owned(),
+                f["reason"].as_str().unwrap().to_owned(),
+                f["message"].as_str().unwrap().to_owned(),
+                f["target"].as_str().map(str::to_owned),
+            )
+        })
+        .collect();
+    assert!(
+        cli.iter()
+            .filter(|f| f.4.as_deref() == Some("brand7.example"))
+            .count()
+            == 1
+    );
+
+    let mut protected = Protected::builtin();
+    protected
+        .add_domains(domains.iter().map(String::as_str))
+        .unwrap();
+    let mut converter = Converter::new(Mode::Audit, Arc::new(Homographs::new(protected)));
+    let mut library = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let mut out = String::new();
+        for f in converter.convert_str(name, &mut out).findings {
+            library.push((
+                i as u64 + 1,
+                f.kind.as_str().to_owned(),
+                f.reason.as_str().to_owned(),
+                f.message.clone(),
+                f.target.clone(),
+            ));
+        }
+    }
+    assert_eq!(library, cli);
+}
+
+#[test]
 fn findings_name_the_check_the_characters_and_the_decoded_name() {
     let found = audit(&["xn--80ak6aa92e.com".to_owned()], &[]);
     let skeleton = found
