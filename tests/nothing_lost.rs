@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, raw};
+use common::{bin, default_signals, raw};
 
 // ---- Helpers -----------------------------------------------------------------------------
 
@@ -406,6 +406,7 @@ fn every_fatal_signal_removes_the_temporary_file_and_ends_the_run_by_that_signal
     for signal in signals {
         // Blocked reading standard input, with the -o temporary file open.
         let mut cmd = raw(&["decode", "-o", "out.txt", "-"]);
+        default_signals(&mut cmd);
         // SAFETY: setrlimit is async-signal-safe; no core files in the test folder.
         unsafe {
             cmd.pre_exec(|| {
