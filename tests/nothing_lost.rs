@@ -249,6 +249,212 @@ fn an_output_and_a_report_naming_one_file_by_two_paths_are_refused() {
     );
 }
 
+/// How a test opens a file as idnscope's standard output.
+#[derive(Debug, Clone, Copy)]
+enum Redirect {
+    /// `>> FILE`
+    Append,
+    /// `1<> FILE`: read and write, from the start, not truncated.
+    ReadWrite,
+}
+
+#[test]
+fn standard_output_onto_an_input_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.txt"), LIST).unwrap();
+    std::fs::hard_link(d.join("in.txt"), d.join("hard.txt")).unwrap();
+    let before = entries(d);
+    let open = |redirect: Redirect| {
+        let mut options = std::fs::OpenOptions::new();
+        match redirect {
+            Redirect::Append => options.append(true),
+            Redirect::ReadWrite => options.read(true).write(true),
+        };
+        options.open(d.join("in.txt")).unwrap()
+    };
+    // (arguments, standard input from in.txt, how standard output is opened on in.txt)
+    for (args, stdin_from_input, redirect) in [
+        (&["decode", "in.txt"][..], false, Redirect::Append),
+        (&["decode", "in.txt"], false, Redirect::ReadWrite),
+        (&["encode", "hard.txt"], false, Redirect::Append),
+        (&["decode", "-o", "-", "in.txt"], false, Redirect::ReadWrite),
+        (
+            &["audit", "--report", "-", "in.txt"],
+            false,
+            Redirect::Append,
+        ),
+        (&["decode", "-"], true, Redirect::Append),
+        (
+            &["decode", "-o", "/dev/stdout", "-"],
+            true,
+            Redirect::ReadWrite,
+        ),
+        (&["punycode", "decode"], true, Redirect::Append),
+        (&["race", "encode"], true, Redirect::Append),
+    ] {
+        let stdin = match stdin_from_input {
+            true => Stdio::from(std::fs::File::open(d.join("in.txt")).unwrap()),
+            false => Stdio::null(),
+        };
+        let out = raw(args)
+            .current_dir(d)
+            .stdin(stdin)
+            .stdout(open(redirect))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?} {redirect:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("standard output is the ")
+                && stderr.contains("input file is output file"),
+            "{args:?} {redirect:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read(d.join("in.txt")).unwrap(),
+            LIST,
+            "{args:?} {redirect:?}"
+        );
+        assert_eq!(entries(d), before, "{args:?}: no file made or removed");
+    }
+    // Standard output on another file is fine.
+    let out = raw(&["decode", "in.txt"])
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(d.join("out.txt")).unwrap())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(out.code(), Some(1), "one finding");
+    assert_eq!(std::fs::read(d.join("out.txt")).unwrap(), decoded_list());
+}
+
+#[test]
+fn an_output_onto_a_dangling_symbolic_link_creates_its_target_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.txt"), LIST).unwrap();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    let absolute = d.join("sub/abs.txt");
+    let links: [(&str, &Path); 4] = [
+        ("rel.txt", Path::new("sub/new.txt")),
+        ("abs.txt", &absolute),
+        // A link to a dangling link: both followed.
+        ("chain.txt", Path::new("rel.txt")),
+        // Relative to the link's own folder, not to the working one.
+        ("sub/up.txt", Path::new("../up-target.txt")),
+    ];
+    for (link, points_to) in links {
+        std::os::unix::fs::symlink(points_to, d.join(link)).unwrap();
+    }
+    for (flag, link, target) in [
+        ("-o", "rel.txt", "sub/new.txt"),
+        ("-o", "abs.txt", "sub/abs.txt"),
+        ("-o", "chain.txt", "sub/new.txt"),
+        ("--report", "sub/up.txt", "up-target.txt"),
+    ] {
+        let _ = std::fs::remove_file(d.join(target));
+        let args = match flag {
+            "-o" => vec!["decode", "-q", "-o", link, "in.txt"],
+            _ => vec!["decode", "-o", "/dev/null", "--report", link, "in.txt"],
+        };
+        let (code, _, stderr) = run_in(d, &args);
+        assert_eq!(code, Some(1), "{args:?}: one finding: {stderr}");
+        let written = std::fs::read(d.join(target)).unwrap();
+        match flag {
+            "-o" => assert_eq!(written, decoded_list(), "{args:?}"),
+            _ => assert!(
+                written.starts_with(b"in.txt:2:1: invalid-ace: xn--a-ecp: "),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&written)
+            ),
+        }
+        for (link, points_to) in links {
+            assert_eq!(
+                std::fs::read_link(d.join(link)).unwrap(),
+                points_to,
+                "{args:?}"
+            );
+        }
+    }
+    assert_eq!(
+        entries(d),
+        [
+            "abs.txt",
+            "chain.txt",
+            "in.txt",
+            "rel.txt",
+            "sub",
+            "up-target.txt"
+        ]
+    );
+    assert_eq!(entries(&d.join("sub")), ["abs.txt", "new.txt", "up.txt"]);
+    // A dangling link and the path it points to are one file.
+    std::fs::remove_file(d.join("sub/new.txt")).unwrap();
+    let (code, _, stderr) = run_in(
+        d,
+        &[
+            "decode",
+            "-o",
+            "rel.txt",
+            "--report",
+            "sub/new.txt",
+            "in.txt",
+        ],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("are the same file"), "{stderr}");
+    assert!(!d.join("sub/new.txt").exists());
+    // A link loop is an error that names the path given.
+    std::os::unix::fs::symlink("loop-b", d.join("loop-a")).unwrap();
+    std::os::unix::fs::symlink("loop-a", d.join("loop-b")).unwrap();
+    let (code, _, stderr) = run_in(d, &["decode", "-o", "loop-a", "in.txt"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.starts_with("idnscope: loop-a: "), "{stderr}");
+    assert_eq!(
+        std::fs::read_link(d.join("loop-a")).unwrap(),
+        Path::new("loop-b")
+    );
+}
+
+#[test]
+fn a_dangling_link_of_another_user_in_a_shared_sticky_folder_is_not_followed() {
+    if !is_root() {
+        eprintln!("skipped: needs root to make another user's link");
+        return;
+    }
+    // As the kernel's protected_symlinks rule: /tmp-like folder, nobody's link to a file of
+    // root's choosing.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.txt"), LIST).unwrap();
+    let shared = d.join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let victim = d.join("victim.txt");
+    std::os::unix::fs::symlink(&victim, shared.join("trap.txt")).unwrap();
+    std::os::unix::fs::lchown(shared.join("trap.txt"), Some(65534), Some(65534)).unwrap();
+    let (code, _, stderr) = run_in(d, &["decode", "-q", "-o", "shared/trap.txt", "in.txt"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("shared/trap.txt: "), "{stderr}");
+    assert!(!victim.exists(), "nothing made where the link points");
+    assert_eq!(
+        entries(&shared),
+        ["trap.txt"],
+        "the link stays, no temporary file"
+    );
+    // Root's own link there is followed.
+    std::os::unix::fs::lchown(shared.join("trap.txt"), Some(0), Some(0)).unwrap();
+    let (code, _, stderr) = run_in(d, &["decode", "-q", "-o", "shared/trap.txt", "in.txt"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(std::fs::read(&victim).unwrap(), decoded_list());
+}
+
 // ---- Owners and set-user-ID bits ----------------------------------------------------------
 
 /// Writes [`LIST`] to `path` with owner `uid`:`gid` and `mode`.

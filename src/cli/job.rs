@@ -26,7 +26,7 @@ use super::blame::Blame;
 use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
 use super::streams::{stdin_input, LineFlush, StdStream, StdinInput, Target};
-use super::targets::check_distinct;
+use super::targets::{check_distinct, check_stdout};
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
 /// A failure that stops the job: exit status 2 with this message.
@@ -111,10 +111,12 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         Target::Std(_) => None,
     })
     .collect();
-    check_distinct(
-        &outputs,
-        &inputs.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
-    )?;
+    let input_paths: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    check_distinct(&outputs, &input_paths)?;
+    let stdout = Target::Std(StdStream::Stdout);
+    if targets.output.as_ref() == Some(&stdout) || targets.report == stdout {
+        check_stdout(&input_paths)?;
+    }
     let threads = if args.threads > pipeline::max_threads() {
         let _ = writeln!(
             io::stderr(),
