@@ -528,26 +528,154 @@ fn in_place_keeps_the_owner_and_never_makes_a_set_user_id_copy_for_another_owner
     }
 }
 
-// ---- A mapped file truncated while it is read ---------------------------------------------
+// ---- A mapped file that changes while it is read ------------------------------------------
+
+/// A line of the big inputs below: one valid ACE label and one invalid (`xn--a-ecp` holds
+/// U+2488), so one finding a line.
+const BIG_LINE: &[u8] = b"xn--bcher-kva.example xn--a-ecp.com\n";
+
+/// [`BIG_LINE`] over and over, `size` bytes or a little more; its number of lines.
+fn big_input(size: usize) -> (Vec<u8>, usize) {
+    let lines = size.div_ceil(BIG_LINE.len());
+    (BIG_LINE.repeat(lines), lines)
+}
+
+/// The findings of a text report, each checked to be one of big.txt's: of its invalid label
+/// (all but `cut` of them, for the line a truncation cut short).
+fn big_findings(report: &Path, cut: usize) -> usize {
+    let report = std::fs::read_to_string(report).unwrap();
+    let others = report
+        .lines()
+        .inspect(|line| assert!(line.starts_with("big.txt:"), "{line}"))
+        .filter(|line| !line.contains(": invalid-ace: xn--a-ecp: "))
+        .collect::<Vec<_>>();
+    assert!(others.len() <= cut, "{others:?}");
+    report.lines().count()
+}
 
 #[test]
-fn a_file_truncated_while_mapped_exits_2_and_leaves_no_temporary_file() {
-    // A name list of 100 MB, decoded to -o; truncated as soon as output is being written, at
-    // three lengths. Each trial reads far less than the file when it is cut, so the reads
-    // past the new end fault (SIGBUS) or find the size changed.
+fn a_mapped_file_is_read_to_its_size_when_mapped_and_a_truncation_reads_zeros() {
+    use idnscope::input::mapped::MappedInput;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.txt");
+    let page = 4096;
+    let original = vec![b'a'; 4 * page];
+    std::fs::write(&path, &original).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    let meta = file.metadata().unwrap();
+    let map = MappedInput::new(&file, &meta, &path).unwrap();
+    // Grown, as a log being written: the bytes that were there, and no error.
+    let mut append = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut append, &[b'b'; 3 * 4096]).unwrap();
+    assert_eq!(map.bytes(), &original[..]);
+    map.check_unchanged(&file).unwrap();
+    // Cut back and rewritten to its size at open, with another time: an error.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(original.len() as u64)
+        .unwrap();
+    let written = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&written, b"c", 0).unwrap();
+    written
+        .set_modified(std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1))
+        .unwrap();
+    let error = map.check_unchanged(&file).unwrap_err().to_string();
+    assert_eq!(error, "changed while it was read: it was written to");
+    drop(map);
+    // Truncated under the map: the pages past the new end read as zeros, and the check says
+    // the file was truncated.
+    let meta = file.metadata().unwrap();
+    let map = MappedInput::new(&file, &meta, &path).unwrap();
+    written.set_len(page as u64).unwrap();
+    assert_eq!(map.bytes()[3 * page], 0, "a page past the new end");
+    assert_eq!(map.bytes()[page - 1], b'a', "the page before the new end");
+    assert!(map.bytes()[page..].iter().all(|&b| b == 0));
+    let error = map.check_unchanged(&file).unwrap_err().to_string();
+    assert_eq!(error, "changed while it was read: the file was truncated");
+    // Grown back meanwhile: still an error.
+    written.set_len(8 * page as u64).unwrap();
+    assert!(map.check_unchanged(&file).is_err());
+    drop(map);
+    // A new map is checked afresh.
+    let meta = file.metadata().unwrap();
+    let map = MappedInput::new(&file, &meta, &path).unwrap();
+    map.check_unchanged(&file).unwrap();
+}
+
+#[test]
+fn a_file_that_grows_while_it_is_read_is_read_to_its_size_at_open_and_the_report_written() {
+    // A log still being written: 100 MB when idnscope opens it, more lines of another
+    // look-alike appended while it reads.
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let line = b"xn--bcher-kva.example xn--mnchen-3ya.example\n";
-    let mut big = Vec::with_capacity(100 << 20);
-    while big.len() < 100 << 20 {
-        big.extend_from_slice(line);
+    let (big, lines) = big_input(100 << 20);
+    let appended = b"xn--a-ecp.org\n".repeat(1000);
+    for args in [
+        &["audit", "--report", "r.txt", "--format", "log", "big.txt"][..],
+        &[
+            "decode", "-o", "out.txt", "--report", "r.txt", "--format", "log", "big.txt",
+        ],
+    ] {
+        std::fs::write(d.join("big.txt"), &big).unwrap();
+        let mut child = raw(args)
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for_temporary_file(d, &mut child, 1);
+        let mut log = std::fs::OpenOptions::new()
+            .append(true)
+            .open(d.join("big.txt"))
+            .unwrap();
+        std::io::Write::write_all(&mut log, &appended).unwrap();
+        drop(log);
+        let status = wait_at_most(&mut child, Duration::from_secs(300));
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(1), "{args:?}: findings: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+        assert_eq!(
+            big_findings(&d.join("r.txt"), 0),
+            lines,
+            "{args:?}: one a line"
+        );
+        if args[0] == "decode" {
+            let (unicode, result) = idna::domain_to_unicode("xn--bcher-kva.example");
+            result.unwrap();
+            let line = format!("{unicode} xn--a-ecp.com\n");
+            let out = std::fs::read(d.join("out.txt")).unwrap();
+            assert!(
+                out == line.repeat(lines).into_bytes(),
+                "{args:?}: the output"
+            );
+        }
+        std::fs::remove_file(d.join("r.txt")).unwrap();
+        let _ = std::fs::remove_file(d.join("out.txt"));
     }
+}
+
+#[test]
+fn a_file_truncated_while_mapped_exits_2_keeps_the_report_and_leaves_no_temporary_file() {
+    // A name list of 100 MB, decoded to -o; truncated as soon as output is being written, at
+    // three lengths. Each trial reads far less than the file when it is cut, so the reads
+    // past the new end fault (SIGBUS) or find the size changed. The output is not kept; the
+    // report is, with the findings of every line the cut left whole, at least.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (big, lines) = big_input(100 << 20);
     let mut truncated_messages = 0;
     for length in [0, 4096, 1 << 20] {
         let input = d.join("big.txt");
         std::fs::write(&input, &big).unwrap();
         let mut child = raw(&[
-            "decode", "-q", "-o", "out.txt", "--format", "log", "big.txt",
+            "decode", "-o", "out.txt", "--report", "r.txt", "--format", "log", "big.txt",
         ])
         .current_dir(d)
         .stdin(Stdio::null())
@@ -562,7 +690,7 @@ fn a_file_truncated_while_mapped_exits_2_and_leaves_no_temporary_file() {
             .unwrap()
             .set_len(length)
             .unwrap();
-        let status = wait_at_most(&mut child, Duration::from_secs(120));
+        let status = wait_at_most(&mut child, Duration::from_secs(300));
         let mut stderr = String::new();
         std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
         assert_eq!(
@@ -577,9 +705,16 @@ fn a_file_truncated_while_mapped_exits_2_and_leaves_no_temporary_file() {
         truncated_messages += usize::from(stderr.contains("the file was truncated"));
         assert_eq!(
             entries(d),
-            ["big.txt"],
-            "cut to {length}: no output, no temporary file"
+            ["big.txt", "r.txt"],
+            "cut to {length}: the report, no output, no temporary file"
         );
+        let found = big_findings(&d.join("r.txt"), 1);
+        let whole = length as usize / BIG_LINE.len();
+        assert!(
+            (whole..=lines).contains(&found),
+            "cut to {length}: {found} findings"
+        );
+        std::fs::remove_file(d.join("r.txt")).unwrap();
     }
     assert!(
         truncated_messages > 0,

@@ -381,6 +381,13 @@ fn run_inputs(
                 &mut progress,
                 follow.then_some(&mut directives),
             );
+            if let Some(message) = failed_input(&stats, Some(&blame)) {
+                // The file stays as it was; the temporary file goes.
+                drop(file);
+                let _ = say(reports.bar, &message);
+                *unreadable += 1;
+                continue;
+            }
             let stats = blame.blame(stats.map_err(Trouble::from))?;
             file.commit()?;
             stats
@@ -398,16 +405,20 @@ fn run_inputs(
                 (Some(lines), Some(blame)) => Some(blame.writer(lines)),
                 _ => None,
             };
-            let stats = job
-                .run(
-                    path,
-                    source,
-                    out.as_mut().map(|out| out as &mut dyn Write),
-                    reports,
-                    &mut progress,
-                    follow.then_some(&mut directives),
-                )
-                .map_err(Trouble::from);
+            let stats = job.run(
+                path,
+                source,
+                out.as_mut().map(|out| out as &mut dyn Write),
+                reports,
+                &mut progress,
+                follow.then_some(&mut directives),
+            );
+            if let Some(message) = failed_input(&stats, output_blame.as_ref()) {
+                let _ = say(reports.bar, &message);
+                *unreadable += 1;
+                continue;
+            }
+            let stats = stats.map_err(Trouble::from);
             match &output_blame {
                 Some(blame)
                     if stats.is_err()
@@ -430,6 +441,18 @@ fn run_inputs(
         }
     }
     Ok(Ended::Done)
+}
+
+/// The message of an input that could not be read to its end, or that changed while it was
+/// read (truncated, written to), when writing to `output` (if any) did not fail: that input
+/// counts as unreadable, and the others go on.
+fn failed_input(stats: &Result<Stats, job::Error>, output: Option<&Blame>) -> Option<String> {
+    match stats {
+        Err(e @ job::Error::Read { .. }) if !output.is_some_and(Blame::failed) => {
+            Some(format!("idnscope: {}", escape_controls(&e.to_string())))
+        }
+        _ => None,
+    }
 }
 
 /// Whether the inputs name standard input.
