@@ -4,6 +4,7 @@
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use idnscope::audit::{Homographs, Protected};
@@ -15,6 +16,7 @@ use idnscope::input::format::Kind;
 use idnscope::input::include::IncludeError;
 use idnscope::input::zone::Include;
 use idnscope::job::{self, problem_line, Reports, Source, STANDARD_INPUT};
+use idnscope::pipeline::stream::Follow;
 use idnscope::pipeline::{self, ChunkLimits, Findings, Options, Pipeline};
 use idnscope::report::{Finding, Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
@@ -74,6 +76,13 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     if args.in_place && (args.output.is_some() || args.paths.is_empty() || has_stdin(args)) {
         return Err(Trouble(
             "--in-place needs file paths (not standard input) and no -o/--output".into(),
+        ));
+    }
+    if args.follow && (args.in_place || args.paths.len() != 1 || has_stdin(args)) {
+        return Err(Trouble(
+            "--follow reads one file PATH on as it grows: give one PATH (not -), without \
+             --in-place"
+                .into(),
         ));
     }
     if args.follow_includes && mode != Mode::Audit {
@@ -347,6 +356,7 @@ fn run_inputs(
                         path.display()
                     ))),
                 }),
+            false if args.follow => follow_input(path),
             false => open_input(path),
         };
         let source = match source {
@@ -551,6 +561,22 @@ fn open_input(path: &Path) -> Result<Source, Trouble> {
         };
     }
     Source::open(path).map_err(|e| Trouble::io(path, e))
+}
+
+/// Opens the input `path` to be read on as it grows (`--follow`), until the first SIGINT,
+/// SIGTERM or SIGHUP; what is not a regular file is read as usual.
+fn follow_input(path: &Path) -> Result<Source, Trouble> {
+    let file = std::fs::File::open(path).map_err(|e| Trouble::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
+    if !meta.is_file() {
+        return open_input(path);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    super::output::stop_following_on(Arc::clone(&stop));
+    Ok(Source::Stream {
+        reader: Box::new(Follow::new(file, stop)),
+        regular: false,
+    })
 }
 
 /// The report, with a capture's problems written on standard error around the progress

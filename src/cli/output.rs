@@ -413,6 +413,18 @@ fn fatal_signals() -> Vec<libc::c_int> {
     signals
 }
 
+/// Set by the first SIGINT, SIGTERM or SIGHUP when a file is followed ([`stop_following_on`]).
+static FOLLOW_STOP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::OnceLock::new();
+
+/// Makes the first SIGINT, SIGTERM or SIGHUP (those not ignored) set `stop` instead of
+/// ending the process, as a run that follows a file (`--follow`) ends: the next one ends
+/// it as usual. Called before anything is followed.
+pub(super) fn stop_following_on(stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    let _ = FOLLOW_STOP.set(stop);
+    watch_signals();
+}
+
 /// Starts the signal thread (once).
 #[cfg(unix)]
 fn watch_signals() {
@@ -434,7 +446,16 @@ fn watch_signals() {
                 let Ok(mut signals) = receive.recv() else {
                     return;
                 };
-                if let Some(signal) = signals.forever().next() {
+                // The first SIGINT, SIGTERM or SIGHUP of a run that follows a file ends the
+                // following; the run then ends as at the end of its input.
+                let signal = signals.forever().find(|&signal| {
+                    let stops = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP].contains(&signal);
+                    match FOLLOW_STOP.get() {
+                        Some(stop) if stops => stop.swap(true, Ordering::AcqRel),
+                        _ => true,
+                    }
+                });
+                if let Some(signal) = signal {
                     // Held until the process ends: no temporary file is created after this.
                     let _gate = GATE
                         .lock()
