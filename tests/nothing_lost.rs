@@ -722,6 +722,44 @@ fn a_file_truncated_while_mapped_exits_2_keeps_the_report_and_leaves_no_temporar
     );
 }
 
+#[test]
+fn an_input_that_stops_the_job_keeps_the_report_of_the_findings_before_it() {
+    // A zone whose second line has an invalid ACE owner (U+2488, see LIST), whose third
+    // opens a quoted string that never closes.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let zone = "$ORIGIN example.\nxn--a-ecp 3600 IN A 192.0.2.1\nb 3600 IN TXT \"open\n";
+    std::fs::write(d.join("z.zone"), zone).unwrap();
+    for args in [
+        &["audit", "--report", "r.txt", "z.zone"][..],
+        &["decode", "-o", "out.txt", "--report", "r.txt", "z.zone"],
+        &[
+            "audit",
+            "--report-format",
+            "jsonl",
+            "--report",
+            "r.txt",
+            "z.zone",
+        ],
+    ] {
+        let (code, _, stderr) = run_in(d, args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("idnscope: z.zone:3:") && stderr.contains("never closed"),
+            "{args:?}: {stderr}"
+        );
+        let report = std::fs::read_to_string(d.join("r.txt")).unwrap();
+        assert_eq!(report.lines().count(), 1, "{args:?}: {report}");
+        assert!(
+            report.starts_with("z.zone:2:1: invalid-ace: xn--a-ecp")
+                || report.starts_with("{\"type\":\"finding\",\"file\":\"z.zone\",\"line\":2,"),
+            "{args:?}: {report}"
+        );
+        assert_eq!(entries(d), ["r.txt", "z.zone"], "{args:?}: no output kept");
+        std::fs::remove_file(d.join("r.txt")).unwrap();
+    }
+}
+
 // ---- Signals and ulimit -f ---------------------------------------------------------------
 
 #[test]

@@ -217,6 +217,26 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         {
             Ended::StdoutClosed
         }
+        Err(trouble) if !report_blame.failed() => {
+            // An input that stopped the job (it cannot be parsed, or an output failed): the
+            // findings reported until then are kept, the output is not.
+            bar.finish_and_clear();
+            drop(shared_output);
+            let finished = report
+                .finish(None)
+                .map_err(|e| Trouble(format!("{}: {e}", report_blame.name)));
+            drop(report_sink);
+            drop(report_inner);
+            let kept = match (finished, report_file) {
+                (Ok(()), Some(file)) => file.commit(),
+                (finished, _) => finished,
+            };
+            // The failure of the report too, before the one that stopped the job.
+            if let Err(Trouble(message)) = kept {
+                let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&message));
+            }
+            return Err(trouble);
+        }
         ended => report_blame.blame(ended)?,
     };
     bar.finish_and_clear();
