@@ -311,9 +311,11 @@ impl<'p> Job<'p> {
                 };
                 let kind = self.kind_of(path, &data[..data.len().min(HEAD_BYTES)]);
                 let data = Data::Slice(data);
-                let run = self.run_kind(kind, collect, data, &shown, out, reports, progress)?;
+                let run = self.run_kind(kind, collect, data, &shown, out, reports, progress);
+                // A change comes first: what failed to parse may be what it changed (the
+                // zeros put in place of a truncated end).
                 map.check_unchanged(&file).map_err(read_error)?;
-                run
+                run?
             }
         };
         if let Some(includes) = includes {

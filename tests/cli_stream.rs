@@ -361,3 +361,88 @@ fn input_that_stalls_anywhere_gives_the_output_of_the_whole_file() {
         }
     }
 }
+
+/// A log line with one valid label and the invalid `xn--a-ecp` ("a⒈", which UTS #46
+/// disallows), so one finding.
+fn followed_line(tld: &str) -> String {
+    format!("xn--bcher-kva.example xn--a-ecp.{tld}\n")
+}
+
+#[cfg(unix)]
+#[test]
+fn follow_reads_a_file_on_as_it_grows_until_sigint_and_writes_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let log = d.join("q.log");
+    std::fs::write(&log, followed_line("com").repeat(3)).unwrap();
+    let mut command = common::raw(&[
+        "decode",
+        "--follow",
+        "--format",
+        "log",
+        "--progress",
+        "never",
+        "-o",
+        "-",
+        "--report",
+        "r.txt",
+        "q.log",
+    ]);
+    common::default_signals(&mut command).current_dir(d);
+    let mut decode = Live::start(&mut command);
+    // bücher, as RFC 3492's sample and the idna crate give it.
+    let (unicode, result) = idna::domain_to_unicode("xn--bcher-kva.example");
+    result.unwrap();
+    for _ in 0..3 {
+        let line = next(&decode.stdout, "the lines there when it started");
+        assert_eq!(line, format!("{unicode} xn--a-ecp.com"));
+    }
+    // Read to its end, it waits for more, as tail -f does: two more lines are answered.
+    let mut file = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    file.write_all(followed_line("org").repeat(2).as_bytes())
+        .unwrap();
+    for _ in 0..2 {
+        let line = next(&decode.stdout, "the lines appended");
+        assert_eq!(line, format!("{unicode} xn--a-ecp.org"));
+    }
+    // SAFETY: kill has no memory preconditions; the pid is our child, not yet waited for.
+    assert_eq!(
+        unsafe { libc::kill(decode.child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
+    // It ends as at the end of its input: the report written, one finding a line.
+    assert_eq!(decode.close(), Some(1));
+    let report = std::fs::read_to_string(d.join("r.txt")).unwrap();
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 5, "{report}");
+    for (number, line) in lines.iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("q.log:{}:", number + 1))
+                && line.contains(": invalid-ace: xn--a-ecp: "),
+            "{line}"
+        );
+    }
+    let mut names: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["q.log", "r.txt"], "no temporary file left");
+    // One file, not standard input, not in place.
+    for args in [
+        &["audit", "--follow", "q.log", "r.txt"][..],
+        &["audit", "--follow", "-"],
+        &["decode", "--follow", "--in-place", "q.log"],
+    ] {
+        let out = common::raw(args)
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--follow"),
+            "{args:?}"
+        );
+    }
+}

@@ -21,7 +21,7 @@ use assert_cmd::Command;
 
 mod common;
 
-use common::{bin, idnscope, raw, with_stdout_closed};
+use common::{bin, default_signals, idnscope, raw, with_stdout_closed};
 
 #[test]
 fn a_hundred_thousand_nested_parentheses() {
@@ -943,7 +943,7 @@ fn wait_for_temporary_file(dir: &Path, child: &mut std::process::Child) {
 /// and no other file in its folder.
 fn interrupt_in_place_run(file: &Path, reference: &Path, signal: libc::c_int) {
     let dir = file.parent().unwrap();
-    let mut child = raw(&["decode", "-q", "--in-place", arg(file)])
+    let mut child = default_signals(&mut raw(&["decode", "-q", "--in-place", arg(file)]))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -989,7 +989,7 @@ fn sigint_while_waiting_for_standard_input_removes_the_output_temporary_file() {
     // The run is blocked in a read, not in the pipeline: the signal thread still cleans up.
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("out.txt");
-    let mut child = raw(&["decode", "-o", arg(&target), "-"])
+    let mut child = default_signals(&mut raw(&["decode", "-o", arg(&target), "-"]))
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -1019,6 +1019,7 @@ fn an_ignored_hangup_stays_ignored() {
     generate_zone("30M", &file);
     let before = std::fs::read(&file).unwrap();
     let mut cmd = raw(&["decode", "-q", "--in-place", arg(&file)]);
+    default_signals(&mut cmd);
     // SAFETY: signal is async-signal-safe.
     unsafe {
         cmd.pre_exec(|| {

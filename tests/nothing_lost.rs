@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, raw};
+use common::{bin, default_signals, raw};
 
 // ---- Helpers -----------------------------------------------------------------------------
 
@@ -249,6 +249,212 @@ fn an_output_and_a_report_naming_one_file_by_two_paths_are_refused() {
     );
 }
 
+/// How a test opens a file as idnscope's standard output.
+#[derive(Debug, Clone, Copy)]
+enum Redirect {
+    /// `>> FILE`
+    Append,
+    /// `1<> FILE`: read and write, from the start, not truncated.
+    ReadWrite,
+}
+
+#[test]
+fn standard_output_onto_an_input_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.txt"), LIST).unwrap();
+    std::fs::hard_link(d.join("in.txt"), d.join("hard.txt")).unwrap();
+    let before = entries(d);
+    let open = |redirect: Redirect| {
+        let mut options = std::fs::OpenOptions::new();
+        match redirect {
+            Redirect::Append => options.append(true),
+            Redirect::ReadWrite => options.read(true).write(true),
+        };
+        options.open(d.join("in.txt")).unwrap()
+    };
+    // (arguments, standard input from in.txt, how standard output is opened on in.txt)
+    for (args, stdin_from_input, redirect) in [
+        (&["decode", "in.txt"][..], false, Redirect::Append),
+        (&["decode", "in.txt"], false, Redirect::ReadWrite),
+        (&["encode", "hard.txt"], false, Redirect::Append),
+        (&["decode", "-o", "-", "in.txt"], false, Redirect::ReadWrite),
+        (
+            &["audit", "--report", "-", "in.txt"],
+            false,
+            Redirect::Append,
+        ),
+        (&["decode", "-"], true, Redirect::Append),
+        (
+            &["decode", "-o", "/dev/stdout", "-"],
+            true,
+            Redirect::ReadWrite,
+        ),
+        (&["punycode", "decode"], true, Redirect::Append),
+        (&["race", "encode"], true, Redirect::Append),
+    ] {
+        let stdin = match stdin_from_input {
+            true => Stdio::from(std::fs::File::open(d.join("in.txt")).unwrap()),
+            false => Stdio::null(),
+        };
+        let out = raw(args)
+            .current_dir(d)
+            .stdin(stdin)
+            .stdout(open(redirect))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?} {redirect:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("standard output is the ")
+                && stderr.contains("input file is output file"),
+            "{args:?} {redirect:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read(d.join("in.txt")).unwrap(),
+            LIST,
+            "{args:?} {redirect:?}"
+        );
+        assert_eq!(entries(d), before, "{args:?}: no file made or removed");
+    }
+    // Standard output on another file is fine.
+    let out = raw(&["decode", "in.txt"])
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(d.join("out.txt")).unwrap())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(out.code(), Some(1), "one finding");
+    assert_eq!(std::fs::read(d.join("out.txt")).unwrap(), decoded_list());
+}
+
+#[test]
+fn an_output_onto_a_dangling_symbolic_link_creates_its_target_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.txt"), LIST).unwrap();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    let absolute = d.join("sub/abs.txt");
+    let links: [(&str, &Path); 4] = [
+        ("rel.txt", Path::new("sub/new.txt")),
+        ("abs.txt", &absolute),
+        // A link to a dangling link: both followed.
+        ("chain.txt", Path::new("rel.txt")),
+        // Relative to the link's own folder, not to the working one.
+        ("sub/up.txt", Path::new("../up-target.txt")),
+    ];
+    for (link, points_to) in links {
+        std::os::unix::fs::symlink(points_to, d.join(link)).unwrap();
+    }
+    for (flag, link, target) in [
+        ("-o", "rel.txt", "sub/new.txt"),
+        ("-o", "abs.txt", "sub/abs.txt"),
+        ("-o", "chain.txt", "sub/new.txt"),
+        ("--report", "sub/up.txt", "up-target.txt"),
+    ] {
+        let _ = std::fs::remove_file(d.join(target));
+        let args = match flag {
+            "-o" => vec!["decode", "-q", "-o", link, "in.txt"],
+            _ => vec!["decode", "-o", "/dev/null", "--report", link, "in.txt"],
+        };
+        let (code, _, stderr) = run_in(d, &args);
+        assert_eq!(code, Some(1), "{args:?}: one finding: {stderr}");
+        let written = std::fs::read(d.join(target)).unwrap();
+        match flag {
+            "-o" => assert_eq!(written, decoded_list(), "{args:?}"),
+            _ => assert!(
+                written.starts_with(b"in.txt:2:1: invalid-ace: xn--a-ecp: "),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&written)
+            ),
+        }
+        for (link, points_to) in links {
+            assert_eq!(
+                std::fs::read_link(d.join(link)).unwrap(),
+                points_to,
+                "{args:?}"
+            );
+        }
+    }
+    assert_eq!(
+        entries(d),
+        [
+            "abs.txt",
+            "chain.txt",
+            "in.txt",
+            "rel.txt",
+            "sub",
+            "up-target.txt"
+        ]
+    );
+    assert_eq!(entries(&d.join("sub")), ["abs.txt", "new.txt", "up.txt"]);
+    // A dangling link and the path it points to are one file.
+    std::fs::remove_file(d.join("sub/new.txt")).unwrap();
+    let (code, _, stderr) = run_in(
+        d,
+        &[
+            "decode",
+            "-o",
+            "rel.txt",
+            "--report",
+            "sub/new.txt",
+            "in.txt",
+        ],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("are the same file"), "{stderr}");
+    assert!(!d.join("sub/new.txt").exists());
+    // A link loop is an error that names the path given.
+    std::os::unix::fs::symlink("loop-b", d.join("loop-a")).unwrap();
+    std::os::unix::fs::symlink("loop-a", d.join("loop-b")).unwrap();
+    let (code, _, stderr) = run_in(d, &["decode", "-o", "loop-a", "in.txt"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.starts_with("idnscope: loop-a: "), "{stderr}");
+    assert_eq!(
+        std::fs::read_link(d.join("loop-a")).unwrap(),
+        Path::new("loop-b")
+    );
+}
+
+#[test]
+fn a_dangling_link_of_another_user_in_a_shared_sticky_folder_is_not_followed() {
+    if !is_root() {
+        eprintln!("skipped: needs root to make another user's link");
+        return;
+    }
+    // As the kernel's protected_symlinks rule: /tmp-like folder, nobody's link to a file of
+    // root's choosing.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("in.txt"), LIST).unwrap();
+    let shared = d.join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let victim = d.join("victim.txt");
+    std::os::unix::fs::symlink(&victim, shared.join("trap.txt")).unwrap();
+    std::os::unix::fs::lchown(shared.join("trap.txt"), Some(65534), Some(65534)).unwrap();
+    let (code, _, stderr) = run_in(d, &["decode", "-q", "-o", "shared/trap.txt", "in.txt"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("shared/trap.txt: "), "{stderr}");
+    assert!(!victim.exists(), "nothing made where the link points");
+    assert_eq!(
+        entries(&shared),
+        ["trap.txt"],
+        "the link stays, no temporary file"
+    );
+    // Root's own link there is followed.
+    std::os::unix::fs::lchown(shared.join("trap.txt"), Some(0), Some(0)).unwrap();
+    let (code, _, stderr) = run_in(d, &["decode", "-q", "-o", "shared/trap.txt", "in.txt"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(std::fs::read(&victim).unwrap(), decoded_list());
+}
+
 // ---- Owners and set-user-ID bits ----------------------------------------------------------
 
 /// Writes [`LIST`] to `path` with owner `uid`:`gid` and `mode`.
@@ -322,26 +528,154 @@ fn in_place_keeps_the_owner_and_never_makes_a_set_user_id_copy_for_another_owner
     }
 }
 
-// ---- A mapped file truncated while it is read ---------------------------------------------
+// ---- A mapped file that changes while it is read ------------------------------------------
+
+/// A line of the big inputs below: one valid ACE label and one invalid (`xn--a-ecp` holds
+/// U+2488), so one finding a line.
+const BIG_LINE: &[u8] = b"xn--bcher-kva.example xn--a-ecp.com\n";
+
+/// [`BIG_LINE`] over and over, `size` bytes or a little more; its number of lines.
+fn big_input(size: usize) -> (Vec<u8>, usize) {
+    let lines = size.div_ceil(BIG_LINE.len());
+    (BIG_LINE.repeat(lines), lines)
+}
+
+/// The findings of a text report, each checked to be one of big.txt's: of its invalid label
+/// (all but `cut` of them, for the line a truncation cut short).
+fn big_findings(report: &Path, cut: usize) -> usize {
+    let report = std::fs::read_to_string(report).unwrap();
+    let others = report
+        .lines()
+        .inspect(|line| assert!(line.starts_with("big.txt:"), "{line}"))
+        .filter(|line| !line.contains(": invalid-ace: xn--a-ecp: "))
+        .collect::<Vec<_>>();
+    assert!(others.len() <= cut, "{others:?}");
+    report.lines().count()
+}
 
 #[test]
-fn a_file_truncated_while_mapped_exits_2_and_leaves_no_temporary_file() {
-    // A name list of 100 MB, decoded to -o; truncated as soon as output is being written, at
-    // three lengths. Each trial reads far less than the file when it is cut, so the reads
-    // past the new end fault (SIGBUS) or find the size changed.
+fn a_mapped_file_is_read_to_its_size_when_mapped_and_a_truncation_reads_zeros() {
+    use idnscope::input::mapped::MappedInput;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.txt");
+    let page = 4096;
+    let original = vec![b'a'; 4 * page];
+    std::fs::write(&path, &original).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    let meta = file.metadata().unwrap();
+    let map = MappedInput::new(&file, &meta, &path).unwrap();
+    // Grown, as a log being written: the bytes that were there, and no error.
+    let mut append = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut append, &[b'b'; 3 * 4096]).unwrap();
+    assert_eq!(map.bytes(), &original[..]);
+    map.check_unchanged(&file).unwrap();
+    // Cut back and rewritten to its size at open, with another time: an error.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(original.len() as u64)
+        .unwrap();
+    let written = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&written, b"c", 0).unwrap();
+    written
+        .set_modified(std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1))
+        .unwrap();
+    let error = map.check_unchanged(&file).unwrap_err().to_string();
+    assert_eq!(error, "changed while it was read: it was written to");
+    drop(map);
+    // Truncated under the map: the pages past the new end read as zeros, and the check says
+    // the file was truncated.
+    let meta = file.metadata().unwrap();
+    let map = MappedInput::new(&file, &meta, &path).unwrap();
+    written.set_len(page as u64).unwrap();
+    assert_eq!(map.bytes()[3 * page], 0, "a page past the new end");
+    assert_eq!(map.bytes()[page - 1], b'a', "the page before the new end");
+    assert!(map.bytes()[page..].iter().all(|&b| b == 0));
+    let error = map.check_unchanged(&file).unwrap_err().to_string();
+    assert_eq!(error, "changed while it was read: the file was truncated");
+    // Grown back meanwhile: still an error.
+    written.set_len(8 * page as u64).unwrap();
+    assert!(map.check_unchanged(&file).is_err());
+    drop(map);
+    // A new map is checked afresh.
+    let meta = file.metadata().unwrap();
+    let map = MappedInput::new(&file, &meta, &path).unwrap();
+    map.check_unchanged(&file).unwrap();
+}
+
+#[test]
+fn a_file_that_grows_while_it_is_read_is_read_to_its_size_at_open_and_the_report_written() {
+    // A log still being written: 100 MB when idnscope opens it, more lines of another
+    // look-alike appended while it reads.
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let line = b"xn--bcher-kva.example xn--mnchen-3ya.example\n";
-    let mut big = Vec::with_capacity(100 << 20);
-    while big.len() < 100 << 20 {
-        big.extend_from_slice(line);
+    let (big, lines) = big_input(100 << 20);
+    let appended = b"xn--a-ecp.org\n".repeat(1000);
+    for args in [
+        &["audit", "--report", "r.txt", "--format", "log", "big.txt"][..],
+        &[
+            "decode", "-o", "out.txt", "--report", "r.txt", "--format", "log", "big.txt",
+        ],
+    ] {
+        std::fs::write(d.join("big.txt"), &big).unwrap();
+        let mut child = raw(args)
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for_temporary_file(d, &mut child, 1);
+        let mut log = std::fs::OpenOptions::new()
+            .append(true)
+            .open(d.join("big.txt"))
+            .unwrap();
+        std::io::Write::write_all(&mut log, &appended).unwrap();
+        drop(log);
+        let status = wait_at_most(&mut child, Duration::from_secs(300));
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(1), "{args:?}: findings: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+        assert_eq!(
+            big_findings(&d.join("r.txt"), 0),
+            lines,
+            "{args:?}: one a line"
+        );
+        if args[0] == "decode" {
+            let (unicode, result) = idna::domain_to_unicode("xn--bcher-kva.example");
+            result.unwrap();
+            let line = format!("{unicode} xn--a-ecp.com\n");
+            let out = std::fs::read(d.join("out.txt")).unwrap();
+            assert!(
+                out == line.repeat(lines).into_bytes(),
+                "{args:?}: the output"
+            );
+        }
+        std::fs::remove_file(d.join("r.txt")).unwrap();
+        let _ = std::fs::remove_file(d.join("out.txt"));
     }
+}
+
+#[test]
+fn a_file_truncated_while_mapped_exits_2_keeps_the_report_and_leaves_no_temporary_file() {
+    // A name list of 100 MB, decoded to -o; truncated as soon as output is being written, at
+    // three lengths. Each trial reads far less than the file when it is cut, so the reads
+    // past the new end fault (SIGBUS) or find the size changed. The output is not kept; the
+    // report is, with the findings of every line the cut left whole, at least.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (big, lines) = big_input(100 << 20);
     let mut truncated_messages = 0;
     for length in [0, 4096, 1 << 20] {
         let input = d.join("big.txt");
         std::fs::write(&input, &big).unwrap();
         let mut child = raw(&[
-            "decode", "-q", "-o", "out.txt", "--format", "log", "big.txt",
+            "decode", "-o", "out.txt", "--report", "r.txt", "--format", "log", "big.txt",
         ])
         .current_dir(d)
         .stdin(Stdio::null())
@@ -356,7 +690,7 @@ fn a_file_truncated_while_mapped_exits_2_and_leaves_no_temporary_file() {
             .unwrap()
             .set_len(length)
             .unwrap();
-        let status = wait_at_most(&mut child, Duration::from_secs(120));
+        let status = wait_at_most(&mut child, Duration::from_secs(300));
         let mut stderr = String::new();
         std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
         assert_eq!(
@@ -371,14 +705,59 @@ fn a_file_truncated_while_mapped_exits_2_and_leaves_no_temporary_file() {
         truncated_messages += usize::from(stderr.contains("the file was truncated"));
         assert_eq!(
             entries(d),
-            ["big.txt"],
-            "cut to {length}: no output, no temporary file"
+            ["big.txt", "r.txt"],
+            "cut to {length}: the report, no output, no temporary file"
         );
+        let found = big_findings(&d.join("r.txt"), 1);
+        let whole = length as usize / BIG_LINE.len();
+        assert!(
+            (whole..=lines).contains(&found),
+            "cut to {length}: {found} findings"
+        );
+        std::fs::remove_file(d.join("r.txt")).unwrap();
     }
     assert!(
         truncated_messages > 0,
         "at least one trial faulted in the map"
     );
+}
+
+#[test]
+fn an_input_that_stops_the_job_keeps_the_report_of_the_findings_before_it() {
+    // A zone whose second line has an invalid ACE owner (U+2488, see LIST), whose third
+    // opens a quoted string that never closes.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let zone = "$ORIGIN example.\nxn--a-ecp 3600 IN A 192.0.2.1\nb 3600 IN TXT \"open\n";
+    std::fs::write(d.join("z.zone"), zone).unwrap();
+    for args in [
+        &["audit", "--report", "r.txt", "z.zone"][..],
+        &["decode", "-o", "out.txt", "--report", "r.txt", "z.zone"],
+        &[
+            "audit",
+            "--report-format",
+            "jsonl",
+            "--report",
+            "r.txt",
+            "z.zone",
+        ],
+    ] {
+        let (code, _, stderr) = run_in(d, args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("idnscope: z.zone:3:") && stderr.contains("never closed"),
+            "{args:?}: {stderr}"
+        );
+        let report = std::fs::read_to_string(d.join("r.txt")).unwrap();
+        assert_eq!(report.lines().count(), 1, "{args:?}: {report}");
+        assert!(
+            report.starts_with("z.zone:2:1: invalid-ace: xn--a-ecp")
+                || report.starts_with("{\"type\":\"finding\",\"file\":\"z.zone\",\"line\":2,"),
+            "{args:?}: {report}"
+        );
+        assert_eq!(entries(d), ["r.txt", "z.zone"], "{args:?}: no output kept");
+        std::fs::remove_file(d.join("r.txt")).unwrap();
+    }
 }
 
 // ---- Signals and ulimit -f ---------------------------------------------------------------
@@ -406,6 +785,7 @@ fn every_fatal_signal_removes_the_temporary_file_and_ends_the_run_by_that_signal
     for signal in signals {
         // Blocked reading standard input, with the -o temporary file open.
         let mut cmd = raw(&["decode", "-o", "out.txt", "-"]);
+        default_signals(&mut cmd);
         // SAFETY: setrlimit is async-signal-safe; no core files in the test folder.
         unsafe {
             cmd.pre_exec(|| {

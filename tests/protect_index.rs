@@ -432,3 +432,138 @@ fn an_index_truncated_while_mapped_ends_the_run_with_status_2() {
         "{stderr}"
     );
 }
+
+/// `idnscope protect index` in `dir` with `args`, its standard input `stdin` (a pipe) and
+/// standard output `stdout`: (exit status, standard output, standard error).
+#[cfg(unix)]
+fn protect_in(
+    dir: &Path,
+    args: &[&str],
+    stdin: &str,
+    stdout: std::process::Stdio,
+) -> (Option<i32>, Vec<u8>, String) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    (out.status.code(), out.stdout, stderr)
+}
+
+#[cfg(unix)]
+#[test]
+fn protect_index_reads_a_list_from_a_pipe_and_writes_to_standard_output() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let list = repo("samples/protect.txt");
+    let text = fs::read_to_string(&list).unwrap();
+    let names = corpus_names().join("\n") + "\n";
+    let from_text = audit(&names, &list);
+    assert!(!from_text.is_empty(), "the list protects something here");
+    // The list on a pipe: as `-`, as /dev/stdin, and as a shell's <(cmd), /dev/fd/N.
+    let (status, from_dash, stderr) = protect_in(
+        d,
+        &["protect", "index", "-", "-o", "-"],
+        &text,
+        Stdio::piped(),
+    );
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    for args in [
+        &["protect", "index", "/dev/stdin", "-o", "stdin.idx"][..],
+        &["protect", "index", "-", "-o", "dash.idx"],
+        &["protect", "index", "-", "-o", "/dev/stdout"],
+    ] {
+        let (status, stdout, stderr) = protect_in(d, args, &text, Stdio::piped());
+        assert_eq!(status, Some(0), "{args:?}: {stderr}");
+        let index = match args[4].ends_with(".idx") {
+            true => fs::read(d.join(args[4])).unwrap(),
+            false => stdout,
+        };
+        assert_eq!(index, from_dash, "{args:?}: the same index as from -o -");
+    }
+    let script = r#"exec "$0" protect index <(cat "$1") -o fd.idx"#;
+    let status = std::process::Command::new("bash")
+        .args(["-c", script])
+        .arg(assert_cmd::cargo::cargo_bin("idnscope"))
+        .arg(&list)
+        .current_dir(d)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(fs::read(d.join("fd.idx")).unwrap(), from_dash, "<(cmd)");
+    // No file named `-`; the index from the pipe gives the list's findings.
+    assert!(!d.join("-").exists());
+    fs::write(d.join("from-pipe.idx"), &from_dash).unwrap();
+    assert_eq!(audit(&names, &d.join("from-pipe.idx")), from_text);
+    // A bad line on standard input is located there.
+    let (status, _, stderr) = protect_in(
+        d,
+        &["protect", "index", "-", "-o", "bad.idx"],
+        "good.example\nnot a domain\n",
+        Stdio::piped(),
+    );
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("idnscope: standard input:2:1: "),
+        "{stderr}"
+    );
+    assert!(!d.join("bad.idx").exists());
+    // Standard output onto the list itself (`-o - >> list`) is refused, the list kept.
+    fs::write(d.join("list.txt"), &text).unwrap();
+    let append = fs::OpenOptions::new()
+        .append(true)
+        .open(d.join("list.txt"))
+        .unwrap();
+    let (status, _, stderr) = protect_in(
+        d,
+        &["protect", "index", "list.txt", "-o", "-"],
+        "",
+        Stdio::from(append),
+    );
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(stderr.contains("input file is output file"), "{stderr}");
+    assert_eq!(fs::read_to_string(d.join("list.txt")).unwrap(), text);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn protect_index_to_standard_output_is_refused_on_a_terminal() {
+    use rustix::fs::{Mode, OFlags};
+    use rustix::pty::OpenptFlags;
+    let dir = tempfile::tempdir().unwrap();
+    let flags = OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC;
+    let master = rustix::pty::openpt(flags).unwrap();
+    rustix::pty::grantpt(&master).unwrap();
+    rustix::pty::unlockpt(&master).unwrap();
+    let name = rustix::pty::ptsname(&master, Vec::new()).unwrap();
+    let terminal = rustix::fs::open(
+        name.as_c_str(),
+        OFlags::RDWR | OFlags::NOCTTY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .unwrap();
+    let list = repo("samples/protect.txt");
+    let (status, _, stderr) = protect_in(
+        dir.path(),
+        &["protect", "index", list.to_str().unwrap(), "-o", "-"],
+        "",
+        std::process::Stdio::from(terminal),
+    );
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("idnscope: -o -: the index is binary: refused on a terminal"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("-").exists());
+}

@@ -39,7 +39,8 @@ pub fn is_index(bytes: &[u8]) -> bool {
 }
 
 /// The index file of the text list at `list`: its bytes, to be written where the caller
-/// wants them.
+/// wants them. A list that is not a regular file (a pipe, `/dev/stdin`) is read once, as
+/// it comes, and the index names no list to be checked against later.
 ///
 /// # Errors
 ///
@@ -58,15 +59,26 @@ pub fn build(list: &Path) -> Result<Vec<u8>, ListError> {
         line: Some(line),
         message,
     })?;
-    let after = std::fs::metadata(list).map_err(io)?;
-    if after.len() != before.len() || after.modified().ok() != before.modified().ok() {
-        return Err(ListError::file(list, "changed while it was read"));
-    }
-    let source = Source {
-        path: std::fs::canonicalize(list).map_err(io)?,
-        len: after.len(),
-        modified: modified(&after),
-        checksum: checksum(&bytes),
+    let source = match before.is_file() {
+        true => {
+            let after = std::fs::metadata(list).map_err(io)?;
+            if after.len() != before.len() || after.modified().ok() != before.modified().ok() {
+                return Err(ListError::file(list, "changed while it was read"));
+            }
+            Source {
+                path: std::fs::canonicalize(list).map_err(io)?,
+                len: after.len(),
+                modified: modified(&after),
+                checksum: checksum(&bytes),
+            }
+        }
+        // Nothing to find again: no path, which `Source::check_fresh` passes.
+        false => Source {
+            path: std::path::PathBuf::new(),
+            len: bytes.len() as u64,
+            modified: (0, 0),
+            checksum: checksum(&bytes),
+        },
     };
 
     let mut out = Vec::with_capacity(HEADER + 4 * bytes.len());

@@ -4,6 +4,7 @@
 use std::cell::Cell;
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
+use std::path::Path;
 use std::time::Duration;
 
 use idnscope::display::{escape_controls, quote_input};
@@ -11,6 +12,7 @@ use idnscope::lines::BoundedLines;
 use idnscope::pipeline::stream::Live;
 
 use super::streams::stdin_reader;
+use super::targets::check_stdout;
 use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
 /// Why one input failed: a reason code and a sentence.
@@ -66,6 +68,11 @@ pub fn run(
     };
 
     let written = if strings.is_empty() {
+        // Results appended to the file being read would be read again, without end.
+        if let Err(trouble) = check_stdout(&[Path::new("-")]) {
+            let _ = writeln!(io::stderr(), "idnscope: {command}: {}", trouble.0);
+            return EXIT_TROUBLE;
+        }
         let stdin = match stdin_reader() {
             Ok((stdin, _)) => stdin,
             Err(e) => {

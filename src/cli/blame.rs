@@ -49,6 +49,11 @@ impl Blame {
         }
     }
 
+    /// Whether writing here failed.
+    pub(super) fn failed(&self) -> bool {
+        self.failed.borrow().is_some()
+    }
+
     /// Whether writing failed because this is a pipe whose reader has gone.
     pub(super) fn broken_pipe(&self) -> bool {
         matches!(&*self.failed.borrow(), Some((io::ErrorKind::BrokenPipe, _)))

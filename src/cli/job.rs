@@ -4,6 +4,7 @@
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use idnscope::audit::{Homographs, Protected};
@@ -15,6 +16,7 @@ use idnscope::input::format::Kind;
 use idnscope::input::include::{IncludeError, IncludeLimits};
 use idnscope::input::zone::Include;
 use idnscope::job::{self, problem_line, Reports, Source, STANDARD_INPUT};
+use idnscope::pipeline::stream::Follow;
 use idnscope::pipeline::{self, ChunkLimits, Findings, Options, Pipeline};
 use idnscope::report::{Finding, Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
@@ -26,7 +28,7 @@ use super::blame::Blame;
 use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
 use super::streams::{stdin_input, LineFlush, StdStream, StdinInput, Target};
-use super::targets::check_distinct;
+use super::targets::{check_distinct, check_stdout};
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
 /// A failure that stops the job: exit status 2 with this message.
@@ -76,6 +78,13 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
             "--in-place needs file paths (not standard input) and no -o/--output".into(),
         ));
     }
+    if args.follow && (args.in_place || args.paths.len() != 1 || has_stdin(args)) {
+        return Err(Trouble(
+            "--follow reads one file PATH on as it grows: give one PATH (not -), without \
+             --in-place"
+                .into(),
+        ));
+    }
     if args.follow_includes && mode != Mode::Audit {
         return Err(Trouble(
             "--follow-includes is for audit (decode and encode keep $INCLUDE as text)".into(),
@@ -111,10 +120,12 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         Target::Std(_) => None,
     })
     .collect();
-    check_distinct(
-        &outputs,
-        &inputs.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
-    )?;
+    let input_paths: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    check_distinct(&outputs, &input_paths)?;
+    let stdout = Target::Std(StdStream::Stdout);
+    if targets.output.as_ref() == Some(&stdout) || targets.report == stdout {
+        check_stdout(&input_paths)?;
+    }
     let threads = if args.threads > pipeline::max_threads() {
         let _ = writeln!(
             io::stderr(),
@@ -205,6 +216,26 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
             if targets.report == Target::Std(StdStream::Stdout) && report_blame.broken_pipe() =>
         {
             Ended::StdoutClosed
+        }
+        Err(trouble) if !report_blame.failed() => {
+            // An input that stopped the job (it cannot be parsed, or an output failed): the
+            // findings reported until then are kept, the output is not.
+            bar.finish_and_clear();
+            drop(shared_output);
+            let finished = report
+                .finish(None)
+                .map_err(|e| Trouble(format!("{}: {e}", report_blame.name)));
+            drop(report_sink);
+            drop(report_inner);
+            let kept = match (finished, report_file) {
+                (Ok(()), Some(file)) => file.commit(),
+                (finished, _) => finished,
+            };
+            // The failure of the report too, before the one that stopped the job.
+            if let Err(Trouble(message)) = kept {
+                let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&message));
+            }
+            return Err(trouble);
         }
         ended => report_blame.blame(ended)?,
     };
@@ -345,6 +376,7 @@ fn run_inputs(
                         path.display()
                     ))),
                 }),
+            false if args.follow => follow_input(path),
             false => open_input(path),
         };
         let source = match source {
@@ -379,6 +411,13 @@ fn run_inputs(
                 &mut progress,
                 follow.then_some(&mut directives),
             );
+            if let Some(message) = failed_input(&stats, Some(&blame)) {
+                // The file stays as it was; the temporary file goes.
+                drop(file);
+                let _ = say(reports.bar, &message);
+                *unreadable += 1;
+                continue;
+            }
             let stats = blame.blame(stats.map_err(Trouble::from))?;
             file.commit()?;
             stats
@@ -396,16 +435,20 @@ fn run_inputs(
                 (Some(lines), Some(blame)) => Some(blame.writer(lines)),
                 _ => None,
             };
-            let stats = job
-                .run(
-                    path,
-                    source,
-                    out.as_mut().map(|out| out as &mut dyn Write),
-                    reports,
-                    &mut progress,
-                    follow.then_some(&mut directives),
-                )
-                .map_err(Trouble::from);
+            let stats = job.run(
+                path,
+                source,
+                out.as_mut().map(|out| out as &mut dyn Write),
+                reports,
+                &mut progress,
+                follow.then_some(&mut directives),
+            );
+            if let Some(message) = failed_input(&stats, output_blame.as_ref()) {
+                let _ = say(reports.bar, &message);
+                *unreadable += 1;
+                continue;
+            }
+            let stats = stats.map_err(Trouble::from);
             match &output_blame {
                 Some(blame)
                     if stats.is_err()
@@ -428,6 +471,18 @@ fn run_inputs(
         }
     }
     Ok(Ended::Done)
+}
+
+/// The message of an input that could not be read to its end, or that changed while it was
+/// read (truncated, written to), when writing to `output` (if any) did not fail: that input
+/// counts as unreadable, and the others go on.
+fn failed_input(stats: &Result<Stats, job::Error>, output: Option<&Blame>) -> Option<String> {
+    match stats {
+        Err(e @ job::Error::Read { .. }) if !output.is_some_and(Blame::failed) => {
+            Some(format!("idnscope: {}", escape_controls(&e.to_string())))
+        }
+        _ => None,
+    }
 }
 
 /// Whether the inputs name standard input.
@@ -535,6 +590,22 @@ fn open_input(path: &Path) -> Result<Source, Trouble> {
         };
     }
     Source::open(path).map_err(|e| Trouble::io(path, e))
+}
+
+/// Opens the input `path` to be read on as it grows (`--follow`), until the first SIGINT,
+/// SIGTERM or SIGHUP; what is not a regular file is read as usual.
+fn follow_input(path: &Path) -> Result<Source, Trouble> {
+    let file = std::fs::File::open(path).map_err(|e| Trouble::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
+    if !meta.is_file() {
+        return open_input(path);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    super::output::stop_following_on(Arc::clone(&stop));
+    Ok(Source::Stream {
+        reader: Box::new(Follow::new(file, stop)),
+        regular: false,
+    })
 }
 
 /// The report, with a capture's problems written on standard error around the progress

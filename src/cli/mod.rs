@@ -273,6 +273,11 @@ struct JobArgs {
     /// stalls)
     #[arg(long)]
     line_buffered: bool,
+    /// Read the file PATH on as it grows, as tail -f does, until SIGINT, SIGTERM or SIGHUP;
+    /// then end as at the end of the input, the report written (one PATH, not with
+    /// --in-place)
+    #[arg(long)]
+    follow: bool,
     /// Inputs; none or - reads standard input
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,

@@ -77,12 +77,63 @@ fn keep_owner_and_mode(temp: &File, existing: &std::fs::Metadata) -> io::Result<
     temp.set_permissions(existing.permissions())
 }
 
+/// Where a file written to `path`, which does not exist, is created: `path` itself, or,
+/// when `path` is a symbolic link to nothing, what the link (and any link it leads to)
+/// points to, as `open(2)` with `O_CREAT` and the shell's `>` follow it; the link stays.
+/// As Linux's `protected_symlinks` rule has it, a link in a sticky folder that anyone may
+/// write to (`/tmp`) is followed only when it belongs to this user or to the folder's
+/// owner.
+pub(super) fn new_file_path(path: &Path) -> io::Result<PathBuf> {
+    // Linux's limit on the links followed in one path.
+    const MOST_LINKS: usize = 40;
+    let mut at = path.to_owned();
+    for _ in 0..=MOST_LINKS {
+        let link = match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => meta,
+            Ok(_) => return Ok(at),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(e),
+        };
+        let folder = match at.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        check_followed(&link, folder)?;
+        at = folder.join(std::fs::read_link(&at)?);
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Refuses to follow the link whose metadata is `link`, in `folder`, where the kernel
+/// would not (`fs.protected_symlinks`): a sticky folder that anyone may write to, a link
+/// owned neither by this user nor by the folder's owner.
+#[cfg(unix)]
+fn check_followed(link: &std::fs::Metadata, folder: &Path) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let folder = std::fs::metadata(folder)?;
+    let shared = folder.mode() & 0o1002 == 0o1002;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    if shared && link.uid() != me && link.uid() != folder.uid() {
+        return Err(io::Error::other(
+            "a symbolic link of another user in a shared sticky folder: not followed",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_followed(_: &std::fs::Metadata, _: &Path) -> io::Result<()> {
+    Ok(())
+}
+
 /// Where an output or report file is written.
 ///
 /// A regular file (or a new one) is written through a temporary file in its folder, renamed
 /// over it only on success: on any error the target is untouched and the temporary file
 /// removed, and so on a signal (see the module's documentation). A symbolic link is
-/// followed, so the file it points to is replaced and the link kept. Anything else that
+/// followed, so the file it points to is replaced (or created, see [`new_file_path`]) and
+/// the link kept. Anything else that
 /// exists (a device such as `/dev/null`, a FIFO, a terminal) is written directly: renaming
 /// over it would replace the device itself.
 pub(super) enum AtomicFile {
@@ -121,9 +172,10 @@ impl AtomicFile {
             }
         }
         let target = match &existing {
-            Some(_) => std::fs::canonicalize(path).map_err(|e| Trouble::io(path, e))?,
-            None => path.to_owned(),
-        };
+            Some(_) => std::fs::canonicalize(path),
+            None => new_file_path(path),
+        }
+        .map_err(|e| Trouble::io(path, e))?;
         let dir = match target.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
@@ -361,6 +413,18 @@ fn fatal_signals() -> Vec<libc::c_int> {
     signals
 }
 
+/// Set by the first SIGINT, SIGTERM or SIGHUP when a file is followed ([`stop_following_on`]).
+static FOLLOW_STOP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::OnceLock::new();
+
+/// Makes the first SIGINT, SIGTERM or SIGHUP (those not ignored) set `stop` instead of
+/// ending the process, as a run that follows a file (`--follow`) ends: the next one ends
+/// it as usual. Called before anything is followed.
+pub(super) fn stop_following_on(stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    let _ = FOLLOW_STOP.set(stop);
+    watch_signals();
+}
+
 /// Starts the signal thread (once).
 #[cfg(unix)]
 fn watch_signals() {
@@ -382,7 +446,16 @@ fn watch_signals() {
                 let Ok(mut signals) = receive.recv() else {
                     return;
                 };
-                if let Some(signal) = signals.forever().next() {
+                // The first SIGINT, SIGTERM or SIGHUP of a run that follows a file ends the
+                // following; the run then ends as at the end of its input.
+                let signal = signals.forever().find(|&signal| {
+                    let stops = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP].contains(&signal);
+                    match FOLLOW_STOP.get() {
+                        Some(stop) if stops => stop.swap(true, Ordering::AcqRel),
+                        _ => true,
+                    }
+                });
+                if let Some(signal) = signal {
                     // Held until the process ends: no temporary file is created after this.
                     let _gate = GATE
                         .lock()

@@ -1,12 +1,16 @@
 //! `idnscope protect index`: the index file of a protected list, for `audit --protect`.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
 use super::job::Trouble;
+use idnscope::job::STANDARD_INPUT;
+
 use super::output::AtomicFile;
-use super::targets::check_distinct;
+use super::streams::{StdStream, Target};
+use super::targets::{check_distinct, check_stdout};
 use super::EXIT_CLEAN;
 
 /// What `protect` does.
@@ -25,10 +29,11 @@ enum ProtectCommand {
 #[derive(Debug, clap::Args)]
 struct IndexArgs {
     /// The protected list: one domain per line (Unicode or xn--), `#` comments and blank
-    /// lines skipped
+    /// lines skipped; a pipe is read as it comes, and - is standard input
     #[arg(value_name = "LIST")]
     list: PathBuf,
-    /// Where the index goes; written atomically
+    /// Where the index goes: a file, written atomically, or - for standard output (refused
+    /// on a terminal: the index is binary)
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
 }
@@ -36,19 +41,54 @@ struct IndexArgs {
 /// Runs `idnscope protect`; returns the exit status.
 pub fn run(args: &ProtectArgs) -> u8 {
     let ProtectCommand::Index(args) = &args.command;
-    let result = check_distinct(&[("-o/--output", &args.output)], &[&args.list])
-        .and_then(|()| {
-            idnscope::audit::index_file::build(&args.list).map_err(|e| Trouble(e.to_string()))
-        })
-        .and_then(|bytes| {
-            let mut file = AtomicFile::create(&args.output)?;
-            file.writer()
-                .write_all(&bytes)
-                .map_err(|e| Trouble::io(&args.output, e))?;
-            file.commit()
-        });
-    match result {
+    match index(args) {
         Ok(()) => EXIT_CLEAN,
         Err(trouble) => trouble.report(),
+    }
+}
+
+/// `idnscope protect index`: the outputs checked against the list, the index built, then
+/// written.
+fn index(args: &IndexArgs) -> Result<(), Trouble> {
+    let stdin = args.list.as_os_str() == "-";
+    let list = match stdin {
+        true => Path::new("/dev/stdin"),
+        false => args.list.as_path(),
+    };
+    let target = Target::of(Some(&args.output), StdStream::Stdout);
+    match &target {
+        Target::Path(path) => check_distinct(&[("-o/--output", path)], &[&args.list])?,
+        Target::Std(stream) if stream.is_terminal() => {
+            return Err(Trouble(format!(
+                "-o {}: the index is binary: refused on a terminal; give -o FILE or send {} \
+                 to a file or a pipe",
+                args.output.display(),
+                stream.name()
+            )))
+        }
+        Target::Std(StdStream::Stdout) => check_stdout(&[&args.list])?,
+        Target::Std(StdStream::Stderr) => {}
+    }
+    let bytes = idnscope::audit::index_file::build(list).map_err(|mut e| {
+        if stdin {
+            e.path = PathBuf::from(STANDARD_INPUT);
+        }
+        Trouble(e.to_string())
+    })?;
+    match &target {
+        Target::Path(path) => {
+            let mut file = AtomicFile::create(path)?;
+            file.writer()
+                .write_all(&bytes)
+                .map_err(|e| Trouble::io(path, e))?;
+            file.commit()
+        }
+        // An index cut short is of no use: a reader gone early is a failure too.
+        Target::Std(stream) => {
+            let mut out = stream.writer();
+            out.write_all(&bytes)
+                .and_then(|()| out.flush())
+                .map_err(|e| Trouble(format!("{}: {e}", stream.name())))
+        }
     }
 }

@@ -11,11 +11,12 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use super::job::Trouble;
+use super::output::new_file_path;
 
 /// What a path names, for comparison.
 #[derive(Debug, PartialEq, Eq)]
 enum Identity {
-    /// An existing file (or the dangling symbolic link that would be replaced).
+    /// An existing file.
     #[cfg(unix)]
     File { device: u64, inode: u64 },
     /// An existing file, by its canonical path (no inode numbers off Unix).
@@ -41,15 +42,14 @@ fn input_identity(path: &Path) -> Option<Identity> {
 }
 
 /// The identity of what writing to `path` would replace: an existing regular file (links
-/// followed), a dangling link, or a new file in an existing folder; `None` for what is
-/// written directly (devices, FIFOs) or cannot be written at all.
+/// followed), or a new file in an existing folder (where a dangling link points, as
+/// [`new_file_path`] says); `None` for what is written directly (devices, FIFOs) or cannot
+/// be written at all.
 fn output_identity(path: &Path) -> Option<Identity> {
     if let Ok(meta) = std::fs::metadata(path) {
         return meta.is_file().then(|| file_identity(path, &meta));
     }
-    if let Ok(link) = std::fs::symlink_metadata(path) {
-        return Some(file_identity(path, &link));
-    }
+    let path = new_file_path(path).ok()?;
     let name = path.file_name()?.to_owned();
     let folder = match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() => folder,
@@ -125,4 +125,43 @@ pub(super) fn check_distinct(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Res
         written.push((flag, path, identity));
     }
     Ok(())
+}
+
+/// Refuses a standard output that is a regular file read as one of the `inputs` (`decode
+/// in >> in`, `decode in 1<>in`; also standard input, `-`), as `cat` refuses "input file is
+/// output file": writing it would change what is read. Nothing has been written when this
+/// is called.
+pub(super) fn check_stdout(inputs: &[&Path]) -> Result<(), Trouble> {
+    let Some(stdout) = stdout_identity() else {
+        return Ok(());
+    };
+    match inputs
+        .iter()
+        .find(|&&path| input_identity(path).as_ref() == Some(&stdout))
+    {
+        Some(input) => Err(Trouble(format!(
+            "standard output is {}: refused, as writing it would change what is read (input \
+             file is output file); send standard output elsewhere",
+            match input.as_os_str() == "-" {
+                true => "the file standard input is read from".to_owned(),
+                false => format!("the input {}", input.display()),
+            }
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The identity of the regular file standard output is open on; `None` for anything else.
+#[cfg(unix)]
+fn stdout_identity() -> Option<Identity> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let meta = std::fs::File::from(fd).metadata().ok()?;
+    meta.is_file()
+        .then(|| file_identity(Path::new("/dev/stdout"), &meta))
+}
+
+#[cfg(not(unix))]
+fn stdout_identity() -> Option<Identity> {
+    None
 }

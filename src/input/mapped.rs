@@ -1,19 +1,30 @@
 //! Input files read through a memory map, guarded against a change while they are read.
 //!
-//! A mapped file that another process truncates makes the next read of a page past its new
-//! end fault with SIGBUS, which would kill the run and leave its temporary files. While a
-//! file is mapped, a SIGBUS handler looks at the faulting address: inside the map, it writes
-//! `idnscope: FILE: changed while it was read: the file was truncated` on standard error,
-//! calls the clean-up set with [`on_fault`] (the command line removes its temporary files
-//! there) and exits with status 2; elsewhere (a fault of another cause), it calls the
-//! clean-up too and lets the signal's default action end the process, as it would have. A change that does not fault (the
-//! file grown, rewritten, or truncated after its last page was read) is found by
-//! [`MappedInput::check_unchanged`] once the file has been read, before any output is kept.
+//! A file is read up to the size it had when it was mapped: one that grows meanwhile (a log
+//! still being written) is read that far, without error, and what was added is left for
+//! the next run. A change of what was there is an error, found without losing the run:
+//!
+//! - a mapped file that another process truncates makes the next read of a page past its
+//!   new end fault with SIGBUS. While an input is mapped, a SIGBUS handler looks at the
+//!   faulting address: inside the input's map, it puts pages of zeros over the rest of the
+//!   map and returns, so that the run goes on over zeros and ends as for any other input
+//!   that failed, its findings so far reported; [`MappedInput::check_unchanged`] then says
+//!   the file was truncated. Should that not be possible, and for a fault in another mapped
+//!   file, the handler writes `idnscope: FILE: changed while it was read: the file was
+//!   truncated` on standard error, calls the clean-up set with [`on_fault`] (the command
+//!   line removes its temporary files there) and exits with status 2; elsewhere (a fault
+//!   of another cause), it calls the clean-up too and lets the signal's default action end
+//!   the process, as it would have;
+//! - a change that does not fault (the file cut after its last page was read, or written
+//!   to without growing) is found by [`MappedInput::check_unchanged`] once the file has
+//!   been read, before any output is kept.
+//!
 //! Files that cannot be mapped usefully (pipes, devices, and files whose size the kernel
 //! gives as 0, such as those of /proc) are read as streams instead, by the caller.
 //!
 //! A file read through a map for the whole run beside the inputs (the index of a protected
-//! list, [`MappedFile`]) is guarded the same way, as long as the handler has room for it.
+//! list, [`MappedFile`]) is guarded the same way, as long as the handler has room for it,
+//! except that a truncation always ends the run: its bytes are looked up, not read once.
 
 use std::cell::Cell;
 use std::fs::{File, Metadata};
@@ -42,7 +53,8 @@ impl MappedInput {
         // it out for shorter lifetimes. Another process may change the bytes under it (the
         // scanners take any bytes, and `check_unchanged` then refuses the result) or
         // truncate the file, which makes reads fault: the SIGBUS handler registered below
-        // turns that fault into a message and exit status 2.
+        // puts zeros where the pages were (or, failing that, turns the fault into a message
+        // and exit status 2), and `check_unchanged` refuses the result.
         let map = unsafe { memmap2::Mmap::map(file) }?;
         guard::register(guard::INPUT, &map, shown);
         Ok(MappedInput {
@@ -73,18 +85,25 @@ impl MappedInput {
         }
     }
 
-    /// An error when `file` no longer has the size and modification time it had when it was
-    /// mapped: what was read may mix old and new bytes, or miss some.
+    /// An error when what `file` held when it was mapped has changed: it was truncated
+    /// (the map faulted, or the file is shorter now), or written to without growing. A file
+    /// that grew was appended to: the bytes that were there when it was mapped were read,
+    /// and that is no error.
     pub fn check_unchanged(&self, file: &File) -> io::Result<()> {
+        if guard::truncated() {
+            return Err(io::Error::other(
+                "changed while it was read: the file was truncated",
+            ));
+        }
         let now = file.metadata()?;
-        if now.len() != self.len {
+        if now.len() < self.len {
             return Err(io::Error::other(format!(
                 "changed while it was read: its size went from {} to {} bytes",
                 self.len,
                 now.len()
             )));
         }
-        if now.modified().ok() != self.modified {
+        if now.len() == self.len && now.modified().ok() != self.modified {
             return Err(io::Error::other(
                 "changed while it was read: it was written to",
             ));
@@ -230,6 +249,18 @@ mod guard {
     /// Whether a thread is writing the message of a fault in a known region.
     static REPORTING: AtomicBool = AtomicBool::new(false);
 
+    /// Whether the input's map faulted since it was registered, and was filled with zeros.
+    static TRUNCATED: AtomicBool = AtomicBool::new(false);
+
+    /// The size of a page, for the handler (set when a region is registered).
+    static PAGE: AtomicUsize = AtomicUsize::new(0);
+
+    /// Whether the input's map faulted (the file was truncated under it) since it was
+    /// registered.
+    pub(super) fn truncated() -> bool {
+        TRUNCATED.load(Ordering::Acquire)
+    }
+
     /// Sets the clean-up.
     pub(super) fn set_clean_up(clean_up: fn()) {
         CLEAN_UP.store(clean_up as *mut (), Ordering::Release);
@@ -262,9 +293,13 @@ mod guard {
     pub(super) fn register(slot: usize, map: &[u8], shown: &Path) {
         use std::os::unix::ffi::OsStrExt;
         install();
+        PAGE.store(super::page_size(), Ordering::Relaxed);
         let region = &REGIONS[slot];
         region.taken.store(true, Ordering::Release);
         region.len.store(0, Ordering::Release);
+        if slot == INPUT {
+            TRUNCATED.store(false, Ordering::Release);
+        }
         let name = shown.as_os_str().as_bytes();
         let name = &name[..name.len().min(NAME_BYTES)];
         for (cell, &byte) in region.name.iter().zip(name) {
@@ -313,11 +348,16 @@ mod guard {
         // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t, whose si_addr is the
         // faulting address for SIGBUS.
         let address = unsafe { (*info).si_addr() } as usize;
-        clean_up();
-        for region in &REGIONS {
+        for (slot, region) in REGIONS.iter().enumerate() {
             let len = region.len.load(Ordering::Acquire);
             let start = region.start.load(Ordering::Relaxed);
             if len > 0 && address >= start && address - start < len {
+                if slot == INPUT && fill_with_zeros(start, len, address) {
+                    TRUNCATED.store(true, Ordering::Release);
+                    // The faulting read is made again, and reads zeros.
+                    return;
+                }
+                clean_up();
                 // Several threads may fault at once: one writes the message and ends the
                 // process; the others wait for that.
                 if REPORTING.swap(true, Ordering::AcqRel) {
@@ -337,10 +377,39 @@ mod guard {
                 unsafe { libc::_exit(2) };
             }
         }
-        // Not the mapped input: the default action, when the faulting access is made again
-        // on return, ends the process as it would have.
+        // Not a mapped file: the default action, when the faulting access is made again on
+        // return, ends the process as it would have.
+        clean_up();
         // SAFETY: signal(2) is async-signal-safe.
         unsafe { libc::signal(signal, libc::SIG_DFL) };
+    }
+
+    /// Puts private pages of zeros over the map of `len` bytes at `start`, from the page
+    /// that holds `address` to the end; whether that was done.
+    fn fill_with_zeros(start: usize, len: usize, address: usize) -> bool {
+        let page = PAGE.load(Ordering::Relaxed);
+        if page == 0 || !page.is_power_of_two() {
+            return false;
+        }
+        let from = address & !(page - 1);
+        let end = (start + len).next_multiple_of(page);
+        // SAFETY: [from, end) lies inside the input's map (a whole number of pages from a
+        // page boundary, as the kernel mapped it), which `MappedInput` owns and unmaps on
+        // drop, as it would the file's pages. MAP_FIXED replaces those pages only, with
+        // zeroed, read-only, private ones: every reference into the map stays valid, and
+        // reads there give zeros instead of faulting. mmap(2) is a plain system call, with
+        // no lock or allocation of the process, so it may be made in a signal handler.
+        let zeros = unsafe {
+            libc::mmap(
+                from as *mut libc::c_void,
+                end - from,
+                libc::PROT_READ,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        zeros as usize == from
     }
 }
 
@@ -359,4 +428,8 @@ mod guard {
     pub(super) fn set_clean_up(_clean_up: fn()) {}
 
     pub(super) fn unregister(_slot: usize) {}
+
+    pub(super) fn truncated() -> bool {
+        false
+    }
 }

@@ -85,6 +85,82 @@ impl<L: Live + ?Sized> Live for Box<L> {
     }
 }
 
+/// How often a [`Follow`] input at its end looks whether its file has grown.
+pub const FOLLOW_POLL: Duration = Duration::from_millis(100);
+
+/// A regular file read on past its end as it grows, as `tail -f` reads it: at the end, a
+/// read waits for more bytes, looking again every [`FOLLOW_POLL`], until `stop` is set;
+/// the bytes there by then are read, and the input ends. A file that becomes shorter than
+/// what was read of it is an error.
+#[derive(Debug)]
+pub struct Follow {
+    file: std::fs::File,
+    /// Bytes read so far.
+    read: u64,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Follow {
+    /// Follows `file` from where it is, until `stop` is set.
+    pub fn new(file: std::fs::File, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self {
+        Follow {
+            file,
+            read: 0,
+            stop,
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Whether the file holds bytes not read yet.
+    fn grown(&self) -> io::Result<bool> {
+        let len = self.file.metadata()?.len();
+        if len < self.read {
+            return Err(io::Error::other(format!(
+                "changed while it was read: its size went from {} to {len} bytes",
+                self.read
+            )));
+        }
+        Ok(len > self.read)
+    }
+}
+
+impl Read for Follow {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let n = self.file.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                self.read += n as u64;
+                return Ok(n);
+            }
+            if self.stopped() {
+                return Ok(0);
+            }
+            if !self.grown()? {
+                std::thread::sleep(FOLLOW_POLL);
+            }
+        }
+    }
+}
+
+impl Live for Follow {
+    fn ready(&mut self, timeout: Duration) -> io::Result<bool> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if self.stopped() || self.grown()? {
+                return Ok(true);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(false);
+            }
+            std::thread::sleep(left.min(FOLLOW_POLL));
+        }
+    }
+}
+
 /// Readers on a descriptor of their own, asked with poll(2).
 macro_rules! live_by_descriptor {
     ($($reader:ty),*) => {$(

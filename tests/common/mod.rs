@@ -321,3 +321,26 @@ pub fn ascii_labels(mut octets: usize) -> String {
     labels.push("a".repeat(octets - 1));
     labels.join(".")
 }
+
+/// Makes `cmd` start with every signal at its default action and none blocked, whatever
+/// the test process was given: a test run in the background (`cmd &`, `nohup`) has SIGINT,
+/// SIGQUIT or SIGHUP ignored, which idnscope, like any program, would keep ignored.
+#[cfg(unix)]
+pub fn default_signals(cmd: &mut std::process::Command) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec only async-signal-safe calls are made (signal,
+    // sigemptyset, sigprocmask); SIGKILL and SIGSTOP, which cannot be set, are skipped.
+    unsafe {
+        cmd.pre_exec(|| {
+            for signal in 1..=libc::SIGRTMAX() {
+                if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+            }
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+            Ok(())
+        })
+    }
+}
