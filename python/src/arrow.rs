@@ -2,7 +2,7 @@
 //! (validity bitmaps, offsets, data) that the Python side wraps with
 //! `pyarrow.Array.from_buffers`: no Python object per value, and no Arrow library.
 
-use idnscope::convert::Converted;
+use idnscope::convert::{BadInput, Converted};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
@@ -286,6 +286,21 @@ impl Findings {
             self.target.push_option(f.target.as_deref());
             self.check.push_option(f.check.map(|c| c.ids()));
         }
+        self.end_list(true);
+    }
+
+    /// The one finding of `value`, refused whole as `refused` says.
+    pub fn push_bad_input(&mut self, value: &[u8], refused: &BadInput) {
+        self.column
+            .push(i32::try_from(refused.column).unwrap_or(i32::MAX));
+        self.name.push(value);
+        self.label.push(&value[refused.at.clone()]);
+        self.kind.push(BadInput::REASON.as_bytes());
+        self.reason.push(BadInput::REASON.as_bytes());
+        self.message.push(refused.to_string().as_bytes());
+        self.unicode.push_null();
+        self.target.push_null();
+        self.check.push_null();
         self.end_list(true);
     }
 

@@ -7,7 +7,7 @@ mod arrow;
 use std::sync::{Arc, Mutex};
 
 use idnscope::audit::{Homographs, Protected};
-use idnscope::convert::{Converted, Converter};
+use idnscope::convert::{BadInput, Converted, Converter};
 use idnscope::rewrite::Mode;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -78,6 +78,27 @@ fn findings_list<'py>(
     Ok(list)
 }
 
+/// The one finding of a value refused whole, as a list of one dict with the keys of
+/// [`findings_list`]: kind and reason `bad-input`, the value as the name, the line break as
+/// the label.
+fn bad_input_list<'py>(
+    py: Python<'py>,
+    value: &[u8],
+    refused: &BadInput,
+) -> PyResult<Bound<'py, PyList>> {
+    let dict = PyDict::new(py);
+    dict.set_item("column", refused.column)?;
+    dict.set_item("name", String::from_utf8_lossy(value))?;
+    dict.set_item("label", String::from_utf8_lossy(&value[refused.at.clone()]))?;
+    dict.set_item("kind", BadInput::REASON)?;
+    dict.set_item("reason", BadInput::REASON)?;
+    dict.set_item("message", refused.to_string())?;
+    for key in ["unicode", "target", "check"] {
+        dict.set_item(key, py.None())?;
+    }
+    PyList::new(py, [dict])
+}
+
 #[pymethods]
 impl Engine {
     /// An engine that protects the built-in domains plus `protect` (Unicode or ACE).
@@ -97,7 +118,8 @@ impl Engine {
     }
 
     /// One value (bytes) in `mode`: (the line written back, or None in audit mode; the
-    /// findings as dicts; the reason of the first conversion error, or None).
+    /// findings as dicts; the reason of the first conversion error, or None). A value
+    /// refused whole (`bad-input`) is written back as it is, with its one finding.
     #[pyo3(signature = (mode_name, race, value))]
     fn convert<'py>(
         &self,
@@ -109,9 +131,16 @@ impl Engine {
         let mode = mode(mode_name, race)?;
         let mut converter = self.take(mode);
         let mut out = Vec::new();
-        let converted = converter.convert(value, &mut out);
-        let findings = findings_list(py, value, &converted);
-        let reason = converted.error_reason();
+        let (findings, reason) = match converter.convert(value, &mut out) {
+            Ok(converted) => (
+                findings_list(py, value, &converted),
+                converted.error_reason(),
+            ),
+            Err(refused) => {
+                out.extend_from_slice(value);
+                (bad_input_list(py, value, &refused), Some(BadInput::REASON))
+            }
+        };
         self.give_back(converter);
         let written = (mode != Mode::Audit).then(|| PyBytes::new(py, &out));
         PyTuple::new(
@@ -167,15 +196,24 @@ impl Engine {
                     continue;
                 };
                 scratch.clear();
-                let converted = converter.convert(value, &mut scratch);
+                let reason = match converter.convert(value, &mut scratch) {
+                    Ok(converted) => {
+                        findings.push(value, &converted);
+                        converted.error_reason()
+                    }
+                    Err(refused) => {
+                        findings.push_bad_input(value, &refused);
+                        scratch.extend_from_slice(value);
+                        Some(BadInput::REASON)
+                    }
+                };
                 if let Some(values) = values.as_mut() {
                     values.push(&scratch);
                 }
-                match converted.error_reason() {
+                match reason {
                     Some(reason) => reasons.push(reason.as_bytes()),
                     None => reasons.push_null(),
                 }
-                findings.push(value, &converted);
             }
             (values, reasons, findings)
         });

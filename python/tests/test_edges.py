@@ -149,3 +149,53 @@ def test_the_gil_is_released_while_rust_runs():
     thread.join()
     # Python code ran in this thread while the batch was being audited.
     assert len(ticks) > 5
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_final_line_end_belongs_to_no_name(end, tmp_path):
+    # The command line reads the same text as a line of a file: its findings (the target
+    # too) and its line written back, with the line end after it, are the oracle.
+    lines = ["xn--pypal-4ve.com", " www.xn--mnchen-3ya.de\t", "xn--abc-", "", "# xn--abc-"]
+    raw = [line.encode() for line in lines]
+    _written, audited = run_cli("audit", raw, tmp_path)
+    assert any(f["target"] == "paypal.com" for f in audited[0])
+    written, decoded = run_cli("decode", raw, tmp_path)
+    for i, line in enumerate(lines):
+        value = line + end
+        assert idnscope.audit(value) == audited.get(i, []), repr(value)
+        assert idnscope.check(value) == idnscope.check(line), repr(value)
+        if any(f["kind"] == "invalid-ace" for f in decoded.get(i, [])):
+            with pytest.raises(idnscope.ConversionError) as raised:
+                idnscope.decode(value)
+            assert raised.value.findings == decoded[i]
+        else:
+            assert idnscope.decode(value) == written[i].decode() + end
+    result = idnscope.audit_batch(pa.array([line + end for line in lines]))
+    assert result.to_pylist() == [audited.get(i, []) for i in range(len(lines))]
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r", "\v", "\f"])
+@pytest.mark.parametrize("before", ["xn--pypal-4ve.com", "", "# a comment", "  "])
+def test_a_line_break_inside_a_value_is_bad_input(brk, before):
+    value = before + brk + "xn--abc-"
+    column = len(before) + 1
+    assert idnscope.check(value) == "bad-input"
+    assert idnscope.check(value.encode()) == "bad-input"
+    for function in (idnscope.decode, idnscope.encode, idnscope.audit):
+        with pytest.raises(idnscope.ConversionError) as raised:
+            function(value)
+        assert raised.value.reason == "bad-input"
+        finding = raised.value.finding
+        assert (finding["kind"], finding["column"], finding["label"]) == ("bad-input", column, brk)
+        assert f"column {column}" in str(raised.value)
+    array = pa.array([value, "xn--mnchen-3ya.de"])
+    for function in (idnscope.decode_batch, idnscope.encode_batch):
+        result = function(array)
+        # Nothing lost: the value comes back as it was, and says why.
+        assert result.field("value").to_pylist()[0] == value
+        assert result.field("reason").to_pylist() == ["bad-input", None]
+        (finding,) = result.field("findings").to_pylist()[0]
+        assert (finding["kind"], finding["reason"], finding["column"]) == ("bad-input", "bad-input", column)
+    audited = idnscope.audit_batch(array).to_pylist()
+    assert [f["kind"] for f in audited[0]] == ["bad-input"] and audited[1] == []
+
