@@ -1,6 +1,6 @@
 //! The Python extension module `idnscope._idnscope`: a thin layer over
-//! [`idnscope::convert`]. The Python package (`python/idnscope/`) wraps it: it hands the
-//! Arrow buffers of string arrays in, and wraps the buffers it returns as Arrow arrays.
+//! [`idnscope::convert`]. The Python package (`python/idnscope/`) wraps it: it hands
+//! pyarrow string arrays in, and wraps the buffers it returns as Arrow arrays.
 
 mod arrow;
 
@@ -13,7 +13,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use crate::arrow::{Findings, InputStrings, StringColumn};
+use crate::arrow::{Findings, HeldStrings, StringColumn};
 
 /// The mode that a mode name and the `race` flag give.
 fn mode(name: &str, race: bool) -> PyResult<Mode> {
@@ -153,32 +153,23 @@ impl Engine {
         )
     }
 
-    /// A batch: the buffers of an Arrow `string` (`large=False`) or `large_string` array,
-    /// each an `(address, size)` pair the caller keeps alive during the call (`validity`
-    /// may be `(0, 0)`: no nulls). Returns the buffers of the results, as `arrow.rs` gives
-    /// them: (the lines written back, or None in audit mode; the reason of each value's
-    /// first conversion error; the findings).
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (mode_name, race, length, offset, validity, offsets, data, large))]
+    /// A batch: a `pyarrow.StringArray` or `pyarrow.LargeStringArray` (exactly those
+    /// types; anything else is a `TypeError`), read in place and checked before any value
+    /// is. Returns the buffers of the results, as `arrow.rs` gives them: (the lines written
+    /// back, or None in audit mode; the reason of each value's first conversion error; the
+    /// findings). Private to the package (`idnscope._arrow`), which passes its arrays.
+    #[pyo3(name = "_convert_batch", signature = (mode_name, race, array))]
     fn convert_batch<'py>(
         &self,
         py: Python<'py>,
         mode_name: &str,
         race: bool,
-        length: usize,
-        offset: usize,
-        validity: (usize, usize),
-        offsets: (usize, usize),
-        data: (usize, usize),
-        large: bool,
+        array: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let mode = mode(mode_name, race)?;
-        // SAFETY: the Python caller (`idnscope._arrow`) passes the addresses and sizes of
-        // the buffers of a pyarrow array that it holds until this call returns; pyarrow
-        // buffers are immutable and are not freed while referenced.
-        let input =
-            unsafe { InputStrings::from_raw(length, offset, validity, offsets, data, large) }
-                .map_err(PyValueError::new_err)?;
+        let held = HeldStrings::new(array)?;
+        let input = held.strings();
+        let length = input.len();
         let mut converter = self.take(mode);
         let (values, reasons, findings) = py.allow_threads(|| {
             let mut values = (mode != Mode::Audit)

@@ -199,3 +199,75 @@ def test_a_line_break_inside_a_value_is_bad_input(brk, before):
     audited = idnscope.audit_batch(array).to_pylist()
     assert [f["kind"] for f in audited[0]] == ["bad-input"] and audited[1] == []
 
+
+HOSTILE_BATCHES = r"""
+import sys
+import pyarrow as pa
+import idnscope
+
+engine = idnscope._engine(None)
+strings = pa.array(["xn--mnchen-3ya.de", None, "b"])
+abcd = pa.py_buffer(b"abcd")
+
+
+def offsets(*numbers, width=4):
+    return pa.py_buffer(b"".join(n.to_bytes(width, "little", signed=True) for n in numbers))
+
+
+cases = {
+    "plain ints": (0, 0, (1, 100), (4096, 16), (8, 2**40), False),
+    "an address": (3, 0, (0, 0), (16, 2**63), (16, 2**63), True),
+    "negative numbers": (-1, -5, (-1, -1), (-8, 8), (-8, 8), False),
+    "huge length": (2**64 - 1, 2**64 - 1, (0, 0), (0, 0), (0, 0), False),
+    "an int": 42,
+    "a list": ["xn--mnchen-3ya.de"],
+    "bytes": b"xn--mnchen-3ya.de",
+    "a buffer": pa.py_buffer(b"xn--mnchen-3ya.de"),
+    "an int array": pa.array([1, 2, 3]),
+    "a binary array": pa.array([b"x"]),
+    # Arrays that pyarrow's own checks (first and last offsets) let through.
+    "offsets out of order": pa.Array.from_buffers(pa.string(), 2, [None, offsets(0, 4, 2), abcd]),
+    "a negative offset": pa.Array.from_buffers(pa.string(), 2, [None, offsets(0, -4, 2), abcd]),
+    "an offset past the data": pa.Array.from_buffers(
+        pa.large_string(), 2, [None, offsets(0, 2**62, 2, width=8), abcd]
+    ),
+    "a fake array": type("Fake", (), {"buffers": lambda self: [None, offsets(0, 4), abcd]})(),
+}
+assert not hasattr(engine, "convert_batch"), "a public entry point takes addresses"
+for name, args in cases.items():
+    if not isinstance(args, tuple):
+        args = (args,)
+    try:
+        engine._convert_batch("decode", False, *args)
+    except (TypeError, ValueError, OverflowError) as e:
+        print(f"{name}: {type(e).__name__}: {e}")
+        continue
+    print(f"{name}: accepted")
+    sys.exit(1)
+# A valid array still converts; a slice of it too.
+values, reasons, findings = engine._convert_batch("decode", False, strings.slice(0, 2))
+assert values[0] == 2 and values[4] == "münchen.de".encode(), values
+print("valid: converted")
+# Buffers that Python code may change (over a bytearray) are read as they were at the call.
+mutable = pa.Array.from_buffers(
+    pa.string(), 1, [None, pa.py_buffer(bytearray(offsets(0, 2).to_pybytes())), pa.py_buffer(bytearray(b"ab"))]
+)
+values, reasons, findings = engine._convert_batch("encode", False, mutable)
+assert values[4] == b"ab", values
+print("mutable: converted")
+"""
+
+
+def test_the_batch_entry_takes_no_addresses_and_refuses_what_it_cannot_check():
+    # In a child process: a crash shows as a signal there, not as this test runner dying.
+    done = subprocess.run(
+        [sys.executable, "-c", HOSTILE_BATCHES],
+        capture_output=True,
+        text=True,
+        cwd=str(Path(__file__).parent),
+    )
+    assert done.returncode == 0, (done.returncode, done.stdout, done.stderr)
+    assert "PanicException" not in done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 16 and lines[-2:] == ["valid: converted", "mutable: converted"], done.stdout
+    assert not any(line.endswith(": accepted") for line in lines)
