@@ -694,7 +694,12 @@ const SCRIPT: &str = r#"
   text.addEventListener("input", apply);
   kind.addEventListener("change", apply);
   var hash = /^#q=(.*)$/.exec(window.location.hash);
-  if (hash) { text.value = decodeURIComponent(hash[1]); }
+  if (hash) {
+    // Each run of escapes that is UTF-8 is decoded; anything else is taken as it is.
+    text.value = hash[1].replace(/(?:%[0-9A-Fa-f]{2})+/g, function (run) {
+      try { return decodeURIComponent(run); } catch (e) { return run; }
+    });
+  }
   apply();
   document.body.setAttribute("data-ready", "1");
 })();

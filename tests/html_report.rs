@@ -188,3 +188,39 @@ fn the_page_of_an_audit_holds_every_finding_and_loads_cleanly() {
     assert_eq!(shown, expected);
     assert!(dom.contains(&format!("<span id=\"shown\">{expected}</span>")));
 }
+
+#[test]
+fn a_filter_in_the_address_that_is_not_percent_encoding_is_taken_as_it_is() {
+    let Some(browser) = chromium() else {
+        eprintln!("skipped: no chromium (apt-get install chromium)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // Rows whose file name holds the text of the filter, and rows whose does not.
+    std::fs::copy(samples().join("queries.log"), dir.path().join("100%.log")).unwrap();
+    std::fs::copy(samples().join("queries.log"), dir.path().join("other.log")).unwrap();
+    let inputs = [dir.path().join("100%.log"), dir.path().join("other.log")];
+    let html = dir.path().join("audit.html");
+    audit(dir.path(), "html", &html, &inputs);
+    let url = format!("file://{}", html.display());
+    let (whole, _) = dump_dom(&browser, &url);
+    let rows = whole.matches("<tr class=\"finding\"").count();
+    assert!(rows > 10 && rows % 2 == 0, "{rows}");
+    // `%` alone, `%` before a non-hex digit, and an escape cut short: none is a valid
+    // escape, so the text itself is the filter; a valid escape is still decoded.
+    for (fragment, shown) in [
+        ("100%", rows / 2),
+        ("100%.log", rows / 2),
+        ("%zz", 0),
+        ("%E2%82", 0),
+        ("100%25.l", rows / 2),
+    ] {
+        let (dom, log) = dump_dom(&browser, &format!("{url}#q={fragment}"));
+        assert_eq!(console_lines(&log), Vec::<&str>::new(), "#q={fragment}");
+        assert!(dom.contains("data-ready=\"1\""), "#q={fragment}");
+        assert!(
+            dom.contains(&format!("<span id=\"shown\">{shown}</span>")),
+            "#q={fragment}: {shown} rows expected"
+        );
+    }
+}
