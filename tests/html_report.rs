@@ -297,7 +297,7 @@ fn the_page_of_many_long_look_alikes_is_bounded_and_says_what_it_left_out() {
         let digits = n.to_string();
         let mut out = String::new();
         for (i, d) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push('\u{2009}');
             }
             out.push(d);
