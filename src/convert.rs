@@ -214,8 +214,10 @@ impl Converter {
     /// encoder.convert_str("bücher.example", &mut text)?;
     /// assert_eq!(text, "xn--bcher-kva.example");
     ///
+    /// // Two lines in one value: refused, at the byte column of the break (ü is two bytes).
     /// let refused = encoder.convert_str("bücher.example\nxn--abc-", &mut text).unwrap_err();
-    /// assert_eq!(refused.column, 15);
+    /// assert_eq!(refused.column, 16);
+    /// assert_eq!(text, "xn--bcher-kva.example");
     /// # Ok::<(), idnscope::convert::BadInput>(())
     /// ```
     pub fn convert_str(
