@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use idnscope::audit::{Homographs, Protected};
-use idnscope::convert::Converter;
+use idnscope::convert::{BadInput, Converter};
 use idnscope::rewrite::Mode;
 
 fn main() {
@@ -34,7 +34,13 @@ fn main() {
     // Audit mode writes no text back.
     let mut nothing = String::new();
     for name in &names {
-        let converted = auditor.convert_str(name, &mut nothing);
+        let converted = match auditor.convert_str(name, &mut nothing) {
+            Ok(converted) => converted,
+            Err(refused) => {
+                println!("{name:?}: {}: {refused}", BadInput::REASON);
+                continue;
+            }
+        };
         if converted.findings.is_empty() {
             println!("{name}: nothing to report");
         }

@@ -6,7 +6,7 @@
 //! cargo run --example decode_name -- www.xn--bcher-kva.example
 //! ```
 
-use idnscope::convert::Converter;
+use idnscope::convert::{BadInput, Converter};
 use idnscope::rewrite::Mode;
 
 fn main() {
@@ -25,11 +25,13 @@ fn main() {
     let mut text = String::new();
     for name in &names {
         text.clear();
-        let converted = decoder.convert_str(name, &mut text);
         // An invalid label is kept as it was, and said why.
-        match converted.error_reason() {
-            None => println!("{name} -> {text}"),
-            Some(reason) => println!("{name} -> kept as it is ({reason})"),
+        match decoder.convert_str(name, &mut text) {
+            Ok(converted) => match converted.error_reason() {
+                None => println!("{name} -> {text}"),
+                Some(reason) => println!("{name} -> kept as it is ({reason})"),
+            },
+            Err(refused) => println!("{name:?} -> refused ({}: {refused})", BadInput::REASON),
         }
     }
 }

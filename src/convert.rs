@@ -2,9 +2,11 @@
 //!
 //! A value is one line of a names list. [`Converter::convert`] gives for it exactly what
 //! `idnscope decode|encode|audit --format names` gives for that line: the same line written
-//! back (blanks, a byte order mark and a final `\r` kept; empty lines and `#` comments
-//! unchanged) and the same findings, with the same kinds, reason codes, messages and
-//! columns. Only the file and line are left out: a value's place is its position.
+//! back (blanks, a byte order mark and a final line end, `\n`, `\r\n` or `\r`, kept; empty
+//! lines and `#` comments unchanged) and the same findings, with the same kinds, reason
+//! codes, messages and columns. Only the file and line are left out: a value's place is its
+//! position. A value with a line break (`\n`, `\r`, `\v`, `\f`) before its end holds more
+//! than one line: it is refused as a [`BadInput`], not read in part.
 //!
 //! ```
 //! use idnscope::convert::Converter;
@@ -12,11 +14,13 @@
 //!
 //! let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false });
 //! let mut out = Vec::new();
-//! let converted = decoder.convert(b"www.xn--mnchen-3ya.de", &mut out);
-//! assert_eq!(out, "www.münchen.de".as_bytes());
+//! let converted = decoder.convert(b"www.xn--mnchen-3ya.de\n", &mut out)?;
+//! assert_eq!(out, "www.münchen.de\n".as_bytes());
 //! assert!(converted.findings.is_empty());
+//! # Ok::<(), idnscope::convert::BadInput>(())
 //! ```
 
+use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -68,6 +72,50 @@ impl Converted<'_> {
     }
 }
 
+/// A value refused whole: it holds a line break before its end, so it is not one name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadInput {
+    /// 1-based byte column of the line break in the value.
+    pub column: u64,
+    /// Where the line break is in the value (bytes).
+    pub at: Range<usize>,
+}
+
+impl BadInput {
+    /// The reason code of the refusal, as the string codecs give it for input they cannot
+    /// read.
+    pub const REASON: &'static str = "bad-input";
+}
+
+impl fmt::Display for BadInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a line break at column {}: a value holds one name, on one line",
+            self.column
+        )
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// `value` without its final line end (`\n` or `\r\n`; a final `\r` alone is left to
+/// [`line_name`], as the names format leaves it), or where a line break in the rest is.
+fn one_line(value: &[u8]) -> Result<&[u8], BadInput> {
+    let line = value.strip_suffix(b"\n").unwrap_or(value);
+    let body = line.strip_suffix(b"\r").unwrap_or(line);
+    match body
+        .iter()
+        .position(|b| matches!(b, b'\n' | b'\r' | 0x0B | 0x0C))
+    {
+        Some(at) => Err(BadInput {
+            column: at as u64 + 1,
+            at: at..at + 1,
+        }),
+        None => Ok(line),
+    }
+}
+
 /// Converts values one at a time in one mode, with reusable scratch space.
 #[derive(Debug)]
 pub struct Converter {
@@ -100,19 +148,26 @@ impl Converter {
         self.mode
     }
 
-    /// Converts one value (one line, without its `\n`): appends the line as the command
-    /// line writes it to `out` (nothing in audit mode) and returns its findings.
-    pub fn convert(&mut self, value: &[u8], out: &mut Vec<u8>) -> Converted<'_> {
+    /// Converts one value (one line, with or without its line end): appends the line as
+    /// the command line writes it to `out` (nothing in audit mode) and returns its
+    /// findings.
+    ///
+    /// # Errors
+    ///
+    /// [`BadInput`], with nothing appended to `out`, when the value holds a line break
+    /// before its final line end.
+    pub fn convert(&mut self, value: &[u8], out: &mut Vec<u8>) -> Result<Converted<'_>, BadInput> {
         self.findings.clear();
         let write = self.mode != Mode::Audit;
-        let Some(name) = line_name(value) else {
+        let line = one_line(value)?;
+        let Some(name) = line_name(line) else {
             if write {
                 out.extend_from_slice(value);
             }
-            return Converted {
+            return Ok(Converted {
                 name: None,
                 findings: &self.findings,
-            };
+            });
         };
         if write {
             out.extend_from_slice(&value[..name.start]);
@@ -136,14 +191,19 @@ impl Converter {
                 check: f.check,
             }
         }));
-        Converted {
+        Ok(Converted {
             name: Some(name),
             findings: &self.findings,
-        }
+        })
     }
 
     /// [`Converter::convert`] for a value given as text: appends the line as the command
     /// line writes it to `out` (nothing in audit mode) and returns its findings.
+    ///
+    /// # Errors
+    ///
+    /// [`BadInput`], with `out` unchanged, when the value holds a line break before its
+    /// final line end.
     ///
     /// ```
     /// use idnscope::convert::Converter;
@@ -151,10 +211,20 @@ impl Converter {
     ///
     /// let mut encoder = Converter::with_builtin_list(Mode::Encode);
     /// let mut text = String::new();
-    /// encoder.convert_str("bücher.example", &mut text);
+    /// encoder.convert_str("bücher.example", &mut text)?;
     /// assert_eq!(text, "xn--bcher-kva.example");
+    ///
+    /// // Two lines in one value: refused, at the byte column of the break (ü is two bytes).
+    /// let refused = encoder.convert_str("bücher.example\nxn--abc-", &mut text).unwrap_err();
+    /// assert_eq!(refused.column, 16);
+    /// assert_eq!(text, "xn--bcher-kva.example");
+    /// # Ok::<(), idnscope::convert::BadInput>(())
     /// ```
-    pub fn convert_str(&mut self, value: &str, out: &mut String) -> Converted<'_> {
+    pub fn convert_str(
+        &mut self,
+        value: &str,
+        out: &mut String,
+    ) -> Result<Converted<'_>, BadInput> {
         let mut bytes = std::mem::take(out).into_bytes();
         let converted = self.convert(value.as_bytes(), &mut bytes);
         // Text in gives text out: labels are decoded to UTF-8 or encoded to ASCII, and
@@ -173,7 +243,7 @@ mod tests {
     fn blanks_and_comments_are_kept_and_columns_count_them() {
         let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false });
         let mut out = Vec::new();
-        let converted = decoder.convert(b" \txn--abc-\r", &mut out);
+        let converted = decoder.convert(b" \txn--abc-\r", &mut out).unwrap();
         assert_eq!(out, b" \txn--abc-\r");
         assert_eq!(converted.name, Some(2..10));
         assert_eq!(converted.findings.len(), 1);
@@ -182,7 +252,7 @@ mod tests {
         assert_eq!(converted.error_reason(), Some("ascii-only"));
 
         out.clear();
-        let converted = decoder.convert(b"# xn--abc-", &mut out);
+        let converted = decoder.convert(b"# xn--abc-", &mut out).unwrap();
         assert_eq!(converted.name, None);
         assert!(converted.findings.is_empty());
         assert_eq!(out, b"# xn--abc-");
@@ -192,7 +262,9 @@ mod tests {
     fn audit_writes_nothing_and_encode_reports_what_it_cannot_encode() {
         let mut auditor = Converter::with_builtin_list(Mode::Audit);
         let mut out = Vec::new();
-        let converted = auditor.convert("xn--80ak6aa92e.com".as_bytes(), &mut out);
+        let converted = auditor
+            .convert("xn--80ak6aa92e.com".as_bytes(), &mut out)
+            .unwrap();
         assert!(out.is_empty());
         assert!(converted.findings.iter().all(|f| f.kind == Kind::Homograph));
         assert!(converted
@@ -201,10 +273,14 @@ mod tests {
             .any(|f| f.target.as_deref() == Some("apple.com")));
 
         let mut encoder = Converter::with_builtin_list(Mode::Encode);
-        let converted = encoder.convert("a\u{0300}b.example".as_bytes(), &mut out);
+        let converted = encoder
+            .convert("a\u{0300}b.example".as_bytes(), &mut out)
+            .unwrap();
         assert_eq!(converted.error_reason(), None);
         out.clear();
-        let converted = encoder.convert("\u{0300}b.example".as_bytes(), &mut out);
+        let converted = encoder
+            .convert("\u{0300}b.example".as_bytes(), &mut out)
+            .unwrap();
         assert_eq!(converted.error_reason(), Some("idna-invalid"));
         assert_eq!(out, "\u{0300}b.example".as_bytes());
     }
@@ -220,20 +296,92 @@ mod tests {
             let (unicode, errors) = idna::domain_to_unicode(name);
             assert!(errors.is_ok());
             text.truncate(5);
-            assert!(decoder.convert_str(name, &mut text).findings.is_empty());
+            assert!(decoder
+                .convert_str(name, &mut text)
+                .unwrap()
+                .findings
+                .is_empty());
             assert_eq!(text, format!("kept {unicode}"));
             text.truncate(5);
-            assert!(encoder.convert_str(name, &mut text).findings.is_empty());
+            assert!(encoder
+                .convert_str(name, &mut text)
+                .unwrap()
+                .findings
+                .is_empty());
             assert_eq!(
                 text,
                 format!("kept {}", idna::domain_to_ascii(name).unwrap())
             );
             text.truncate(5);
-            assert!(auditor.convert_str(name, &mut text).findings.is_empty());
+            assert!(auditor
+                .convert_str(name, &mut text)
+                .unwrap()
+                .findings
+                .is_empty());
             assert_eq!(text, "kept ");
         }
-        let converted = decoder.convert_str("xn--zzzzzzzzz.example", &mut text);
+        let converted = decoder
+            .convert_str("xn--zzzzzzzzz.example", &mut text)
+            .unwrap();
         assert_eq!(converted.error_reason(), Some("truncated"));
         assert_eq!(text, "kept xn--zzzzzzzzz.example");
+    }
+
+    #[test]
+    fn a_final_line_end_belongs_to_no_name_and_is_written_back() {
+        let mut auditor = Converter::with_builtin_list(Mode::Audit);
+        let mut out = Vec::new();
+        let alone = auditor.convert(b"xn--pypal-4ve.com", &mut out).unwrap();
+        let expected = alone.findings.to_vec();
+        assert!(expected
+            .iter()
+            .any(|f| f.target.as_deref() == Some("paypal.com")));
+        for end in ["\n", "\r\n", "\r"] {
+            let value = format!("xn--pypal-4ve.com{end}");
+            let converted = auditor.convert(value.as_bytes(), &mut out).unwrap();
+            assert_eq!(converted.name, Some(0..17), "{value:?}");
+            assert_eq!(converted.findings, expected, "{value:?}");
+        }
+        let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false });
+        for (value, written) in [
+            (" xn--mnchen-3ya.de\r\n", " münchen.de\r\n"),
+            ("# xn--abc-\n", "# xn--abc-\n"),
+            ("\n", "\n"),
+            ("\r\n", "\r\n"),
+        ] {
+            let mut text = String::new();
+            let converted = decoder.convert_str(value, &mut text).unwrap();
+            assert!(converted.findings.is_empty());
+            assert_eq!(text, written);
+        }
+    }
+
+    #[test]
+    fn a_line_break_before_the_end_refuses_the_value_whole() {
+        let mut encoder = Converter::with_builtin_list(Mode::Encode);
+        for brk in ["\n", "\r", "\u{b}", "\u{c}"] {
+            for (before, after) in [
+                ("xn--pypal-4ve.com", "xn--abc-"),
+                ("# note", "x"),
+                ("", "x"),
+            ] {
+                let value = format!("{before}{brk}{after}\n");
+                let mut out = b"kept".to_vec();
+                let refused = encoder.convert(value.as_bytes(), &mut out).unwrap_err();
+                let at = before.len();
+                assert_eq!(refused.column, at as u64 + 1, "{value:?}");
+                assert_eq!(&value.as_bytes()[refused.at.clone()], brk.as_bytes());
+                assert_eq!(out, b"kept");
+                assert_eq!(BadInput::REASON, "bad-input");
+                assert!(refused.to_string().contains(&format!("column {}", at + 1)));
+            }
+        }
+        // Two line ends at the end are a line and an empty line.
+        assert!(encoder
+            .convert(b"example.com\n\n", &mut Vec::new())
+            .is_err());
+        assert!(encoder
+            .convert(b"example.com\r\r\n", &mut Vec::new())
+            .is_err());
     }
 }

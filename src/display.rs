@@ -3,11 +3,15 @@
 //!
 //! Input can hold bytes that a terminal obeys (ESC starts a sequence that clears the
 //! screen or sets the window title, BEL rings, CR moves back to overwrite a line), and so
-//! can a decoded label. Every control character (Unicode category Cc: U+0000 to U+001F,
-//! U+007F and U+0080 to U+009F) in text written for a person is shown as Rust writes a
-//! code point, `\u{1b}`, `\u{7}`, `\u{d}`, `\u{9b}`, with no other change: a backslash
-//! that is already there stays as it is, so such text is for reading, and the JSON Lines
-//! and CSV reports keep the exact text.
+//! can a decoded label; a bidirectional formatting character (U+202E RIGHT-TO-LEFT
+//! OVERRIDE and its kind) makes a terminal or a browser show the text after it in another
+//! order, so that `gpj.exe` reads as `exe.jpg`. Every control character (Unicode category
+//! Cc: U+0000 to U+001F, U+007F and U+0080 to U+009F) and every bidirectional formatting
+//! character (the property Bidi_Control: U+061C, U+200E, U+200F, U+202A to U+202E, U+2066
+//! to U+2069) in text written for a person is shown as Rust writes a code point, `\u{1b}`,
+//! `\u{7}`, `\u{d}`, `\u{9b}`, `\u{202e}`, with no other change: a backslash that is
+//! already there stays as it is, so such text is for reading, and the JSON Lines and CSV
+//! reports keep the exact text.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -19,15 +23,24 @@ use crate::report::Finding;
 /// Most characters of an input echoed in a message; a longer one is cut (see [`quote_input`]).
 pub const ECHO_CHARS: usize = 200;
 
-/// `text` with each control character written as `\u{XX}` (lower-case hex, no leading
-/// zeros); borrowed when there is none.
+/// Whether `c` is shown escaped: a control character, or a bidirectional formatting one.
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` with each control character and each bidirectional formatting character written
+/// as `\u{XX}` (lower-case hex, no leading zeros); borrowed when there is none.
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(is_hidden) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() {
+        if is_hidden(c) {
             let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         } else {
             out.push(c);
@@ -90,15 +103,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_control_character_and_only_those_is_escaped() {
+    fn every_control_and_bidi_control_character_and_only_those_is_escaped() {
+        use icu_properties::props::{BidiControl, GeneralCategory};
+        use icu_properties::{CodePointMapData, CodePointSetData};
+        let bidi = CodePointSetData::new::<BidiControl>();
+        let category = CodePointMapData::<GeneralCategory>::new();
         for cp in 0..=0x10FFFFu32 {
             let Some(c) = char::from_u32(cp) else {
                 continue;
             };
             let text = c.to_string();
             let shown = escape_controls(&text);
-            // Category Cc is exactly U+0000..=U+001F and U+007F..=U+009F.
-            if cp < 0x20 || (0x7F..=0x9F).contains(&cp) {
+            // ICU's data, not ours: category Cc, and the property Bidi_Control.
+            if category.get(c) == GeneralCategory::Control || bidi.contains(c) {
                 assert_eq!(shown, format!("\\u{{{cp:x}}}"));
             } else {
                 assert!(matches!(shown, Cow::Borrowed(s) if s == text), "U+{cp:04X}");
@@ -108,6 +125,7 @@ mod tests {
             escape_controls("a\x1b[2J\r\n\\x"),
             "a\\u{1b}[2J\\u{d}\\u{a}\\x"
         );
+        assert_eq!(escape_controls("gpj\u{202e}.exe"), "gpj\\u{202e}.exe");
     }
 
     #[test]

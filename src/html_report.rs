@@ -6,15 +6,17 @@
 //! Content-Security-Policy (`default-src 'none'`) forbids the browser to fetch anything,
 //! so it can be mailed or archived and opened offline. Everything that comes from the
 //! input (paths, names, labels, messages, protected domains) is escaped for HTML, after its
-//! control characters are made visible as the text report shows them
-//! ([`crate::display::escape_controls`]); names and labels sit in `<bdi>` elements, so a
-//! right-to-left or bidi-override character cannot reorder the text around it.
+//! control and bidirectional formatting characters are made visible as the text report
+//! shows them ([`crate::display::escape_controls`]); paths, names and labels sit in `<bdi>`
+//! elements, so that right-to-left text cannot reorder the text around it either.
 //!
-//! Memory stays bounded whatever the input: the charts are counters (kinds, reasons,
-//! scripts, protected domains up to [`MAX_TARGETS`], and [`LINE_BINS`] bins over the lines
-//! whose width doubles as the lines grow), and the table keeps the first [`MAX_ROWS`]
-//! findings, each field cut after [`CELL_CHARS`] characters; the page says when rows were
-//! left out, and the charts count every finding.
+//! Memory and the page stay bounded whatever the input: the charts are counters (kinds,
+//! reasons, scripts, protected domains up to [`MAX_TARGETS`], and [`LINE_BINS`] bins over
+//! the lines whose width doubles as the lines grow); the inputs listed are the first
+//! [`LISTED_INPUTS`]; the table holds the first findings, at most [`MAX_ROWS`] rows and
+//! [`TABLE_BYTES`] bytes of markup, each field cut after [`CELL_CHARS`] characters, and
+//! marks the first [`MAX_MARKS`] non-ASCII characters of its Unicode column. The page says
+//! what it left out, and the figures and charts count every finding.
 //!
 //! ```
 //! use idnscope::html_report::HtmlReport;
@@ -50,11 +52,18 @@ use std::io::{self, Write};
 use unicode_script::{Script, UnicodeScript};
 
 use crate::display::escape_controls;
-use crate::finding::{Check, Kind};
+use crate::finding::Kind;
 use crate::report::{Finding, Stats};
 
 /// Most findings listed in the table; the charts count them all.
 pub const MAX_ROWS: usize = 10_000;
+/// Most bytes of the table's rows: the rows after the one that would pass it are left out.
+pub const TABLE_BYTES: usize = 6_000_000;
+/// Most non-ASCII characters of the table marked with their code points; the others are
+/// shown without a mark.
+pub const MAX_MARKS: usize = 20_000;
+/// Most inputs named in the list of findings by input; the others are counted together.
+pub const LISTED_INPUTS: usize = 100;
 /// Most characters of a field shown in a table cell.
 pub const CELL_CHARS: usize = 300;
 /// Most distinct protected domains counted; the others are counted together.
@@ -71,21 +80,6 @@ const KINDS: [(Kind, &str); 4] = [
     (Kind::Homograph, "#ef6c00"),
     (Kind::EncodeError, "#1565c0"),
 ];
-
-/// One row of the findings table, its fields already cut to [`CELL_CHARS`].
-struct Row {
-    file: String,
-    line: u64,
-    column: u64,
-    kind: Kind,
-    reason: &'static str,
-    label: String,
-    name: String,
-    unicode: String,
-    target: String,
-    check: &'static str,
-    message: String,
-}
 
 /// Counts of findings over the lines of the input, in [`LINE_BINS`] bins whose width (in
 /// lines) doubles whenever a finding falls past the last bin.
@@ -111,9 +105,9 @@ impl LineBins {
     }
 }
 
-/// The findings of a run gathered for the HTML page: counters for the charts and the first
-/// [`MAX_ROWS`] findings for the table. Feed it with [`HtmlReport::add`], then write the
-/// page with [`HtmlReport::write`].
+/// The findings of a run gathered for the HTML page: counters for the charts and the rows
+/// of the first findings for the table, as far as [`MAX_ROWS`] and [`TABLE_BYTES`] allow.
+/// Feed it with [`HtmlReport::add`], then write the page with [`HtmlReport::write`].
 pub struct HtmlReport {
     total: u64,
     by_kind: [u64; 4],
@@ -123,7 +117,13 @@ pub struct HtmlReport {
     scripts: BTreeMap<&'static str, u64>,
     lines: LineBins,
     files: BTreeMap<String, u64>,
-    rows: Vec<Row>,
+    /// The table's rows, written as they come.
+    table: String,
+    rows: usize,
+    /// Set once a row was left out: no later one is listed.
+    table_full: bool,
+    marks: usize,
+    unmarked: u64,
 }
 
 impl Default for HtmlReport {
@@ -147,7 +147,11 @@ impl HtmlReport {
                 counts: [0; LINE_BINS],
             },
             files: BTreeMap::new(),
-            rows: Vec::new(),
+            table: String::new(),
+            rows: 0,
+            table_full: false,
+            marks: 0,
+            unmarked: 0,
         }
     }
 
@@ -183,21 +187,50 @@ impl HtmlReport {
         }
         self.lines.add(finding.line);
         count_bounded(&mut self.files, &cut(&finding.file));
-        if self.rows.len() < MAX_ROWS {
-            self.rows.push(Row {
-                file: cut(&finding.file).into_owned(),
-                line: finding.line,
-                column: finding.column,
-                kind: finding.kind,
-                reason: finding.reason.as_str(),
-                label: cut(&finding.label).into_owned(),
-                name: cut(&finding.name).into_owned(),
-                unicode: cut(finding.unicode.as_deref().unwrap_or("")).into_owned(),
-                target: cut(finding.target.as_deref().unwrap_or("")).into_owned(),
-                check: finding.check.map_or("", Check::ids),
-                message: cut(&finding.message).into_owned(),
-            });
+        if !self.table_full {
+            self.add_row(finding);
         }
+    }
+
+    /// Writes the row of `finding` into the table, or marks the table full when the row
+    /// would pass [`MAX_ROWS`] or [`TABLE_BYTES`].
+    fn add_row(&mut self, finding: &Finding) {
+        if self.rows == MAX_ROWS {
+            self.table_full = true;
+            return;
+        }
+        let kind = finding.kind.as_str();
+        let check = match finding.check {
+            None => String::new(),
+            Some(check) => format!(" <span class=\"check\">{}</span>", esc(check.ids())),
+        };
+        let unicode = cut(finding.unicode.as_deref().unwrap_or(""));
+        let (unicode, marked, unmarked) = mark_non_ascii(&unicode, MAX_MARKS - self.marks);
+        let row = format!(
+            "<tr class=\"finding\" data-kind=\"{kind}\" data-i=\"{}\">\
+             <td class=\"file\"><bdi>{}</bdi></td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+             <td><span class=\"kind {kind}\">{kind}</span></td><td class=\"reason\">{}{check}</td>\
+             <td class=\"id\"><bdi>{}</bdi></td><td class=\"id\"><bdi>{unicode}</bdi></td>\
+             <td class=\"id\"><bdi>{}</bdi></td>\
+             <td class=\"why\">{}<div class=\"name\">in <bdi>{}</bdi></div></td></tr>\n",
+            self.rows,
+            esc(&cut(&finding.file)),
+            finding.line,
+            finding.column,
+            esc(finding.reason.as_str()),
+            esc(&cut(&finding.label)),
+            esc(&cut(finding.target.as_deref().unwrap_or(""))),
+            esc(&cut(&finding.message)),
+            esc(&cut(&finding.name)),
+        );
+        if self.table.len() + row.len() > TABLE_BYTES {
+            self.table_full = true;
+            return;
+        }
+        self.table.push_str(&row);
+        self.rows += 1;
+        self.marks += marked;
+        self.unmarked += unmarked;
     }
 
     /// Writes the page: the figures of `stats` when given (the input's size, records, names
@@ -243,9 +276,22 @@ impl HtmlReport {
         writeln!(out, "</section>")?;
         if !self.files.is_empty() {
             write!(out, "<p class=\"files\">Findings by input: ")?;
-            for (i, (file, count)) in self.files.iter().enumerate() {
+            for (i, (file, count)) in self.files.iter().take(LISTED_INPUTS).enumerate() {
                 let sep = if i > 0 { ", " } else { "" };
-                write!(out, "{sep}<code>{}</code> {}", esc(file), group(*count))?;
+                write!(
+                    out,
+                    "{sep}<code><bdi>{}</bdi></code> {}",
+                    esc(file),
+                    group(*count)
+                )?;
+            }
+            let listed: u64 = self.files.values().take(LISTED_INPUTS).sum();
+            if listed < self.total {
+                write!(
+                    out,
+                    "<span id=\"inputs-left-out\">, and {} findings in other inputs</span>",
+                    group(self.total - listed)
+                )?;
             }
             writeln!(out, "</p>")?;
         }
@@ -391,16 +437,29 @@ impl HtmlReport {
         writeln!(
             out,
             "</select> <span><span id=\"shown\">{}</span> of {} listed</span></div>",
-            self.rows.len(),
-            group(self.rows.len() as u64)
+            self.rows,
+            group(self.rows as u64)
         )?;
-        if self.total > self.rows.len() as u64 {
+        if self.total > self.rows as u64 {
             writeln!(
                 out,
                 "<p class=\"note\" id=\"rows-left-out\">The table lists the first {} of {} \
-                 findings; the figures and charts above count them all.</p>",
-                group(self.rows.len() as u64),
-                group(self.total)
+                 findings (at most {} rows and {} of table); the figures and charts above \
+                 count them all.</p>",
+                group(self.rows as u64),
+                group(self.total),
+                group(MAX_ROWS as u64),
+                bytes(TABLE_BYTES as u64)
+            )?;
+        }
+        if self.unmarked > 0 {
+            writeln!(
+                out,
+                "<p class=\"note\" id=\"marks-left-out\">The first {} non-ASCII characters \
+                 of the unicode column are marked with their code points; the other {} are \
+                 shown without a mark.</p>",
+                group(self.marks as u64),
+                group(self.unmarked)
             )?;
         }
         writeln!(
@@ -412,31 +471,7 @@ impl HtmlReport {
              <th data-type=\"text\">unicode</th><th data-type=\"text\">imitates</th>\
              <th data-type=\"text\">explanation</th></tr></thead><tbody>"
         )?;
-        for (i, row) in self.rows.iter().enumerate() {
-            let kind = row.kind.as_str();
-            let check = match row.check {
-                "" => String::new(),
-                check => format!(" <span class=\"check\">{}</span>", esc(check)),
-            };
-            writeln!(
-                out,
-                "<tr class=\"finding\" data-kind=\"{kind}\" data-i=\"{i}\">\
-                 <td class=\"file\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-                 <td><span class=\"kind {kind}\">{kind}</span></td><td class=\"reason\">{}{check}</td>\
-                 <td class=\"id\"><bdi>{}</bdi></td><td class=\"id\"><bdi>{}</bdi></td>\
-                 <td class=\"id\"><bdi>{}</bdi></td>\
-                 <td class=\"why\">{}<div class=\"name\">in <bdi>{}</bdi></div></td></tr>",
-                esc(&row.file),
-                row.line,
-                row.column,
-                esc(row.reason),
-                esc(&row.label),
-                mark_non_ascii(&row.unicode),
-                esc(&row.target),
-                esc(&row.message),
-                esc(&row.name),
-            )?;
-        }
+        out.write_all(self.table.as_bytes())?;
         writeln!(out, "</tbody></table></section>")
     }
 }
@@ -535,21 +570,26 @@ pub fn esc(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `text` escaped as [`esc`] does, each non-ASCII character in a `<mark>` that gives its
-/// code point: the look-alikes among ASCII letters stand out.
-fn mark_non_ascii(text: &str) -> String {
+/// `text` escaped as [`esc`] does, each of its first `marks` non-ASCII characters in a
+/// `<mark>` that gives its code point: the look-alikes among ASCII letters stand out. Also
+/// returns how many characters were marked, and how many non-ASCII ones were not.
+fn mark_non_ascii(text: &str, marks: usize) -> (String, usize, u64) {
     let mut out = String::with_capacity(text.len() * 2);
+    let (mut marked, mut unmarked) = (0, 0);
     for c in text.chars() {
         let mut buf = [0; 4];
         let shown = esc(c.encode_utf8(&mut buf));
-        match c.is_ascii() {
-            true => out.push_str(&shown),
-            false => {
-                let _ = write!(out, "<mark title=\"U+{:04X}\">{shown}</mark>", u32::from(c));
-            }
+        if c.is_ascii() {
+            out.push_str(&shown);
+        } else if marked < marks {
+            marked += 1;
+            let _ = write!(out, "<mark title=\"U+{:04X}\">{shown}</mark>", u32::from(c));
+        } else {
+            unmarked += 1;
+            out.push_str(&shown);
         }
     }
-    out
+    (out, marked, unmarked)
 }
 
 /// `text` cut after [`CELL_CHARS`] characters, with `…` and its length.
@@ -694,7 +734,12 @@ const SCRIPT: &str = r#"
   text.addEventListener("input", apply);
   kind.addEventListener("change", apply);
   var hash = /^#q=(.*)$/.exec(window.location.hash);
-  if (hash) { text.value = decodeURIComponent(hash[1]); }
+  if (hash) {
+    // Each run of escapes that is UTF-8 is decoded; anything else is taken as it is.
+    text.value = hash[1].replace(/(?:%[0-9A-Fa-f]{2})+/g, function (run) {
+      try { return decodeURIComponent(run); } catch (e) { return run; }
+    });
+  }
   apply();
   document.body.setAttribute("data-ready", "1");
 })();
@@ -703,7 +748,7 @@ const SCRIPT: &str = r#"
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::finding::Code;
+    use crate::finding::{Check, Code};
     use crate::Reason;
 
     fn finding(line: u64, kind: Kind, reason: Code, label: &str) -> Finding {
@@ -769,21 +814,72 @@ mod tests {
     #[test]
     fn rows_are_bounded_and_the_page_says_so() {
         let mut report = HtmlReport::new();
-        let long = "x".repeat(5000);
         for line in 1..=(MAX_ROWS as u64 + 5) {
             report.add(&finding(
                 line,
                 Kind::InvalidAce,
                 Reason::BadDigit.into(),
-                &long,
+                "xn--a",
             ));
         }
-        assert_eq!(report.rows.len(), MAX_ROWS);
-        assert!(report.rows[0].label.chars().count() < CELL_CHARS + 30);
+        assert_eq!(report.rows, MAX_ROWS);
         let html = page(&report);
         assert_eq!(html.matches("<tr class=\"finding\"").count(), MAX_ROWS);
         assert!(html.contains("id=\"rows-left-out\""));
         assert!(html.contains(&format!("id=\"total-findings\">{}<", group(10_005))));
+    }
+
+    #[test]
+    fn long_fields_are_cut_and_the_table_stops_at_its_size() {
+        let mut report = HtmlReport::new();
+        let long = "x".repeat(5000);
+        let mut findings = 0;
+        while !report.table_full {
+            findings += 1;
+            report.add(&finding(
+                findings,
+                Kind::InvalidAce,
+                Reason::BadDigit.into(),
+                &long,
+            ));
+        }
+        // The row that did not fit, and none after it, is left out.
+        report.add(&finding(
+            0,
+            Kind::InvalidAce,
+            Reason::BadDigit.into(),
+            "xn--a",
+        ));
+        assert_eq!(report.rows as u64, findings - 1);
+        assert!(report.table.len() <= TABLE_BYTES);
+        let html = page(&report);
+        let row = &html[html.find("<tr class=\"finding\"").unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        assert!(row.contains(&format!("{}… (5000 characters)", "x".repeat(CELL_CHARS))));
+        assert!(row.len() > 2 * CELL_CHARS && row.len() < 4 * CELL_CHARS + 1000);
+        assert_eq!(html.matches("<tr class=\"finding\"").count(), report.rows);
+        assert!(!html.contains("xn--a.com"));
+        assert!(html.contains("id=\"rows-left-out\""));
+    }
+
+    #[test]
+    fn the_inputs_listed_are_bounded_and_the_others_counted_together() {
+        let mut report = HtmlReport::new();
+        for i in 0..LISTED_INPUTS + 50 {
+            let mut f = finding(1, Kind::InvalidAce, Reason::BadDigit.into(), "xn--a");
+            f.file = format!("in-{i:04}.txt");
+            report.add(&f);
+            report.add(&f);
+        }
+        let html = page(&report);
+        let files = &html[html.find("<p class=\"files\">").unwrap()..];
+        let files = &files[..files.find("</p>").unwrap()];
+        assert_eq!(files.matches("<code>").count(), LISTED_INPUTS);
+        assert!(files.contains("in-0099.txt") && !files.contains("in-0100.txt"));
+        assert!(
+            files.ends_with(", and 100 findings in other inputs</span>"),
+            "{files}"
+        );
     }
 
     #[test]
@@ -806,8 +902,12 @@ mod tests {
     #[test]
     fn non_ascii_characters_are_marked_and_escaped() {
         assert_eq!(
-            mark_non_ascii("аp<"),
-            "<mark title=\"U+0430\">а</mark>p&lt;"
+            mark_non_ascii("аp<", 5),
+            ("<mark title=\"U+0430\">а</mark>p&lt;".to_owned(), 1, 0)
+        );
+        assert_eq!(
+            mark_non_ascii("ааa", 1),
+            ("<mark title=\"U+0430\">а</mark>аa".to_owned(), 1, 1)
         );
     }
 

@@ -21,15 +21,16 @@
 //!
 //! let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false });
 //! let mut text = String::new();
-//! let converted = decoder.convert_str("www.xn--mnchen-3ya.de", &mut text);
+//! let converted = decoder.convert_str("www.xn--mnchen-3ya.de", &mut text)?;
 //! assert_eq!(text, "www.münchen.de");
 //! assert!(converted.findings.is_empty());
 //!
 //! // A label that does not decode is kept as it is, and the finding says why.
 //! text.clear();
-//! let converted = decoder.convert_str("xn--zzzzzzzzz.example", &mut text);
+//! let converted = decoder.convert_str("xn--zzzzzzzzz.example", &mut text)?;
 //! assert_eq!(text, "xn--zzzzzzzzz.example");
 //! assert_eq!(converted.error_reason(), Some("truncated"));
+//! # Ok::<(), idnscope::convert::BadInput>(())
 //! ```
 //!
 //! # Validate a label, with its reason
@@ -76,7 +77,7 @@
 //!
 //! // "exаmple-bank.com" with a Cyrillic а (U+0430): a label that mixes scripts, and a
 //! // name that looks like a protected one.
-//! let audited = auditor.convert_str("xn--exmple-bank-zij.com", &mut String::new());
+//! let audited = auditor.convert_str("xn--exmple-bank-zij.com", &mut String::new())?;
 //! assert!(audited.findings.iter().all(|f| f.kind == Kind::Homograph));
 //! let imitated: Vec<_> = audited.findings.iter().filter_map(|f| f.target.as_deref()).collect();
 //! assert_eq!(imitated, ["example-bank.com"]);

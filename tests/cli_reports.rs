@@ -571,3 +571,70 @@ fn names_ace_labels_and_converted_labels_mean_the_same_in_every_format() {
         assert_eq!(summary["bytes"], input.len(), "{format}");
     }
 }
+
+/// The bidirectional formatting characters (Unicode's Bidi_Control property, PropList.txt):
+/// the embeddings and overrides, the isolates, the marks.
+const BIDI_CONTROLS: [char; 12] = [
+    '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
+    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+];
+
+#[test]
+fn bidi_controls_in_file_names_are_shown_not_obeyed_on_a_terminal_and_kept_in_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let name: String = BIDI_CONTROLS.iter().map(|c| format!("{c}x")).collect();
+    let input = dir.path().join(format!("{name}.log"));
+    std::fs::copy(sample("queries.log"), &input).unwrap();
+    let shown: String = BIDI_CONTROLS
+        .iter()
+        .map(|&c| format!("\\u{{{:x}}}x", u32::from(c)))
+        .collect();
+
+    // Text findings on standard error (the default) and in a text report on standard output.
+    let on_stderr = run(&["audit", arg(&input)]);
+    let on_stdout = run(&[
+        "audit",
+        "--report",
+        "-",
+        "--report-format",
+        "text",
+        arg(&input),
+    ]);
+    for (out, shown_in) in [
+        (&on_stderr.stderr, "standard error"),
+        (&on_stdout.stdout, "standard output"),
+    ] {
+        let out = text(out);
+        assert!(out.lines().count() > 5, "{shown_in}: {out}");
+        for line in out.lines() {
+            assert!(
+                line.contains(&format!("{shown}.log:")),
+                "{shown_in}: {line}"
+            );
+            assert!(!line.contains(BIDI_CONTROLS), "{shown_in}: {line:?}");
+        }
+    }
+    // A message on standard error names the file the same way.
+    let missing = dir.path().join(format!("{name}.missing"));
+    let refused = run(&["audit", arg(&missing)]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = text(&refused.stderr);
+    assert!(err.contains(&format!("{shown}.missing")), "{err}");
+    assert!(!err.contains(BIDI_CONTROLS), "{err:?}");
+
+    // JSON Lines is data: the exact name, as JSON may write it.
+    let jsonl = run(&[
+        "audit",
+        "--report-format",
+        "jsonl",
+        "--report",
+        "-",
+        arg(&input),
+    ]);
+    let findings: Vec<Value> = records(&jsonl.stdout)
+        .into_iter()
+        .filter(|r| r["type"] == "finding")
+        .collect();
+    assert!(!findings.is_empty());
+    assert!(findings.iter().all(|f| f["file"] == arg(&input)));
+}

@@ -188,3 +188,157 @@ fn the_page_of_an_audit_holds_every_finding_and_loads_cleanly() {
     assert_eq!(shown, expected);
     assert!(dom.contains(&format!("<span id=\"shown\">{expected}</span>")));
 }
+
+/// The bidirectional formatting characters (Unicode's Bidi_Control property, PropList.txt).
+const BIDI_CONTROLS: [char; 12] = [
+    '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
+    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+];
+
+#[test]
+fn bidi_controls_in_a_file_name_are_shown_and_reorder_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let name: String = BIDI_CONTROLS.iter().map(|c| format!("{c}x")).collect();
+    let input = dir.path().join(format!("{name}.log"));
+    std::fs::copy(samples().join("queries.log"), &input).unwrap();
+    let html = dir.path().join("audit.html");
+    audit(dir.path(), "html", &html, std::slice::from_ref(&input));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(!page.contains(BIDI_CONTROLS), "a bidi control in the page");
+    let shown: String = BIDI_CONTROLS
+        .iter()
+        .map(|&c| format!("\\u{{{:x}}}x", u32::from(c)))
+        .collect();
+    // In every row, and in the list of inputs.
+    let rows = page.matches("<tr class=\"finding\"").count();
+    assert!(rows > 5);
+    assert!(
+        page.matches(&format!("{shown}.log")).count() > rows,
+        "{page}"
+    );
+}
+
+#[test]
+fn a_filter_in_the_address_that_is_not_percent_encoding_is_taken_as_it_is() {
+    let Some(browser) = chromium() else {
+        eprintln!("skipped: no chromium (apt-get install chromium)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // Rows whose file name holds the text of the filter, and rows whose does not.
+    std::fs::copy(samples().join("queries.log"), dir.path().join("100%.log")).unwrap();
+    std::fs::copy(samples().join("queries.log"), dir.path().join("other.log")).unwrap();
+    let inputs = [dir.path().join("100%.log"), dir.path().join("other.log")];
+    let html = dir.path().join("audit.html");
+    audit(dir.path(), "html", &html, &inputs);
+    let url = format!("file://{}", html.display());
+    let (whole, _) = dump_dom(&browser, &url);
+    let rows = whole.matches("<tr class=\"finding\"").count();
+    assert!(rows > 10 && rows % 2 == 0, "{rows}");
+    // `%` alone, `%` before a non-hex digit, and an escape cut short: none is a valid
+    // escape, so the text itself is the filter; a valid escape is still decoded.
+    for (fragment, shown) in [
+        ("100%", rows / 2),
+        ("100%.log", rows / 2),
+        ("%zz", 0),
+        ("%E2%82", 0),
+        ("100%25.l", rows / 2),
+    ] {
+        let (dom, log) = dump_dom(&browser, &format!("{url}#q={fragment}"));
+        assert_eq!(console_lines(&log), Vec::<&str>::new(), "#q={fragment}");
+        assert!(dom.contains("data-ready=\"1\""), "#q={fragment}");
+        assert!(
+            dom.contains(&format!("<span id=\"shown\">{shown}</span>")),
+            "#q={fragment}: {shown} rows expected"
+        );
+    }
+}
+
+#[test]
+fn the_page_of_many_long_look_alikes_is_bounded_and_says_what_it_left_out() {
+    use idnscope::html_report::{CELL_CHARS, MAX_MARKS, MAX_ROWS, TABLE_BYTES};
+    let dir = tempfile::tempdir().unwrap();
+    // 12,000 names of three 60-letter labels, Latin and Cyrillic letters alternating:
+    // several findings each, every one with a long Unicode form, half of it non-ASCII.
+    let label: String = (0..60)
+        .map(|i| if i % 2 == 0 { 'a' } else { 'а' })
+        .collect();
+    let mut names = String::new();
+    for i in 0..12_000 {
+        names.push_str(&format!("{label}.{label}.{label}{i}.com\n"));
+    }
+    let input = dir.path().join("names.txt");
+    std::fs::write(&input, names).unwrap();
+    let html = dir.path().join("audit.html");
+    let jsonl = dir.path().join("audit.jsonl");
+    audit(dir.path(), "html", &html, std::slice::from_ref(&input));
+    audit(dir.path(), "jsonl", &jsonl, std::slice::from_ref(&input));
+    let findings: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "finding")
+        .collect();
+    assert!(findings.len() > MAX_ROWS, "{}", findings.len());
+
+    let page = std::fs::read_to_string(&html).unwrap();
+    let table = &page[page.find("<tbody>").unwrap()..page.find("</tbody>").unwrap()];
+    assert!(table.len() <= TABLE_BYTES, "{} bytes of table", table.len());
+    // The rest of the page is the head, the figures and charts: small whatever the input.
+    assert!(page.len() - table.len() < 500_000, "{} bytes", page.len());
+    let rows = table.matches("<tr class=\"finding\"").count();
+    assert!(rows > 1_000 && rows <= MAX_ROWS, "{rows}");
+    let marks = table.matches("<mark ").count();
+    assert_eq!(marks, MAX_MARKS);
+
+    // The notes say how many findings and marks were left out, counted from the JSON Lines
+    // report of the same run: the listed rows are its first findings.
+    let group = |n: usize| -> String {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, d) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push('\u{2009}');
+            }
+            out.push(d);
+        }
+        out
+    };
+    assert!(
+        page.contains(&format!(
+            "The table lists the first {} of {} findings",
+            group(rows),
+            group(findings.len())
+        )),
+        "no note of the rows left out"
+    );
+    let non_ascii: usize = findings[..rows]
+        .iter()
+        .map(|f| {
+            let unicode = f["unicode"].as_str().unwrap_or("");
+            unicode
+                .chars()
+                .take(CELL_CHARS)
+                .filter(|c| !c.is_ascii())
+                .count()
+        })
+        .sum();
+    assert!(
+        page.contains(&format!(
+            "The first {} non-ASCII characters of the unicode column are marked with their \
+             code points; the other {} are shown without a mark.",
+            group(marks),
+            group(non_ascii - marks)
+        )),
+        "no note of the marks left out"
+    );
+
+    let Some(browser) = chromium() else {
+        eprintln!("the page was not loaded: no chromium (apt-get install chromium)");
+        return;
+    };
+    let (dom, log) = dump_dom(&browser, &format!("file://{}", html.display()));
+    assert_eq!(console_lines(&log), Vec::<&str>::new());
+    assert!(dom.contains("data-ready=\"1\""));
+    assert!(dom.contains(&format!("<span id=\"shown\">{rows}</span>")));
+}

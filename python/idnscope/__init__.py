@@ -3,7 +3,10 @@
 Every function gives for a value exactly what ``idnscope decode|encode|audit --format names``
 gives for a line holding it: the same conversion, the same findings (kinds, reason codes,
 messages, columns) and the same reason codes. A value is one line of a names list: blanks
-around the name are kept, and an empty value or a ``#`` comment passes unchanged.
+around the name and a final line end (``\\n``, ``\\r\\n`` or ``\\r``) are kept, and an empty
+value or a ``#`` comment passes unchanged. A value with a line break (``\\n``, ``\\r``,
+``\\v``, ``\\f``) before its end is refused whole with reason ``bad-input``: one value is one
+name.
 
 Per value: :func:`decode`, :func:`encode`, :func:`check`, :func:`audit`.
 Per batch, over Arrow string arrays with no Python object per value and the GIL released:
@@ -40,9 +43,10 @@ Finding = Dict[str, Any]
 
 
 class ConversionError(ValueError):
-    """A value that cannot be converted: an invalid ACE label, or a label that cannot be
-    encoded. ``reason`` is the contract's reason code of the first such label, ``finding``
-    its finding, ``findings`` all the value's findings."""
+    """A value that cannot be converted: an invalid ACE label, a label that cannot be
+    encoded, or a value that is not one line (kind and reason ``bad-input``). ``reason`` is
+    the contract's reason code of the first such label, ``finding`` its finding,
+    ``findings`` all the value's findings."""
 
     def __init__(self, finding: Finding, findings: List[Finding]) -> None:
         super().__init__(
@@ -84,9 +88,12 @@ def _convert(mode: str, race: bool, value: Value, protect: Optional[Iterable[str
     return written, findings
 
 
-def _raise_on_error(findings: List[Finding]) -> None:
+_ERRORS = ("invalid-ace", "encode-error", "bad-input")
+
+
+def _raise_on_error(findings: List[Finding], kinds: Tuple[str, ...] = _ERRORS) -> None:
     for finding in findings:
-        if finding["kind"] in ("invalid-ace", "encode-error"):
+        if finding["kind"] in kinds:
             raise ConversionError(finding, findings)
 
 
@@ -114,7 +121,8 @@ def encode(name: Value, *, protect: Optional[Iterable[str]] = None) -> Value:
 def check(label_or_name: Value) -> Optional[str]:
     """The reason code why a label or name is not valid, or ``None``: the first
     ``invalid-ace`` or ``encode-error`` that ``idnscope encode`` reports for it (A-labels
-    are checked strictly; Unicode labels must be encodable)."""
+    are checked strictly; Unicode labels must be encodable), or ``bad-input`` for a value
+    that is not one line."""
     _written, _findings, reason = _engine(None).convert(
         "encode", False, _to_bytes(label_or_name)
     )
@@ -123,8 +131,10 @@ def check(label_or_name: Value) -> Optional[str]:
 
 def audit(name: Value, *, protect: Optional[Iterable[str]] = None) -> List[Finding]:
     """The findings of ``idnscope audit`` for the name: invalid ACE labels, legacy RACE
-    labels, homographs. ``protect`` adds domains to the built-in protected list."""
+    labels, homographs. ``protect`` adds domains to the built-in protected list. Raises
+    :class:`ConversionError` for a value that is not one line (``bad-input``)."""
     _written, findings = _convert("audit", False, name, protect)
+    _raise_on_error(findings, kinds=("bad-input",))
     return findings
 
 
@@ -133,7 +143,8 @@ def decode_batch(values: Any, *, race: bool = False, protect: Optional[Iterable[
     record batch column, or anything ``pyarrow.array`` takes). Returns a struct array (or a
     chunked one, for a chunked input) of ``value`` (the line as ``idnscope decode`` writes
     it: invalid labels kept), ``reason`` (the first conversion error, or null) and
-    ``findings`` (a list of finding structs). Nulls stay null."""
+    ``findings`` (a list of finding structs). Nulls stay null. A value that is not one line
+    comes back as it is, with reason ``bad-input`` and that one finding."""
     return _arrow.run(_engine(protect), "decode", race, values)
 
 

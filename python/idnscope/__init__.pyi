@@ -22,10 +22,12 @@ def encode(name: _V, *, protect: Optional[Iterable[str]] = ...) -> _V:
     cannot be encoded."""
 
 def check(label_or_name: Union[str, bytes]) -> Optional[str]:
-    """The reason code why a label or name is not valid, or None."""
+    """The reason code why a label or name is not valid (``bad-input`` for a value that is
+    not one line), or None."""
 
 def audit(name: Union[str, bytes], *, protect: Optional[Iterable[str]] = ...) -> List[Finding]:
-    """The findings of ``idnscope audit`` for the name."""
+    """The findings of ``idnscope audit`` for the name; raises ConversionError for a value
+    that is not one line."""
 
 def decode_batch(
     values: Any, *, race: bool = ..., protect: Optional[Iterable[str]] = ...

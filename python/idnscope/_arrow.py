@@ -1,9 +1,10 @@
-"""Arrow string arrays handed to the extension by their buffers, and its results wrapped
-as Arrow arrays with ``pyarrow.Array.from_buffers``: no Python object per value."""
+"""Arrow string arrays handed to the extension, which reads their buffers in place, and its
+results wrapped as Arrow arrays with ``pyarrow.Array.from_buffers``: no Python object per
+value."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Optional
 
 import pyarrow as pa
 
@@ -25,10 +26,6 @@ FINDINGS = pa.list_(FINDING)
 RESULT = pa.struct(
     [pa.field("value", pa.string()), pa.field("reason", pa.string()), pa.field("findings", FINDINGS)]
 )
-
-
-def _address(buffer: Optional[pa.Buffer]) -> Tuple[int, int]:
-    return (0, 0) if buffer is None else (buffer.address, buffer.size)
 
 
 def _strings(array: Any) -> pa.Array:
@@ -74,19 +71,7 @@ def _findings_array(parts: tuple) -> pa.Array:
 
 
 def _run_array(engine: Any, mode: str, race: bool, array: pa.Array) -> pa.Array:
-    array = _strings(array)
-    validity, offsets, data = array.buffers()
-    values, reasons, findings = engine.convert_batch(
-        mode,
-        race,
-        len(array),
-        array.offset,
-        _address(validity) if array.null_count else (0, 0),
-        _address(offsets),
-        _address(data),
-        pa.types.is_large_string(array.type),
-    )
-    # The input's buffers were read during the call, which `array` outlived.
+    values, reasons, findings = engine._convert_batch(mode, race, _strings(array))
     findings_array = _findings_array(findings)
     if values is None:
         return findings_array

@@ -2,28 +2,57 @@
 //! (validity bitmaps, offsets, data) that the Python side wraps with
 //! `pyarrow.Array.from_buffers`: no Python object per value, and no Arrow library.
 
-use idnscope::convert::Converted;
+use idnscope::convert::{BadInput, Converted};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
-/// A borrowed Arrow `string` or `large_string` array, checked on entry: every offset in
-/// its range lies within the data buffer, in order, so reading a value cannot go out of
-/// bounds.
-pub struct InputStrings<'a> {
-    length: usize,
-    offset: usize,
-    validity: Option<&'a [u8]>,
-    offsets: &'a [u8],
-    data: &'a [u8],
-    large: bool,
+/// A pyarrow `string` or `large_string` array held for the length of a call: its offsets
+/// and validity bits copied and checked while the GIL is held, its data read in place.
+pub struct HeldStrings<'py> {
+    /// The data buffer, kept alive while [`InputStrings`] borrows its bytes.
+    _data_owner: Option<Bound<'py, PyAny>>,
+    data: (usize, usize),
+    /// `length + 1` offsets into the data, in order and within it.
+    offsets: Vec<usize>,
+    /// One flag per value (`true`: valid), when the array has nulls.
+    valid: Option<Vec<bool>>,
 }
 
-/// A slice from an `(address, size)` pair (`size` 0: empty, whatever the address).
+/// The values of a [`HeldStrings`], for use without the GIL.
+pub struct InputStrings<'a> {
+    data: &'a [u8],
+    offsets: &'a [usize],
+    valid: Option<&'a [bool]>,
+}
+
+/// `(address, size)` of a pyarrow buffer of exactly the type `pyarrow.lib.Buffer` in main
+/// memory; `(0, 0)` for `None`.
+fn buffer_address(buffer: &Bound<'_, PyAny>, exact: &Bound<'_, PyAny>) -> PyResult<(usize, usize)> {
+    if buffer.is_none() {
+        return Ok((0, 0));
+    }
+    if !buffer.get_type().is(exact) {
+        return Err(PyTypeError::new_err(format!(
+            "expected a pyarrow.Buffer, not {}",
+            buffer.get_type().name()?
+        )));
+    }
+    if buffer.hasattr("is_cpu")? && !buffer.getattr("is_cpu")?.is_truthy()? {
+        return Err(PyValueError::new_err("the array is not in main memory"));
+    }
+    Ok((
+        buffer.getattr("address")?.extract()?,
+        buffer.getattr("size")?.extract()?,
+    ))
+}
+
+/// The `size` bytes at `address` (`size` 0: empty, whatever the address).
 ///
 /// # Safety
 ///
-/// `address` must point to `size` readable bytes that stay valid and unchanged for `'a`.
-unsafe fn slice<'a>((address, size): (usize, usize)) -> &'a [u8] {
+/// `address` must point to `size` readable bytes that stay allocated for `'a`.
+unsafe fn bytes_at<'a>((address, size): (usize, usize)) -> &'a [u8] {
     if size == 0 {
         return &[];
     }
@@ -31,98 +60,152 @@ unsafe fn slice<'a>((address, size): (usize, usize)) -> &'a [u8] {
     unsafe { std::slice::from_raw_parts(address as *const u8, size) }
 }
 
-impl<'a> InputStrings<'a> {
-    /// The array of `length` values from `offset` in the given buffers.
-    ///
-    /// # Safety
-    ///
-    /// Each `(address, size)` must describe readable memory that stays valid and unchanged
-    /// for `'a` (the buffers of a pyarrow array the caller holds).
+impl<'py> HeldStrings<'py> {
+    /// Holds `array`, which must be a `pyarrow.StringArray` or `pyarrow.LargeStringArray`
+    /// (exactly those types, so that its length, offset and buffers are pyarrow's own).
     ///
     /// # Errors
     ///
-    /// A message when the buffers are too short for `length` and `offset`, or the offsets
-    /// are out of order or point past the data.
-    pub unsafe fn from_raw(
-        length: usize,
-        offset: usize,
-        validity: (usize, usize),
-        offsets: (usize, usize),
-        data: (usize, usize),
-        large: bool,
-    ) -> Result<Self, String> {
-        // SAFETY: guaranteed by the caller, for each buffer.
-        let (validity, offsets, data) = unsafe { (slice(validity), slice(offsets), slice(data)) };
-        let end = offset.checked_add(length).ok_or("array length overflows")?;
-        let width = if large { 8 } else { 4 };
-        let input = InputStrings {
-            length,
-            offset,
-            validity: (!validity.is_empty()).then_some(validity),
-            offsets,
-            data,
-            large,
+    /// `TypeError` for anything else; `ValueError` when the buffers are too short for the
+    /// array, or an offset is negative, out of order or past the data.
+    pub fn new(array: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let py = array.py();
+        let lib = py.import("pyarrow.lib")?;
+        let kind = array.get_type();
+        let large = if kind.is(&lib.getattr("StringArray")?) {
+            false
+        } else if kind.is(&lib.getattr("LargeStringArray")?) {
+            true
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "expected a pyarrow string or large_string array, not {}",
+                kind.name()?
+            )));
         };
-        if let Some(validity) = input.validity {
-            if validity.len() < end.div_ceil(8) {
-                return Err("validity bitmap shorter than the array".into());
+        let exact = lib.getattr("Buffer")?;
+        let length = array.len()?;
+        let offset: usize = array.getattr("offset")?.extract()?;
+        let nulls: usize = array.getattr("null_count")?.extract()?;
+        let buffers = array.call_method0("buffers")?;
+        let (validity, offsets, data) = (
+            buffers.get_item(0)?,
+            buffers.get_item(1)?,
+            buffers.get_item(2)?,
+        );
+        let data_address = buffer_address(&data, &exact)?;
+        // SAFETY: each address and size is pyarrow's own for a buffer it holds (checked to
+        // be a `pyarrow.lib.Buffer` in main memory), and `buffers` keeps them alive for this
+        // call; the GIL is held while they are read, so no Python code changes them.
+        let (validity_bytes, offset_bytes) = unsafe {
+            (
+                bytes_at(buffer_address(&validity, &exact)?),
+                bytes_at(buffer_address(&offsets, &exact)?),
+            )
+        };
+        let end = offset
+            .checked_add(length)
+            .ok_or_else(|| PyValueError::new_err("array length overflows"))?;
+        let valid = if nulls == 0 || validity_bytes.is_empty() {
+            None
+        } else {
+            if validity_bytes.len() < end.div_ceil(8) {
+                return Err(PyValueError::new_err(
+                    "validity bitmap shorter than the array",
+                ));
             }
-        }
-        if length == 0 {
-            return Ok(input);
-        }
-        if offsets.len() < (end + 1) * width {
-            return Err("offsets buffer shorter than the array".into());
-        }
-        let mut previous = input.offset_at(offset)?;
-        for i in offset + 1..=end {
-            let next = input.offset_at(i)?;
-            if next < previous || next > data.len() {
-                return Err(format!("offset {i} out of order or past the data"));
-            }
-            previous = next;
-        }
-        Ok(input)
+            Some(
+                (offset..end)
+                    .map(|at| validity_bytes[at / 8] & (1 << (at % 8)) != 0)
+                    .collect(),
+            )
+        };
+        let offsets = read_offsets(offset_bytes, offset, length, large, data_address.1)
+            .map_err(PyValueError::new_err)?;
+        Ok(HeldStrings {
+            _data_owner: (!data.is_none()).then_some(data),
+            data: data_address,
+            offsets,
+            valid,
+        })
     }
 
-    /// The `i`-th offset of the buffer (absolute index), as a `usize`.
-    fn offset_at(&self, i: usize) -> Result<usize, String> {
-        let raw = if self.large {
-            let bytes = self.offsets[i * 8..i * 8 + 8]
-                .try_into()
-                .expect("eight bytes");
-            i64::from_le_bytes(bytes)
-        } else {
-            let bytes = self.offsets[i * 4..i * 4 + 4]
-                .try_into()
-                .expect("four bytes");
-            i64::from(i32::from_le_bytes(bytes))
+    /// The values, for use without the GIL.
+    pub fn strings(&self) -> InputStrings<'_> {
+        InputStrings {
+            // SAFETY: the address and size are those of the `pyarrow.lib.Buffer` in
+            // `_data_owner`, which `self` keeps alive while the slice borrows it. The bytes
+            // are read in place: a Python thread that writes into the buffer during the call
+            // changes only which bytes are read (every byte sequence is valid input, and
+            // the offsets used are the copy checked in `new`).
+            data: unsafe { bytes_at(self.data) },
+            offsets: &self.offsets,
+            valid: self.valid.as_deref(),
+        }
+    }
+}
+
+/// The offsets of values `offset..offset + length` (and the one after) in an offsets
+/// buffer of 32-bit (`large`: 64-bit) little-endian numbers, each checked to be in order
+/// and at most `data_len`.
+fn read_offsets(
+    bytes: &[u8],
+    offset: usize,
+    length: usize,
+    large: bool,
+    data_len: usize,
+) -> Result<Vec<usize>, String> {
+    if length == 0 {
+        return Ok(vec![0]);
+    }
+    let width = if large { 8 } else { 4 };
+    let range = offset
+        .checked_mul(width)
+        .and_then(|start| {
+            Some(
+                start
+                    ..length
+                        .checked_add(1)?
+                        .checked_mul(width)?
+                        .checked_add(start)?,
+            )
+        })
+        .filter(|range| range.end <= bytes.len())
+        .ok_or("offsets buffer shorter than the array")?;
+    let mut offsets = Vec::with_capacity(length + 1);
+    for (i, raw) in bytes[range].chunks_exact(width).enumerate() {
+        let value = match *raw {
+            [a, b, c, d] => i64::from(i32::from_le_bytes([a, b, c, d])),
+            [a, b, c, d, e, f, g, h] => i64::from_le_bytes([a, b, c, d, e, f, g, h]),
+            _ => unreachable!("chunks of the width"),
         };
-        usize::try_from(raw).map_err(|_| format!("negative offset at {i}"))
+        let at = offset + i;
+        let value = usize::try_from(value).map_err(|_| format!("negative offset at {at}"))?;
+        if value > data_len || offsets.last().is_some_and(|&previous| value < previous) {
+            return Err(format!("offset {at} out of order or past the data"));
+        }
+        offsets.push(value);
+    }
+    Ok(offsets)
+}
+
+impl<'a> InputStrings<'a> {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
     }
 
     /// The total size of the values' data.
     pub fn data_len(&self) -> usize {
-        if self.length == 0 {
-            return 0;
-        }
-        let first = self.offset_at(self.offset).unwrap_or(0);
-        let last = self.offset_at(self.offset + self.length).unwrap_or(first);
-        last - first
+        self.offsets[self.len()] - self.offsets[0]
     }
 
     /// Value `i` (0-based in the array), or `None` when it is null.
     pub fn get(&self, i: usize) -> Option<&'a [u8]> {
-        let at = self.offset + i;
-        if let Some(validity) = self.validity {
-            if validity[at / 8] & (1 << (at % 8)) == 0 {
-                return None;
-            }
+        if self.valid.is_some_and(|valid| !valid[i]) {
+            return None;
         }
-        // Both offsets were checked on entry.
-        let start = self.offset_at(at).ok()?;
-        let end = self.offset_at(at + 1).ok()?;
-        Some(&self.data[start..end])
+        // The offsets were checked in order and within the data.
+        Some(&self.data[self.offsets[i]..self.offsets[i + 1]])
     }
 }
 
@@ -286,6 +369,21 @@ impl Findings {
             self.target.push_option(f.target.as_deref());
             self.check.push_option(f.check.map(|c| c.ids()));
         }
+        self.end_list(true);
+    }
+
+    /// The one finding of `value`, refused whole as `refused` says.
+    pub fn push_bad_input(&mut self, value: &[u8], refused: &BadInput) {
+        self.column
+            .push(i32::try_from(refused.column).unwrap_or(i32::MAX));
+        self.name.push(value);
+        self.label.push(&value[refused.at.clone()]);
+        self.kind.push(BadInput::REASON.as_bytes());
+        self.reason.push(BadInput::REASON.as_bytes());
+        self.message.push(refused.to_string().as_bytes());
+        self.unicode.push_null();
+        self.target.push_null();
+        self.check.push_null();
         self.end_list(true);
     }
 

@@ -1,19 +1,19 @@
 //! The Python extension module `idnscope._idnscope`: a thin layer over
-//! [`idnscope::convert`]. The Python package (`python/idnscope/`) wraps it: it hands the
-//! Arrow buffers of string arrays in, and wraps the buffers it returns as Arrow arrays.
+//! [`idnscope::convert`]. The Python package (`python/idnscope/`) wraps it: it hands
+//! pyarrow string arrays in, and wraps the buffers it returns as Arrow arrays.
 
 mod arrow;
 
 use std::sync::{Arc, Mutex};
 
 use idnscope::audit::{Homographs, Protected};
-use idnscope::convert::{Converted, Converter};
+use idnscope::convert::{BadInput, Converted, Converter};
 use idnscope::rewrite::Mode;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use crate::arrow::{Findings, InputStrings, StringColumn};
+use crate::arrow::{Findings, HeldStrings, StringColumn};
 
 /// The mode that a mode name and the `race` flag give.
 fn mode(name: &str, race: bool) -> PyResult<Mode> {
@@ -78,6 +78,27 @@ fn findings_list<'py>(
     Ok(list)
 }
 
+/// The one finding of a value refused whole, as a list of one dict with the keys of
+/// [`findings_list`]: kind and reason `bad-input`, the value as the name, the line break as
+/// the label.
+fn bad_input_list<'py>(
+    py: Python<'py>,
+    value: &[u8],
+    refused: &BadInput,
+) -> PyResult<Bound<'py, PyList>> {
+    let dict = PyDict::new(py);
+    dict.set_item("column", refused.column)?;
+    dict.set_item("name", String::from_utf8_lossy(value))?;
+    dict.set_item("label", String::from_utf8_lossy(&value[refused.at.clone()]))?;
+    dict.set_item("kind", BadInput::REASON)?;
+    dict.set_item("reason", BadInput::REASON)?;
+    dict.set_item("message", refused.to_string())?;
+    for key in ["unicode", "target", "check"] {
+        dict.set_item(key, py.None())?;
+    }
+    PyList::new(py, [dict])
+}
+
 #[pymethods]
 impl Engine {
     /// An engine that protects the built-in domains plus `protect` (Unicode or ACE).
@@ -99,7 +120,8 @@ impl Engine {
     }
 
     /// One value (bytes) in `mode`: (the line written back, or None in audit mode; the
-    /// findings as dicts; the reason of the first conversion error, or None).
+    /// findings as dicts; the reason of the first conversion error, or None). A value
+    /// refused whole (`bad-input`) is written back as it is, with its one finding.
     #[pyo3(signature = (mode_name, race, value))]
     fn convert<'py>(
         &self,
@@ -111,9 +133,16 @@ impl Engine {
         let mode = mode(mode_name, race)?;
         let mut converter = self.take(mode);
         let mut out = Vec::new();
-        let converted = converter.convert(value, &mut out);
-        let findings = findings_list(py, value, &converted);
-        let reason = converted.error_reason();
+        let (findings, reason) = match converter.convert(value, &mut out) {
+            Ok(converted) => (
+                findings_list(py, value, &converted),
+                converted.error_reason(),
+            ),
+            Err(refused) => {
+                out.extend_from_slice(value);
+                (bad_input_list(py, value, &refused), Some(BadInput::REASON))
+            }
+        };
         self.give_back(converter);
         let written = (mode != Mode::Audit).then(|| PyBytes::new(py, &out));
         PyTuple::new(
@@ -126,32 +155,23 @@ impl Engine {
         )
     }
 
-    /// A batch: the buffers of an Arrow `string` (`large=False`) or `large_string` array,
-    /// each an `(address, size)` pair the caller keeps alive during the call (`validity`
-    /// may be `(0, 0)`: no nulls). Returns the buffers of the results, as `arrow.rs` gives
-    /// them: (the lines written back, or None in audit mode; the reason of each value's
-    /// first conversion error; the findings).
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (mode_name, race, length, offset, validity, offsets, data, large))]
+    /// A batch: a `pyarrow.StringArray` or `pyarrow.LargeStringArray` (exactly those
+    /// types; anything else is a `TypeError`), read in place and checked before any value
+    /// is. Returns the buffers of the results, as `arrow.rs` gives them: (the lines written
+    /// back, or None in audit mode; the reason of each value's first conversion error; the
+    /// findings). Private to the package (`idnscope._arrow`), which passes its arrays.
+    #[pyo3(name = "_convert_batch", signature = (mode_name, race, array))]
     fn convert_batch<'py>(
         &self,
         py: Python<'py>,
         mode_name: &str,
         race: bool,
-        length: usize,
-        offset: usize,
-        validity: (usize, usize),
-        offsets: (usize, usize),
-        data: (usize, usize),
-        large: bool,
+        array: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let mode = mode(mode_name, race)?;
-        // SAFETY: the Python caller (`idnscope._arrow`) passes the addresses and sizes of
-        // the buffers of a pyarrow array that it holds until this call returns; pyarrow
-        // buffers are immutable and are not freed while referenced.
-        let input =
-            unsafe { InputStrings::from_raw(length, offset, validity, offsets, data, large) }
-                .map_err(PyValueError::new_err)?;
+        let held = HeldStrings::new(array)?;
+        let input = held.strings();
+        let length = input.len();
         let mut converter = self.take(mode);
         let (values, reasons, findings) = py.allow_threads(|| {
             let mut values = (mode != Mode::Audit)
@@ -169,15 +189,24 @@ impl Engine {
                     continue;
                 };
                 scratch.clear();
-                let converted = converter.convert(value, &mut scratch);
+                let reason = match converter.convert(value, &mut scratch) {
+                    Ok(converted) => {
+                        findings.push(value, &converted);
+                        converted.error_reason()
+                    }
+                    Err(refused) => {
+                        findings.push_bad_input(value, &refused);
+                        scratch.extend_from_slice(value);
+                        Some(BadInput::REASON)
+                    }
+                };
                 if let Some(values) = values.as_mut() {
                     values.push(&scratch);
                 }
-                match converted.error_reason() {
+                match reason {
                     Some(reason) => reasons.push(reason.as_bytes()),
                     None => reasons.push_null(),
                 }
-                findings.push(value, &converted);
             }
             (values, reasons, findings)
         });

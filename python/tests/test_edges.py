@@ -149,3 +149,125 @@ def test_the_gil_is_released_while_rust_runs():
     thread.join()
     # Python code ran in this thread while the batch was being audited.
     assert len(ticks) > 5
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_final_line_end_belongs_to_no_name(end, tmp_path):
+    # The command line reads the same text as a line of a file: its findings (the target
+    # too) and its line written back, with the line end after it, are the oracle.
+    lines = ["xn--pypal-4ve.com", " www.xn--mnchen-3ya.de\t", "xn--abc-", "", "# xn--abc-"]
+    raw = [line.encode() for line in lines]
+    _written, audited = run_cli("audit", raw, tmp_path)
+    assert any(f["target"] == "paypal.com" for f in audited[0])
+    written, decoded = run_cli("decode", raw, tmp_path)
+    for i, line in enumerate(lines):
+        value = line + end
+        assert idnscope.audit(value) == audited.get(i, []), repr(value)
+        assert idnscope.check(value) == idnscope.check(line), repr(value)
+        if any(f["kind"] == "invalid-ace" for f in decoded.get(i, [])):
+            with pytest.raises(idnscope.ConversionError) as raised:
+                idnscope.decode(value)
+            assert raised.value.findings == decoded[i]
+        else:
+            assert idnscope.decode(value) == written[i].decode() + end
+    result = idnscope.audit_batch(pa.array([line + end for line in lines]))
+    assert result.to_pylist() == [audited.get(i, []) for i in range(len(lines))]
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r", "\v", "\f"])
+@pytest.mark.parametrize("before", ["xn--pypal-4ve.com", "", "# a comment", "  "])
+def test_a_line_break_inside_a_value_is_bad_input(brk, before):
+    value = before + brk + "xn--abc-"
+    column = len(before) + 1
+    assert idnscope.check(value) == "bad-input"
+    assert idnscope.check(value.encode()) == "bad-input"
+    for function in (idnscope.decode, idnscope.encode, idnscope.audit):
+        with pytest.raises(idnscope.ConversionError) as raised:
+            function(value)
+        assert raised.value.reason == "bad-input"
+        finding = raised.value.finding
+        assert (finding["kind"], finding["column"], finding["label"]) == ("bad-input", column, brk)
+        assert f"column {column}" in str(raised.value)
+    array = pa.array([value, "xn--mnchen-3ya.de"])
+    for function in (idnscope.decode_batch, idnscope.encode_batch):
+        result = function(array)
+        # Nothing lost: the value comes back as it was, and says why.
+        assert result.field("value").to_pylist()[0] == value
+        assert result.field("reason").to_pylist() == ["bad-input", None]
+        (finding,) = result.field("findings").to_pylist()[0]
+        assert (finding["kind"], finding["reason"], finding["column"]) == ("bad-input", "bad-input", column)
+    audited = idnscope.audit_batch(array).to_pylist()
+    assert [f["kind"] for f in audited[0]] == ["bad-input"] and audited[1] == []
+
+
+HOSTILE_BATCHES = r"""
+import sys
+import pyarrow as pa
+import idnscope
+
+engine = idnscope._engine(None)
+strings = pa.array(["xn--mnchen-3ya.de", None, "b"])
+abcd = pa.py_buffer(b"abcd")
+
+
+def offsets(*numbers, width=4):
+    return pa.py_buffer(b"".join(n.to_bytes(width, "little", signed=True) for n in numbers))
+
+
+cases = {
+    "plain ints": (0, 0, (1, 100), (4096, 16), (8, 2**40), False),
+    "an address": (3, 0, (0, 0), (16, 2**63), (16, 2**63), True),
+    "negative numbers": (-1, -5, (-1, -1), (-8, 8), (-8, 8), False),
+    "huge length": (2**64 - 1, 2**64 - 1, (0, 0), (0, 0), (0, 0), False),
+    "an int": 42,
+    "a list": ["xn--mnchen-3ya.de"],
+    "bytes": b"xn--mnchen-3ya.de",
+    "a buffer": pa.py_buffer(b"xn--mnchen-3ya.de"),
+    "an int array": pa.array([1, 2, 3]),
+    "a binary array": pa.array([b"x"]),
+    # Arrays that pyarrow's own checks (first and last offsets) let through.
+    "offsets out of order": pa.Array.from_buffers(pa.string(), 2, [None, offsets(0, 4, 2), abcd]),
+    "a negative offset": pa.Array.from_buffers(pa.string(), 2, [None, offsets(0, -4, 2), abcd]),
+    "an offset past the data": pa.Array.from_buffers(
+        pa.large_string(), 2, [None, offsets(0, 2**62, 2, width=8), abcd]
+    ),
+    "a fake array": type("Fake", (), {"buffers": lambda self: [None, offsets(0, 4), abcd]})(),
+}
+assert not hasattr(engine, "convert_batch"), "a public entry point takes addresses"
+for name, args in cases.items():
+    if not isinstance(args, tuple):
+        args = (args,)
+    try:
+        engine._convert_batch("decode", False, *args)
+    except (TypeError, ValueError, OverflowError) as e:
+        print(f"{name}: {type(e).__name__}: {e}")
+        continue
+    print(f"{name}: accepted")
+    sys.exit(1)
+# A valid array still converts; a slice of it too.
+values, reasons, findings = engine._convert_batch("decode", False, strings.slice(0, 2))
+assert values[0] == 2 and values[4] == "münchen.de".encode(), values
+print("valid: converted")
+# Buffers that Python code may change (over a bytearray) are read as they were at the call.
+mutable = pa.Array.from_buffers(
+    pa.string(), 1, [None, pa.py_buffer(bytearray(offsets(0, 2).to_pybytes())), pa.py_buffer(bytearray(b"ab"))]
+)
+values, reasons, findings = engine._convert_batch("encode", False, mutable)
+assert values[4] == b"ab", values
+print("mutable: converted")
+"""
+
+
+def test_the_batch_entry_takes_no_addresses_and_refuses_what_it_cannot_check():
+    # In a child process: a crash shows as a signal there, not as this test runner dying.
+    done = subprocess.run(
+        [sys.executable, "-c", HOSTILE_BATCHES],
+        capture_output=True,
+        text=True,
+        cwd=str(Path(__file__).parent),
+    )
+    assert done.returncode == 0, (done.returncode, done.stdout, done.stderr)
+    assert "PanicException" not in done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 16 and lines[-2:] == ["valid: converted", "mutable: converted"], done.stdout
+    assert not any(line.endswith(": accepted") for line in lines)
