@@ -10,7 +10,7 @@ use std::process::Command;
 
 mod common;
 
-use common::capture::octets;
+use common::capture::*;
 use idnscope::gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
 use idnscope::input::capture::{self, Event};
 
@@ -266,5 +266,114 @@ fn generated_dnstap_names_are_dnstap_ldns() {
     assert!(pairs.len() > 3_000, "{}", pairs.len());
     if tool("dnstap-ldns") {
         same(&pairs, &dnstap_ldns(file.path()));
+    }
+}
+
+/// The records and times of the messages of `file`, with the first name of each.
+fn records_and_times(file: &[u8]) -> Vec<(u64, String, String)> {
+    let mut seen = Vec::new();
+    capture::read(file, &mut |event| match event {
+        Event::Message(m) => {
+            let name = m.names.iter().next().unwrap().1.to_owned();
+            seen.push((m.record, m.time.to_string(), name));
+        }
+        Event::Problem(p) => panic!("{p}"),
+    })
+    .unwrap();
+    seen
+}
+
+/// tshark's frame number, `frame.time_epoch` and first query name of each DNS frame.
+fn tshark_records_and_times(file: &[u8]) -> Vec<(u64, String, String)> {
+    let mut temp = tempfile::NamedTempFile::new().unwrap();
+    std::io::Write::write_all(&mut temp, file).unwrap();
+    let output = Command::new("tshark")
+        .arg("-r")
+        .arg(temp.path())
+        .args(["-Y", "dns", "-T", "fields", "-E", "occurrence=f"])
+        .args([
+            "-e",
+            "frame.number",
+            "-e",
+            "frame.time_epoch",
+            "-e",
+            "dns.qry.name",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            (
+                cells[0].parse().unwrap(),
+                cells[1].into(),
+                format!("{}.", cells[2]),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn pcapng_blocks_are_numbered_as_tshark_numbers_frames() {
+    // Custom blocks (both kinds) and a systemd journal export block are frames for
+    // Wireshark; blocks of types it does not know are not.
+    let mut file = pcapng_start(101, &[]);
+    let journal = b"__REALTIME_TIMESTAMP=1700000000000000\nMESSAGE=hello\n\n";
+    let mut custom = 32473u32.to_le_bytes().to_vec();
+    custom.extend_from_slice(b"data");
+    for (i, (kind, body)) in [
+        (0x0000_0bad, &custom[..]),
+        (7, b"unknown!"),
+        (0x1234, b"unknown!"),
+        (9, &journal[..]),
+        (0x8000_0001, b"local use"),
+        (0x4000_0bad, &custom[..]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        file.extend(pcapng_block(kind, body));
+        let packet = udp_packet(&query(&name(&format!("p{i}"))));
+        file.extend(pcapng_packet(1_700_000_000_000_000 + i as u64, &packet));
+    }
+    let ours = records_and_times(&file);
+    let records: Vec<(u64, &str)> = ours.iter().map(|(n, _, name)| (*n, &name[..])).collect();
+    // As tshark 4.0.17 numbers them.
+    assert_eq!(
+        records,
+        [
+            (2, "p0.example."),
+            (3, "p1.example."),
+            (4, "p2.example."),
+            (6, "p3.example."),
+            (7, "p4.example."),
+            (9, "p5.example."),
+        ]
+    );
+    if tool("tshark") {
+        assert_eq!(ours, tshark_records_and_times(&file));
+    }
+}
+
+#[test]
+fn pcapng_power_of_two_resolution_and_offset() {
+    // if_tsresol 0x94: 2^20 units a second; if_tsoffset 100 seconds. Three and a half
+    // seconds of units, plus the offset: 103.5 s.
+    let units = 3 * (1 << 20) + (1 << 19);
+    let file = [
+        pcapng_start(
+            101,
+            &[(9, &[0x80 | 20][..]), (14, &100i64.to_le_bytes()[..])],
+        ),
+        pcapng_packet(units, &udp_packet(&query(&name("two")))),
+    ]
+    .concat();
+    let ours = records_and_times(&file);
+    assert_eq!(ours, [(1, "103.500000000".into(), "two.example.".into())]);
+    if tool("tshark") {
+        assert_eq!(ours, tshark_records_and_times(&file));
     }
 }
