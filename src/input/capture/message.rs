@@ -238,13 +238,14 @@ impl Reader<'_, '_> {
         let fail = |error| Malformed { offset: at, error };
         let fixed = self.name(at, section, None).map_err(fail)?;
         let rrtype = self.u16(fixed).map_err(fail)?;
+        // The owner has its type as soon as the type is read, whatever follows.
+        self.set_type(rrtype);
         let rdlength = usize::from(self.u16(fixed + 8).map_err(fail)?);
         let rdata = fixed + 10;
         let end = rdata + rdlength;
         if end > self.msg.len() {
             return Err(fail(MessageError::Truncated));
         }
-        self.set_type(rrtype);
         let result = self.rdata(rdata, end, rrtype, section);
         self.set_type(rrtype);
         result.map_err(|(offset, error)| Malformed { offset, error })?;
@@ -645,6 +646,17 @@ mod tests {
         let damage = read(&m, &mut names).unwrap_err();
         assert_eq!(damage.error, MessageError::Rdata);
         assert_eq!(texts(&names), [(12, Section::Answer, 5, ".".into())]);
+    }
+
+    #[test]
+    fn a_record_whose_rdata_runs_past_the_message_keeps_its_owners_type() {
+        // A CNAME (type 5) whose RDLENGTH of 9 runs past the message's last octet.
+        let mut m = header(true, [0, 1, 0, 0]);
+        m.extend_from_slice(b"\x01a\x00\x00\x05\x00\x01\x00\x00\x00\x3c\x00\x09\x01b\x00");
+        let mut names = Names::default();
+        let damage = read(&m, &mut names).unwrap_err();
+        assert_eq!((damage.offset, damage.error), (12, MessageError::Truncated));
+        assert_eq!(texts(&names), [(12, Section::Answer, 5, "a.".into())]);
     }
 
     #[test]
