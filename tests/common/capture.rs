@@ -170,3 +170,26 @@ pub fn pcapng_packet(units: u64, packet: &[u8]) -> Vec<u8> {
     b.extend_from_slice(packet);
     pcapng_block(6, &b)
 }
+
+/// A TCP segment (RFC 9293) in raw IPv4 from `src` to `dst` (address and port), with
+/// sequence number `seq` and `flags` (0x02 SYN, 0x12 SYN ACK, 0x11 FIN ACK, 0x18 PSH ACK).
+pub fn tcp_packet(
+    src: ([u8; 4], u16),
+    dst: ([u8; 4], u16),
+    seq: u32,
+    flags: u8,
+    payload: &[u8],
+) -> Vec<u8> {
+    let mut t = src.1.to_be_bytes().to_vec();
+    t.extend_from_slice(&dst.1.to_be_bytes());
+    t.extend_from_slice(&seq.to_be_bytes());
+    t.extend_from_slice(&[0, 0, 0, 0, 0x50, flags, 0xff, 0xff, 0, 0, 0, 0]);
+    t.extend_from_slice(payload);
+    let mut p = vec![0x45, 0];
+    p.extend_from_slice(&((20 + t.len()) as u16).to_be_bytes());
+    p.extend_from_slice(&[0, 1, 0, 0, 64, 6, 0, 0]);
+    p.extend_from_slice(&src.0);
+    p.extend_from_slice(&dst.0);
+    p.extend_from_slice(&t);
+    p
+}
