@@ -482,6 +482,28 @@ fn a_fin_before_the_last_segment_ends_the_stream_after_it() {
 }
 
 #[test]
+fn a_segment_sent_again_after_the_end_of_its_stream_is_not_read_again() {
+    let m = four_messages();
+    let seq = 1000u32;
+    let end = seq + (m[0].len() + m[1].len()) as u32;
+    let second = ipv4(
+        6,
+        0,
+        &tcp_segment(40000, seq + m[0].len() as u32, 0x18, &m[1]),
+    );
+    let packets = [
+        ipv4(6, 0, &tcp_segment(40000, seq - 1, 0x02, &[])),
+        ipv4(6, 0, &tcp_segment(40000, seq, 0x18, &m[0])),
+        second.clone(),
+        ipv4(6, 0, &tcp_segment(40000, end, 0x11, &[])),
+        second,
+    ];
+    let (pairs, problems) = tcp_pairs(&packets);
+    assert_eq!(pairs, pairs_of(&[(2, "m1"), (3, "m2")]));
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+#[test]
 fn messages_cut_across_segments_permuted_sent_twice_and_overlapping_are_read_once() {
     let stream = four_messages().concat();
     let seq = 5000u32;

@@ -78,6 +78,9 @@ struct Flow {
     end: Option<(i64, u64)>,
     /// A gap was met: the rest of the flow is ignored.
     broken: bool,
+    /// The stream ended and was read to its end: segments sent again after it are ignored
+    /// (until a SYN opens a new connection).
+    closed: bool,
     /// When the flow was last touched, its key in [`Reassembler::recent`].
     tick: u64,
 }
@@ -118,9 +121,9 @@ impl Reassembler {
         Reassembler::default()
     }
 
-    /// Whether the flow from `src` to `dst` is being followed.
+    /// Whether the flow from `src` to `dst` is being followed (and has not ended).
     pub fn knows(&self, src: SocketAddr, dst: SocketAddr) -> bool {
-        self.flows.contains_key(&(src, dst))
+        self.flows.get(&(src, dst)).is_some_and(|flow| !flow.closed)
     }
 
     /// Takes one segment of record `record`; `sink` receives each message it completes.
@@ -160,6 +163,7 @@ impl Reassembler {
                     early_bytes: 0,
                     end: None,
                     broken: false,
+                    closed: false,
                     tick: 0,
                 },
             );
@@ -171,6 +175,9 @@ impl Reassembler {
         self.ticks += 1;
         flow.tick = self.ticks;
         self.recent.insert(flow.tick, key);
+        if flow.closed {
+            return;
+        }
         let before = flow.bytes();
         let from = flow.position(seq);
         if end {
@@ -220,7 +227,17 @@ impl Reassembler {
             .is_some_and(|(end, _)| flow.broken || flow.at >= end);
         self.bytes = self.bytes + flow.bytes() - before;
         if done {
-            self.remove(key, lost);
+            self.bytes -= flow.bytes();
+            report(src, dst, flow, lost);
+            // The flow stays, holding nothing, so that segments sent again after its end
+            // are known for what they are.
+            *flow = Flow {
+                closed: true,
+                buf: Vec::new(),
+                early: BTreeMap::new(),
+                early_bytes: 0,
+                ..*flow
+            };
         } else if self.bytes > MAX_BYTES {
             self.evict(0, MAX_BYTES, lost);
         }
@@ -259,8 +276,11 @@ impl Reassembler {
             {
                 self.looked_at += 1;
             }
+            // A flow that ended loses nothing when it is dropped.
+            if self.knows(key.0, key.1) {
+                self.evictions += 1;
+            }
             self.remove(key, lost);
-            self.evictions += 1;
             dropped += 1;
         }
     }
@@ -280,7 +300,7 @@ fn take(flow: &mut Flow, from: i64, payload: &[u8], record: u64, sink: &mut dyn 
 
 /// Hands the flow's unfinished message, if any, to `lost`.
 fn report(src: SocketAddr, dst: SocketAddr, flow: &Flow, lost: &mut dyn FnMut(Unfinished)) {
-    if flow.broken {
+    if flow.broken || flow.closed {
         return;
     }
     // Octets that wait for missing ones, or an end after octets that never came.
