@@ -376,6 +376,38 @@ fn every_link_layer_leads_to_the_dns_message() {
     assert_eq!(one_name(228, ip.clone()), expect);
 }
 
+#[test]
+fn any_number_of_vlan_tags_leads_to_the_dns_message() {
+    let ip = good("tagged");
+    let expect = Ok("tagged.example.".to_string());
+    let macs = [2u8, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2];
+    // 802.1ad, then 802.1Q tags, each with its VLAN id, then IPv4.
+    let tags = |n: usize| -> Vec<u8> {
+        let mut t = vec![0x88, 0xa8, 0x00, 0x01];
+        for id in 2..=n as u8 {
+            t.extend_from_slice(&[0x81, 0x00, 0x00, id]);
+        }
+        t
+    };
+    for n in [4, 5, 16] {
+        let frame = [&macs[..], &tags(n), &[0x08, 0x00], &ip].concat();
+        assert_eq!(one_name(1, frame), expect, "{n} tags");
+        // Linux SLL2 and SLL with the tags after their headers.
+        let sll2 = [&[0x88, 0xa8, 0, 0, 0, 0, 0, 1, 0, 1, 0, 6][..], &[0; 8]].concat();
+        let frame = [&sll2[..], &tags(n)[2..], &[0x08, 0x00], &ip].concat();
+        assert_eq!(one_name(276, frame), expect, "SLL2, {n} tags");
+        let sll = [&[0, 0, 0, 1, 0, 6][..], &[0; 8], &[0x88, 0xa8]].concat();
+        let frame = [&sll[..], &tags(n)[2..], &[0x08, 0x00], &ip].concat();
+        assert_eq!(one_name(113, frame), expect, "SLL, {n} tags");
+    }
+    // A frame that ends inside its fifth tag is reported, not skipped.
+    let frame = [&macs[..], &tags(5)[..18]].concat();
+    let problems = one_name(1, frame).unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].kind, ProblemKind::BadRecord);
+    assert!(problems[0].text.contains("VLAN tag"), "{}", problems[0]);
+}
+
 /// An IPv6 header (RFC 8200) 2001:db8::1 to 2001:db8::53, next header `next`.
 fn ipv6(next: u8, payload: &[u8]) -> Vec<u8> {
     let mut p = vec![0x60, 0, 0, 0];

@@ -123,3 +123,73 @@ pub fn octets(name: &str) -> Vec<u8> {
     }
     out
 }
+
+/// A little-endian pcapng block (draft-ietf-opsawg-pcapng 3.1) of `kind` around `body`,
+/// padded to 4 octets.
+pub fn pcapng_block(kind: u32, body: &[u8]) -> Vec<u8> {
+    let padded = body.len().div_ceil(4) * 4;
+    let len = (12 + padded) as u32;
+    let mut b = kind.to_le_bytes().to_vec();
+    b.extend_from_slice(&len.to_le_bytes());
+    b.extend_from_slice(body);
+    b.resize(8 + padded, 0);
+    b.extend_from_slice(&len.to_le_bytes());
+    b
+}
+
+/// A little-endian pcapng section header and one interface of link type `link` whose
+/// Interface Description Block holds `options` (each code and value, padded here).
+pub fn pcapng_start(link: u16, options: &[(u16, &[u8])]) -> Vec<u8> {
+    let mut shb = 0x1a2b_3c4du32.to_le_bytes().to_vec();
+    shb.extend_from_slice(&[1, 0, 0, 0]);
+    shb.extend_from_slice(&[0xff; 8]);
+    let mut file = pcapng_block(0x0a0d_0d0a, &shb);
+    let mut idb = link.to_le_bytes().to_vec();
+    idb.extend_from_slice(&[0, 0]);
+    idb.extend_from_slice(&65535u32.to_le_bytes());
+    for (code, value) in options {
+        idb.extend_from_slice(&code.to_le_bytes());
+        idb.extend_from_slice(&(value.len() as u16).to_le_bytes());
+        idb.extend_from_slice(value);
+        idb.resize(idb.len().div_ceil(4) * 4, 0);
+    }
+    if !options.is_empty() {
+        idb.extend_from_slice(&[0; 4]);
+    }
+    file.extend(pcapng_block(1, &idb));
+    file
+}
+
+/// A little-endian Enhanced Packet Block of interface 0 with time stamp `units`.
+pub fn pcapng_packet(units: u64, packet: &[u8]) -> Vec<u8> {
+    let mut b = 0u32.to_le_bytes().to_vec();
+    b.extend_from_slice(&((units >> 32) as u32).to_le_bytes());
+    b.extend_from_slice(&(units as u32).to_le_bytes());
+    b.extend_from_slice(&(packet.len() as u32).to_le_bytes());
+    b.extend_from_slice(&(packet.len() as u32).to_le_bytes());
+    b.extend_from_slice(packet);
+    pcapng_block(6, &b)
+}
+
+/// A TCP segment (RFC 9293) in raw IPv4 from `src` to `dst` (address and port), with
+/// sequence number `seq` and `flags` (0x02 SYN, 0x12 SYN ACK, 0x11 FIN ACK, 0x18 PSH ACK).
+pub fn tcp_packet(
+    src: ([u8; 4], u16),
+    dst: ([u8; 4], u16),
+    seq: u32,
+    flags: u8,
+    payload: &[u8],
+) -> Vec<u8> {
+    let mut t = src.1.to_be_bytes().to_vec();
+    t.extend_from_slice(&dst.1.to_be_bytes());
+    t.extend_from_slice(&seq.to_be_bytes());
+    t.extend_from_slice(&[0, 0, 0, 0, 0x50, flags, 0xff, 0xff, 0, 0, 0, 0]);
+    t.extend_from_slice(payload);
+    let mut p = vec![0x45, 0];
+    p.extend_from_slice(&((20 + t.len()) as u16).to_be_bytes());
+    p.extend_from_slice(&[0, 1, 0, 0, 64, 6, 0, 0]);
+    p.extend_from_slice(&src.0);
+    p.extend_from_slice(&dst.0);
+    p.extend_from_slice(&t);
+    p
+}

@@ -6,8 +6,9 @@
 //! compression pointer with a recursive call (so the depth grows with a chain of pointers
 //! that a 64 KB message can hold) and builds a `Name` per name. This reader follows pointers
 //! in a loop: every pointer must point before the start of the labels it was reached from,
-//! so the targets decrease and a loop or a forward pointer is an error, and the work is
-//! bounded by the message's length. Nothing is allocated per name or label: the names of a
+//! so the targets decrease and a loop or a forward pointer is an error, and at most
+//! [`MAX_POINTERS`] pointers are followed for one name, so the work of a name is bounded
+//! whatever chain of pointers the message holds. Nothing is allocated per name or label: the names of a
 //! message go into one reused [`Names`].
 
 use std::fmt;
@@ -17,6 +18,13 @@ use crate::input::rdata::{self, NameFields, Wire};
 
 /// The longest name on the wire, length octets included (RFC 1035 section 3.1).
 const MAX_NAME: usize = 255;
+
+/// The most compression pointers followed for one name. A name holds at most 127 labels,
+/// and an encoder needs no pointer that leads to another pointer, so no name needs more;
+/// a longer chain is an error. With [`MAX_NAME`] this bounds the work of each name, and
+/// so of a message, whatever its pointers (resolvers bound them too: Unbound follows 256
+/// at most).
+pub const MAX_POINTERS: usize = 128;
 
 /// The part of a message that holds a name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -121,6 +129,8 @@ pub enum MessageError {
     Pointer(u16),
     /// A name over 255 octets.
     NameTooLong,
+    /// A name reached through more than [`MAX_POINTERS`] compression pointers.
+    TooManyPointers,
     /// A record's RDATA ends before the fields its type needs, or a name field runs past it.
     Rdata,
 }
@@ -137,6 +147,11 @@ impl fmt::Display for MessageError {
                  (a loop, a forward pointer or out of the message)"
             ),
             MessageError::NameTooLong => write!(f, "a name over 255 octets"),
+            MessageError::TooManyPointers => write!(
+                f,
+                "a name reached through more than {MAX_POINTERS} compression pointers; the \
+                 rest of the message is not read"
+            ),
             MessageError::Rdata => write!(f, "RDATA shorter than its fields"),
         }
     }
@@ -238,13 +253,14 @@ impl Reader<'_, '_> {
         let fail = |error| Malformed { offset: at, error };
         let fixed = self.name(at, section, None).map_err(fail)?;
         let rrtype = self.u16(fixed).map_err(fail)?;
+        // The owner has its type as soon as the type is read, whatever follows.
+        self.set_type(rrtype);
         let rdlength = usize::from(self.u16(fixed + 8).map_err(fail)?);
         let rdata = fixed + 10;
         let end = rdata + rdlength;
         if end > self.msg.len() {
             return Err(fail(MessageError::Truncated));
         }
-        self.set_type(rrtype);
         let result = self.rdata(rdata, end, rrtype, section);
         self.set_type(rrtype);
         result.map_err(|(offset, error)| Malformed { offset, error })?;
@@ -366,6 +382,7 @@ impl Reader<'_, '_> {
         let mut floor = start;
         let mut end = None;
         let mut wire_len = 0;
+        let mut pointers = 0;
         let mut kind = LabelKind::default();
         let result = loop {
             let Some(&len) = msg.get(at) else {
@@ -400,6 +417,10 @@ impl Reader<'_, '_> {
                     end.get_or_insert(at + 2);
                     if to >= floor {
                         break Err(MessageError::Pointer(to as u16));
+                    }
+                    pointers += 1;
+                    if pointers > MAX_POINTERS {
+                        break Err(MessageError::TooManyPointers);
                     }
                     floor = to;
                     at = to;
@@ -645,6 +666,63 @@ mod tests {
         let damage = read(&m, &mut names).unwrap_err();
         assert_eq!(damage.error, MessageError::Rdata);
         assert_eq!(texts(&names), [(12, Section::Answer, 5, ".".into())]);
+    }
+
+    #[test]
+    fn a_record_whose_rdata_runs_past_the_message_keeps_its_owners_type() {
+        // A CNAME (type 5) whose RDLENGTH of 9 runs past the message's last octet.
+        let mut m = header(true, [0, 1, 0, 0]);
+        m.extend_from_slice(b"\x01a\x00\x00\x05\x00\x01\x00\x00\x00\x3c\x00\x09\x01b\x00");
+        let mut names = Names::default();
+        let damage = read(&m, &mut names).unwrap_err();
+        assert_eq!((damage.offset, damage.error), (12, MessageError::Truncated));
+        assert_eq!(texts(&names), [(12, Section::Answer, 5, "a.".into())]);
+    }
+
+    /// A response whose first answer's RDATA (of a type without names) is a chain of
+    /// `chain` pointers, each to the one before, the first to the question's name; the
+    /// second answer's owner is a pointer to the last of them.
+    fn chained(chain: usize) -> Vec<u8> {
+        let mut m = header(true, [1, 2, 0, 0]);
+        m.extend_from_slice(b"\x01a\x07example\x00\x00\x01\x00\x01");
+        m.extend_from_slice(b"\xc0\x0c\xff\x00\x00\x01\x00\x00\x00\x3c");
+        m.extend_from_slice(&(2 * chain as u16).to_be_bytes());
+        let mut to = 12u16;
+        for _ in 0..chain {
+            let at = m.len() as u16;
+            m.extend_from_slice(&(0xc000 | to).to_be_bytes());
+            to = at;
+        }
+        m.extend_from_slice(&(0xc000 | to).to_be_bytes());
+        m.extend_from_slice(b"\x00\x01\x00\x01\x00\x00\x00\x3c\x00\x04\xc0\x00\x02\x01");
+        m
+    }
+
+    #[test]
+    fn a_name_is_followed_through_at_most_128_pointers() {
+        let mut names = Names::default();
+        // The second answer's owner: its own pointer and the chain's 127, 128 in all.
+        read(&chained(127), &mut names).unwrap();
+        let last = texts(&names).pop().unwrap();
+        assert_eq!(
+            (last.1, last.2, &last.3[..]),
+            (Section::Answer, 1, "a.example.")
+        );
+        // One more is an error at the second answer; the names before it are kept.
+        let m = chained(128);
+        let damage = read(&m, &mut names).unwrap_err();
+        let second = (m.len() - 16) as u16;
+        assert_eq!(
+            (damage.offset, damage.error),
+            (usize::from(second), MessageError::TooManyPointers)
+        );
+        assert_eq!(
+            texts(&names),
+            [
+                (12, Section::Question, 1, "a.example.".into()),
+                (27, Section::Answer, 0xff00, "a.example.".into()),
+            ]
+        );
     }
 
     #[test]

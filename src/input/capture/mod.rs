@@ -560,7 +560,13 @@ impl Extractor {
     pub fn tcp(&mut self, segment: &TcpSegment, data: &[u8], sink: &mut dyn FnMut(Event<'_>)) {
         let (src, dst) = (segment.src, segment.dst);
         let payload = &data[segment.payload.clone()];
-        if !self.tcp.knows(src, dst) && !on_dns_port(src, dst) && !starts_with_dns(payload) {
+        // A flow off the DNS ports is followed from a segment that starts a DNS message, or
+        // when the other direction of its connection is followed.
+        if !self.tcp.knows(src, dst)
+            && !self.tcp.knows(dst, src)
+            && !on_dns_port(src, dst)
+            && !starts_with_dns(payload)
+        {
             if !payload.is_empty() {
                 self.stats.other += 1;
             }
@@ -585,12 +591,14 @@ impl Extractor {
             number,
             &mut |piece| match piece {
                 tcp::Piece::Message(payload) => dns(message, stats, number, payload, sink),
-                tcp::Piece::Gap => {
+                tcp::Piece::Gap(record) => {
                     let text = format!(
-                        "TCP {src} -> {dst}: octets missing from the stream; the rest of it \
-                         is not read"
+                        "TCP {src} -> {dst}: octets missing from the stream before this \
+                         segment, more than {} octets ahead of them came; the rest of the \
+                         stream is not read",
+                        tcp::MAX_AHEAD
                     );
-                    problem(stats, number, None, ProblemKind::TcpGap, text, sink);
+                    problem(stats, record, None, ProblemKind::TcpGap, text, sink);
                 }
             },
             &mut |unfinished| lost.push(unfinished),
@@ -611,6 +619,19 @@ impl Extractor {
     }
 
     fn unfinished(&mut self, lost: tcp::Unfinished, sink: &mut dyn FnMut(Event<'_>)) {
+        if let Some(ahead) = lost.ahead {
+            let mut text = format!(
+                "TCP {} -> {}: octets missing from the stream before this segment never \
+                 came; the {ahead} octets after them are not read",
+                lost.src, lost.dst
+            );
+            if lost.have > 0 {
+                let have = lost.have;
+                text += &format!(", nor the {have} octets of the message they interrupt");
+            }
+            let kind = ProblemKind::TcpGap;
+            return problem(&mut self.stats, lost.record, None, kind, text, sink);
+        }
         let text = if lost.need == 0 {
             format!(
                 "TCP {} -> {}: the stream ends inside a DNS message's length",
@@ -736,13 +757,20 @@ fn on_dns_port(src: SocketAddr, dst: SocketAddr) -> bool {
     DNS_PORTS.contains(&src.port()) || DNS_PORTS.contains(&dst.port())
 }
 
-/// Whether a TCP payload starts with a whole length-prefixed message that parses as DNS.
+/// Whether a TCP payload starts with a length-prefixed message that parses as DNS: a whole
+/// one, or one that the segment cuts short, whose question and records parse up to the cut.
 fn starts_with_dns(payload: &[u8]) -> bool {
     let [a, b, rest @ ..] = payload else {
         return false;
     };
     let len = usize::from(u16::from_be_bytes([*a, *b]));
-    rest.len() >= len && message::read(&rest[..len], &mut Names::default()).is_ok()
+    let mut names = Names::default();
+    if rest.len() >= len {
+        return message::read(&rest[..len], &mut names).is_ok();
+    }
+    let cut = message::read(rest, &mut names);
+    matches!(cut, Err(damage) if damage.error == message::MessageError::Truncated)
+        && !names.names.is_empty()
 }
 
 /// Reads a whole capture held in memory: `sink` receives every message and problem in

@@ -1,8 +1,9 @@
-//! From a captured frame to its UDP or TCP payload: the link layer (Ethernet with up to
-//! three 802.1Q/802.1ad tags, Linux cooked captures SLL and SLL2, raw IPv4/IPv6, BSD
+//! From a captured frame to its UDP or TCP payload: the link layer (Ethernet with any
+//! number of 802.1Q/802.1ad tags, Linux cooked captures SLL and SLL2, raw IPv4/IPv6, BSD
 //! loopback), then IPv4 or IPv6 with its extension headers, then UDP or TCP. etherparse
 //! slices the headers without copying; the two link layers it does not know (SLL2, BSD
-//! loopback) are a few fixed octets read here.
+//! loopback) are a few fixed octets read here, and so are VLAN tags, of which etherparse
+//! reads three at most.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -74,16 +75,56 @@ pub enum Decoded<'a> {
     Malformed(&'static str),
 }
 
+/// A frame that ends inside a VLAN tag.
+const CUT_TAG: &str = "the frame ends inside a VLAN tag";
+
+/// Whether `ether_type` announces a VLAN tag: 802.1Q, 802.1ad, or the 0x9100 of older
+/// QinQ equipment.
+fn is_tag(ether_type: u16) -> bool {
+    matches!(
+        EtherType(ether_type),
+        EtherType::VLAN_TAGGED_FRAME
+            | EtherType::PROVIDER_BRIDGING
+            | EtherType::VLAN_DOUBLE_TAGGED_FRAME
+    )
+}
+
+/// Skips every VLAN tag at the front of `rest`, however many are stacked (etherparse reads
+/// three at most): returns the EtherType after them and what follows, or `None` when the
+/// frame ends inside a tag.
+fn untag(mut ether_type: u16, mut rest: &[u8]) -> Option<(EtherType, &[u8])> {
+    while is_tag(ether_type) {
+        let tag = rest.get(..4)?;
+        ether_type = u16::from_be_bytes([tag[2], tag[3]]);
+        rest = &rest[4..];
+    }
+    Some((EtherType(ether_type), rest))
+}
+
 /// Reads the frame `data` of link type `link`.
 pub fn decode(link: u16, data: &[u8]) -> Decoded<'_> {
     let sliced = match link {
-        linktype::ETHERNET => SlicedPacket::from_ethernet(data),
-        linktype::LINUX_SLL => SlicedPacket::from_linux_sll(data),
+        linktype::ETHERNET => match data.get(..14) {
+            Some(head) => match untag(u16::from_be_bytes([head[12], head[13]]), &data[14..]) {
+                Some((ether_type, rest)) => SlicedPacket::from_ether_type(ether_type, rest),
+                None => return Decoded::Malformed(CUT_TAG),
+            },
+            None => return Decoded::Malformed("shorter than an Ethernet header"),
+        },
+        linktype::LINUX_SLL => match data.get(..16) {
+            Some(head) if is_tag(u16::from_be_bytes([head[14], head[15]])) => {
+                match untag(u16::from_be_bytes([head[14], head[15]]), &data[16..]) {
+                    Some((ether_type, rest)) => SlicedPacket::from_ether_type(ether_type, rest),
+                    None => return Decoded::Malformed(CUT_TAG),
+                }
+            }
+            _ => SlicedPacket::from_linux_sll(data),
+        },
         linktype::LINUX_SLL2 => match data.get(..20) {
-            Some(head) => SlicedPacket::from_ether_type(
-                EtherType(u16::from_be_bytes([head[0], head[1]])),
-                &data[20..],
-            ),
+            Some(head) => match untag(u16::from_be_bytes([head[0], head[1]]), &data[20..]) {
+                Some((ether_type, rest)) => SlicedPacket::from_ether_type(ether_type, rest),
+                None => return Decoded::Malformed(CUT_TAG),
+            },
             None => return Decoded::Malformed("shorter than a Linux SLL2 header"),
         },
         linktype::RAW | linktype::RAW_12 | linktype::RAW_14 | linktype::IPV4 | linktype::IPV6 => {

@@ -2,13 +2,15 @@
 //! length again, in the byte order of the Section Header Block that opens each section.
 //! Interface Description Blocks give each interface its link type and time-stamp
 //! resolution; Enhanced, Simple and (obsolete) Packet Blocks hold packets. Other blocks are
-//! skipped, but numbered as Wireshark numbers them: every block but the section header,
-//! interface, name resolution, statistics and decryption secrets blocks is a frame there
-//! (custom and unknown blocks included), so record numbers match tshark's `frame.number`.
+//! skipped, but numbered as Wireshark numbers them, so that record numbers match tshark's
+//! `frame.number`: custom blocks and systemd journal export blocks are frames there; the
+//! section header, interface, name resolution, statistics and decryption secrets blocks
+//! and blocks of an unknown type are not.
 //! pcap-parser reads the blocks; this module finds their boundaries, bounds their length
 //! and keeps the interfaces of the current section.
 
 use pcap_parser::pcapng::{parse_block_be, parse_block_le, Block};
+use pcap_parser::OptionCode;
 
 use super::{CaptureError, Meta, Packet, Step, Time, MAX_RECORD};
 
@@ -20,12 +22,12 @@ const BYTE_ORDER: u32 = 0x1a2b_3c4d;
 const IDB: u32 = 1;
 /// Packet Block (obsolete, still read by Wireshark).
 const PB: u32 = 2;
-/// Name Resolution Block.
-const NRB: u32 = 4;
-/// Interface Statistics Block.
-const ISB: u32 = 5;
-/// Decryption Secrets Block.
-const DSB: u32 = 10;
+/// systemd Journal Export Block.
+const JOURNAL: u32 = 9;
+/// Custom Block that may be copied.
+const CUSTOM: u32 = 0x0000_0bad;
+/// Custom Block not to be copied.
+const CUSTOM_NO_COPY: u32 = 0x4000_0bad;
 /// Simple Packet Block.
 const SPB: u32 = 3;
 /// Enhanced Packet Block.
@@ -141,8 +143,8 @@ impl Walker {
                     big_endian: big,
                 })
             }
-            SHB | NRB | ISB | DSB => None,
-            _ => Some(Meta::Other),
+            CUSTOM | CUSTOM_NO_COPY | JOURNAL => Some(Meta::Other),
+            _ => None,
         };
         Ok(Step::Record { len, meta })
     }
@@ -160,13 +162,31 @@ impl Walker {
                 "unreadable interface description block",
             ));
         };
-        let Some(resolution) = idb.ts_resolution() else {
+        // The time-stamp options are read here rather than with pcap-parser's
+        // `ts_resolution` and `if_tsoffset`: the first refuses every power-of-two
+        // resolution (its bound is checked against the octet with its high bit), the
+        // second reads the offset little-endian in every section.
+        let mut code = 6;
+        let mut seconds = 0;
+        for option in idb.options.iter().rev() {
+            let value = option.as_bytes().unwrap_or_default();
+            match (option.code, value) {
+                (OptionCode::IfTsresol, [first, ..]) => code = *first,
+                (OptionCode::IfTsoffset, &[a, b, c, d, e, f, g, h]) => {
+                    let bytes = [a, b, c, d, e, f, g, h];
+                    seconds = if self.big_endian {
+                        i64::from_be_bytes(bytes)
+                    } else {
+                        i64::from_le_bytes(bytes)
+                    };
+                }
+                _ => {}
+            }
+        }
+        let Some(resolution) = resolution(code) else {
             return Err(CaptureError::at(
                 offset,
-                format!(
-                    "time-stamp resolution code {} is out of range",
-                    idb.if_tsresol
-                ),
+                format!("time-stamp resolution code {code} is out of range"),
             ));
         };
         if self.interfaces.len() >= MAX_INTERFACES {
@@ -178,7 +198,7 @@ impl Walker {
         self.interfaces.push(Interface {
             link: idb.linktype.0 as u16,
             resolution,
-            offset: idb.if_tsoffset,
+            offset: seconds,
         });
         Ok(())
     }
@@ -222,6 +242,17 @@ pub fn packet(block: &[u8], resolution: u64, offset: i64, big_endian: bool) -> O
             data: &spb.data[..(spb.origlen as usize).min(spb.data.len())],
         }),
         _ => None,
+    }
+}
+
+/// The time-stamp units per second of an `if_tsresol` code: a power of ten, or with the
+/// high bit set a power of two (draft-ietf-opsawg-pcapng 4.2); `None` when it overflows.
+fn resolution(code: u8) -> Option<u64> {
+    let exponent = u32::from(code & 0x7f);
+    if code & 0x80 == 0 {
+        10u64.checked_pow(exponent)
+    } else {
+        1u64.checked_shl(exponent)
     }
 }
 
