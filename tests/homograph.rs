@@ -331,7 +331,10 @@ fn domains_protected_at_once_give_the_findings_of_the_same_list_given_to_protect
     let mut library = Vec::new();
     for (i, name) in names.iter().enumerate() {
         let mut out = String::new();
-        for f in converter.convert_str(name, &mut out).findings {
+        let converted = converter
+            .convert_str(name, &mut out)
+            .expect("a value of one name");
+        for f in converted.findings {
             library.push((
                 i as u64 + 1,
                 f.kind.as_str().to_owned(),
