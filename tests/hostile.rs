@@ -838,11 +838,11 @@ fn nul_bytes_and_invalid_utf8_pass_through_byte_for_byte() {
     );
     assert!(back.stdout == names, "round trip: {:?}", text(&back.stdout));
 
-    // A zone file: in directives, comments, owners, quoted strings and RDATA names.
-    let zone: &[u8] =
-        b"$ORIGIN ex\xffample.\n; comment \0 \xfe\n\0www IN TXT \"\xff\0\" \xc3\x21\n\
-        xn--bcher-kva IN CNAME a\xff\0b.xn--bcher-kva\n\
-        xn--bcher-kva.\0 IN MX 10 xn--bcher-kva.\xed\xa0\x80.\n@ IN NS \0";
+    // A zone file: in comments and quoted strings (elsewhere they stop the job at their
+    // place: tests/cli_zone.rs).
+    let zone: &[u8] = b"$ORIGIN example.\n; comment \0 \xfe\nwww IN TXT \"\xff\0\" \"\xc3\x21\"\n\
+        xn--bcher-kva IN CNAME a.xn--bcher-kva ; \xff\0b\n\
+        xn--bcher-kva IN MX 10 xn--bcher-kva.\n@ IN TXT \"\0\"";
     let expected = replace_all(zone, b"xn--bcher-kva", "bücher".as_bytes());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("binary.zone");
