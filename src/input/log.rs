@@ -834,6 +834,9 @@ fn grow(
         Syntax::Escaped {
             doubled: flags.doubled,
         }
+    } else if json && !text.contains(&b'\\') {
+        // A converted label may hold escapes (`\000`), which a JSON string doubles.
+        Syntax::Escaped { doubled: true }
     } else {
         Syntax::Plain
     };
@@ -1309,6 +1312,19 @@ mod tests {
             encode("{\"q\":\"a\\u0062\u{fc}cher.example\"}"),
             "{\"q\":\"xn--abcher-4ya.example\"}"
         );
+    }
+
+    #[test]
+    fn a_converted_label_with_escapes_is_written_as_json_escapes_it() {
+        // The RACE label decodes to octets that presentation format escapes (`\000`).
+        let race = Mode::Decode { race: true };
+        let (plain, _) = run(race, b"q bq--aaaexample.com");
+        let plain = String::from_utf8(plain[2..].to_vec()).unwrap();
+        assert!(plain.contains('\\'), "{plain}");
+        let (json, _) = run(race, b"{\"q\":\"bq--aaaexample.com\"}");
+        let value: serde_json::Value = serde_json::from_slice(&json)
+            .unwrap_or_else(|e| panic!("{}: {e}", String::from_utf8_lossy(&json)));
+        assert_eq!(value["q"].as_str(), Some(plain.as_str()));
     }
 
     #[test]

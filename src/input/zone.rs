@@ -124,6 +124,9 @@ const ESCAPE: u8 = 2;
 /// (an ACE prefix, Unicode).
 const MARK: u8 = 3;
 
+/// The most bytes of a field shown in the message of a type field that is no type.
+const MAX_TYPE_SHOWN: usize = 64;
+
 /// The message of a NUL byte outside quoted strings and comments.
 const NUL_BYTE: &str = "a NUL byte outside a quoted string or comment";
 
@@ -763,9 +766,10 @@ impl Scan<'_, '_> {
             Phase::EmptyNoOwner if text.starts_with(b"$") => Phase::Rest,
             Phase::EmptyNoOwner | Phase::Header => match rdata::type_code(text) {
                 None => {
+                    let shown = &text[..text.len().min(MAX_TYPE_SHOWN)];
                     let message = format!(
                         "{} is not a TTL, a class or a record type",
-                        String::from_utf8_lossy(text)
+                        String::from_utf8_lossy(shown)
                     );
                     self.pos = range.start;
                     return Err(self.error(self.line, range.start, &message));
