@@ -104,9 +104,9 @@ fn has_blank(name: &[u8]) -> bool {
     memchr::memchr2(b' ', b'\t', name).is_some()
 }
 
-/// The words of `text` (which neither starts nor ends with a blank): the runs between
-/// spaces and tabs that no backslash escapes.
-fn words(text: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+/// The words of a line's name ([`line_name`]), each a name: the runs between spaces and
+/// tabs that no backslash escapes.
+pub fn line_words(text: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut at = 0;
     std::iter::from_fn(move || {
         while text.get(at).is_some_and(|b| matches!(b, b' ' | b'\t')) {
@@ -192,7 +192,7 @@ impl Scanner for NamesScanner {
                 } else if work {
                     // Several names on the line, blanks between them: each is read.
                     let mut kept = line_start;
-                    for word in words(name) {
+                    for word in line_words(name) {
                         let (start, end) = (name_at + word.start, name_at + word.end);
                         out.keep(kept..start);
                         let column = (start - line_start) as u64 + 1;
