@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use crate::audit::{Homographs, Protected};
 use crate::finding::{Check, Code, Kind};
-use crate::input::names::line_name;
+use crate::input::names::{line_name, line_words};
 use crate::rewrite::{LabelFinding, Mode, NameRewriter};
 use crate::uts46::Profile;
 
@@ -169,28 +169,34 @@ impl Converter {
                 findings: &self.findings,
             });
         };
-        if write {
-            out.extend_from_slice(&value[..name.start]);
-        }
-        self.found.clear();
-        self.rewriter
-            .rewrite(&value[name.clone()], out, &mut self.found);
-        if write {
-            out.extend_from_slice(&value[name.end..]);
-        }
-        self.findings.extend(self.found.drain(..).map(|f| {
-            let start = name.start + f.offset;
-            ValueFinding {
-                column: start as u64 + 1,
-                label: start..start + f.len,
-                kind: f.kind,
-                reason: f.reason,
-                message: f.message,
-                unicode: f.unicode,
-                target: f.target,
-                check: f.check,
+        // Each word of the line is a name, as the names format reads it.
+        let mut copied = 0;
+        for word in line_words(&value[name.clone()]) {
+            let word = name.start + word.start..name.start + word.end;
+            if write {
+                out.extend_from_slice(&value[copied..word.start]);
             }
-        }));
+            self.found.clear();
+            self.rewriter
+                .rewrite(&value[word.clone()], out, &mut self.found);
+            self.findings.extend(self.found.drain(..).map(|f| {
+                let start = word.start + f.offset;
+                ValueFinding {
+                    column: start as u64 + 1,
+                    label: start..start + f.len,
+                    kind: f.kind,
+                    reason: f.reason,
+                    message: f.message,
+                    unicode: f.unicode,
+                    target: f.target,
+                    check: f.check,
+                }
+            }));
+            copied = word.end;
+        }
+        if write {
+            out.extend_from_slice(&value[copied..]);
+        }
         Ok(Converted {
             name: Some(name),
             findings: &self.findings,
@@ -256,6 +262,20 @@ mod tests {
         assert_eq!(converted.name, None);
         assert!(converted.findings.is_empty());
         assert_eq!(out, b"# xn--abc-");
+    }
+
+    #[test]
+    fn each_word_of_a_value_is_a_name() {
+        // The A-label and U-label columns of tests/data/names/idn-tlds.unicode.txt: the
+        // label of the Devanagari TLD कॉम, from Python's punycode codec.
+        let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false });
+        let mut out = Vec::new();
+        let converted = decoder.convert("xn--11b4c3d\tकॉम".as_bytes(), &mut out);
+        assert!(converted.findings.is_empty());
+        assert_eq!(out, "कॉम\tकॉम".as_bytes());
+        out.clear();
+        let converted = decoder.convert(b"a xn--abc-", &mut out);
+        assert_eq!(converted.findings[0].column, 3);
     }
 
     #[test]

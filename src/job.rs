@@ -148,6 +148,20 @@ pub trait Reports: Findings {
     /// One record or DNS message of the capture `file` that could not be read whole; the
     /// run goes on.
     fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()>;
+
+    /// The input `file` is read as `kind` though its first line starts like a zone file's:
+    /// `reason` says which of its first records is no zone record
+    /// ([`format::Detection::fallback`]).
+    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()>;
+}
+
+/// The line for a person that says how an input whose kind fell back is read.
+pub fn fallback_line(file: &str, kind: Kind, reason: &str) -> String {
+    let kind = match kind {
+        Kind::Names => "a names list",
+        _ => "a log",
+    };
+    format!("{file}: read as {kind}, not as a zone file: {reason}")
 }
 
 /// A report writer takes the findings; a capture's problems go on standard error as
@@ -155,6 +169,11 @@ pub trait Reports: Findings {
 impl<W: Write> Reports for ReportWriter<W> {
     fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
         let line = problem_line(file, problem);
+        writeln!(io::stderr(), "idnscope: {}", escape_controls(&line))
+    }
+
+    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()> {
+        let line = fallback_line(file, kind, reason);
         writeln!(io::stderr(), "idnscope: {}", escape_controls(&line))
     }
 }
@@ -296,7 +315,7 @@ impl<'p> Job<'p> {
                 regular,
             } => {
                 let head = read_head(self.kind, &mut reader).map_err(read_error)?;
-                let kind = self.kind_of(path, &head);
+                let kind = self.kind_of(path, &shown, &head, reports)?;
                 let live = self.line_buffered || !regular;
                 let data = Data::Stream(Headed::new(head, reader), live);
                 self.run_kind(kind, collect, data, &shown, out, reports, progress)?
@@ -309,7 +328,8 @@ impl<'p> Job<'p> {
                     map.release_before(usize::try_from(bytes).unwrap_or(usize::MAX));
                     progress(bytes)
                 };
-                let kind = self.kind_of(path, &data[..data.len().min(HEAD_BYTES)]);
+                let head = &data[..data.len().min(HEAD_BYTES)];
+                let kind = self.kind_of(path, &shown, head, reports)?;
                 let data = Data::Slice(data);
                 let run = self.run_kind(kind, collect, data, &shown, out, reports, progress);
                 // A change comes first: what failed to parse may be what it changed (the
@@ -397,9 +417,28 @@ impl<'p> Job<'p> {
         Ok(())
     }
 
-    /// The kind of the input `path` whose first bytes are `head`.
-    fn kind_of(&self, path: &Path, head: &[u8]) -> Kind {
-        self.kind.unwrap_or_else(|| format::detect(path, head))
+    /// The kind of the input `path` (shown as `shown`) whose first bytes are `head`; a
+    /// detection that falls back is told to `reports`.
+    fn kind_of(
+        &self,
+        path: &Path,
+        shown: &str,
+        head: &[u8],
+        reports: &mut dyn Reports,
+    ) -> Result<Kind, Error> {
+        if let Some(kind) = self.kind {
+            return Ok(kind);
+        }
+        let detection = format::detect_with_reason(path, head);
+        if let Some(reason) = &detection.fallback {
+            reports
+                .fallback(shown, detection.kind, reason)
+                .map_err(|error| Error::Run {
+                    shown: shown.to_owned(),
+                    error: pipeline::Error::Report(error),
+                })?;
+        }
+        Ok(detection.kind)
     }
 
     /// Runs `data` through the scanner of `kind`, or a capture through the capture driver:

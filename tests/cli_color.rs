@@ -106,3 +106,43 @@ fn auto_colours_a_terminal_unless_no_color_is_set() {
     let text = std::fs::read_to_string(&report).unwrap();
     assert!(text.contains("homograph") && !text.contains(ESC));
 }
+
+/// Three query-log lines that start like zone records (`NAME IN A`): a look-alike of
+/// apple.com (xn--80ak6aa92e is Cyrillic аррӏе), a valid name and a broken ACE label.
+const SMALL_LOG: &str = "query: xn--80ak6aa92e.com IN A\n\
+                         query: xn--bcher-kva.example IN A\n\
+                         query: xn--zzzzzzzzz.example IN A\n";
+
+#[test]
+fn a_small_log_that_starts_like_a_zone_has_its_findings_coloured_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("small.log");
+    std::fs::write(&log, SMALL_LOG).unwrap();
+    let binary = assert_cmd::cargo::cargo_bin("idnscope");
+    let line = format!(
+        "'{}' audit --progress never '{}'",
+        binary.display(),
+        log.display()
+    );
+    let mut command = Command::new("script");
+    command.args(["-q", "-e", "-c", &line, "/dev/null"]);
+    command.env_remove("NO_COLOR").env("TERM", "xterm-256color");
+    let Ok(out) = command.output() else {
+        eprintln!("skipped: no script (util-linux) to make a pseudo-terminal");
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        shown.contains(&format!(
+            "{ESC}[1;33mhomograph{ESC}[0m: {ESC}[1;31mxn--80ak6aa92e{ESC}[0m:"
+        )),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(&format!(
+            "invalid-ace{ESC}[0m: {ESC}[1;31mxn--zzzzzzzzz{ESC}[0m:"
+        )),
+        "{shown:?}"
+    );
+}

@@ -192,3 +192,114 @@ fn a_long_log_gives_the_same_output_for_any_thread_count_and_from_stdin() {
     let column = "[11] unbound[1:0] info: 192.0.2.1 ".len() + 1;
     assert_eq!(lines[0]["column"], column);
 }
+
+/// JSON log lines whose string holds a name after, before or between escapes of characters
+/// that end names (`\t`, `\n`, `\u0020`, ...), and the names Python's `json` module finds in
+/// each string once unescaped (split at those characters).
+fn json_lines_with_escapes() -> (String, Vec<Vec<String>>) {
+    let escapes = [
+        "\\t", "\\n", "\\r", "\\b", "\\f", "\\\"", "\\u0020", "\\u0009", "\\u000a",
+    ];
+    let mut text = String::new();
+    for escape in escapes {
+        for name in ["b\u{fc}cher.example", "xn--80ak6aa92e.com"] {
+            text.push_str(&format!("{{\"q\":\"a{escape}{name}\"}}\n"));
+            text.push_str(&format!("{{\"q\":\"{name}{escape}a\"}}\n"));
+            text.push_str(&format!("{{\"q\":\"x{escape}{name}{escape}{name}\"}}\n"));
+        }
+    }
+    let script = "import json, re, sys\n\
+        for line in sys.stdin:\n\
+        \x20   value = json.loads(line)['q']\n\
+        \x20   words = re.split(r'[\\s\"/\\\\\\x00-\\x1f]+', value)\n\
+        \x20   print(json.dumps([w for w in words if '.' in w]))\n";
+    let output = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(text.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("python3 runs");
+    assert!(output.status.success(), "python3 failed");
+    let names = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Vec<String>>(line).unwrap())
+        .collect();
+    (text, names)
+}
+
+#[test]
+fn a_json_escape_ends_a_name_and_is_never_glued_into_it() {
+    let (text, names) = json_lines_with_escapes();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("escapes.jsonl");
+    fs::write(&path, &text).unwrap();
+    let output = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["encode", "--format", "log"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    // The look-alikes are reported (status 1), nothing else.
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.lines().all(|l| l.contains(": homograph: ")),
+        "{stderr}"
+    );
+    let written = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(written.lines().count(), text.lines().count());
+    for ((line, out), names) in text.lines().zip(written.lines()).zip(&names) {
+        // Still JSON, and the same string with each name in its ACE form (RFC 3492's
+        // encoding of bücher, the README's example).
+        let value: Value = serde_json::from_str(out)
+            .unwrap_or_else(|e| panic!("{line} became {out}, not JSON: {e}"));
+        let before: Value = serde_json::from_str(line).unwrap();
+        let expected = before["q"]
+            .as_str()
+            .unwrap()
+            .replace("b\u{fc}cher", "xn--bcher-kva");
+        assert_eq!(value["q"], expected, "{line} became {out}");
+        assert!(!names.is_empty(), "{line}: the oracle sees no name");
+    }
+    // audit sees every look-alike that the unescaped strings hold, on its own line.
+    let output = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["audit", "--format", "log", "--report-format", "jsonl"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    // A look-alike may fail more than one check: one entry per place.
+    let mut places: Vec<(u64, u64, String)> = String::from_utf8(output.stderr)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "finding" && v["kind"] == "homograph")
+        .map(|v| {
+            let at = |key: &str| v[key].as_u64().unwrap();
+            (
+                at("line"),
+                at("column"),
+                v["label"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    places.dedup();
+    let seen: Vec<(u64, String)> = places.into_iter().map(|(l, _, n)| (l, n)).collect();
+    let expected: Vec<(u64, String)> = names
+        .iter()
+        .enumerate()
+        .flat_map(|(i, names)| {
+            names
+                .iter()
+                .filter(|name| name.as_str() == "xn--80ak6aa92e.com")
+                .map(move |_| (i as u64 + 1, "xn--80ak6aa92e".to_owned()))
+        })
+        .collect();
+    assert_eq!(seen, expected);
+}

@@ -1335,3 +1335,32 @@ fn a_forced_progress_bar_leaves_the_output_alone() {
     let never = run(&["decode", "-q", "--progress", "never", "samples/names.txt"]);
     assert_eq!(never.stderr, "", "nothing on stderr with -q and no bar");
 }
+
+#[test]
+fn every_name_of_a_line_of_several_words_is_read() {
+    // Two look-alikes of apple.com (xn--80ak6aa92e is Cyrillic аррӏе), after and before
+    // another word; ACE labels to decode (RFC 3492's encoding of bücher); an escaped
+    // blank inside a name (RFC 1035 `\ `) that splits nothing.
+    let text = "x xn--80ak6aa92e.com\n\
+                xn--80ak6aa92e.com\ty\n\
+                xn--bcher-kva.example  a\\ b.xn--bcher-kva.example\n";
+    let dir = tempfile::tempdir().unwrap();
+    let (r, findings) = run_jsonl(
+        dir.path(),
+        &["audit", "--format", "names", "-"],
+        text.as_bytes(),
+    );
+    assert_status(&r, 1, "audit");
+    let mut places: Vec<(u64, u64)> = findings
+        .iter()
+        .filter(|f| f["kind"] == "homograph" && f["label"] == "xn--80ak6aa92e")
+        .map(|f| (f["line"].as_u64().unwrap(), f["column"].as_u64().unwrap()))
+        .collect();
+    places.dedup();
+    assert_eq!(places, [(1, 3), (2, 1)]);
+    let r = run_stdin(&["decode", "--format", "names", "-"], text.as_bytes());
+    assert_eq!(
+        r.out(),
+        "x аррӏе.com\nаррӏе.com\ty\nbücher.example  a\\ b.bücher.example\n"
+    );
+}

@@ -223,3 +223,101 @@ fn follow_includes_refuses_paths_outside_the_folder_and_loops() {
     let out = idnscope(&["decode", "--follow-includes", "-"], b"");
     assert_eq!(out.status.code(), Some(2), "only audit follows includes");
 }
+
+#[test]
+fn a_record_that_cannot_be_read_is_an_error_at_its_place() {
+    // Where BIND's named-compilezone also refuses the record (an unknown type, a NUL
+    // outside quotes, a line of one byte that is not UTF-8), and bytes that are not UTF-8
+    // in a name; the place is counted by hand in the text written here.
+    let cases: [(&[u8], &str, &str); 6] = [
+        (
+            b"a IN NOTATYPE xn--zzzzzzzzz.example.\n",
+            "1:6",
+            "NOTATYPE is not",
+        ),
+        (
+            b"www IN A 192.0.2.1\nw\0w IN A 192.0.2.1\n",
+            "2:2",
+            "NUL byte",
+        ),
+        (b"www IN A 192.0.2.1\0\n", "1:19", "NUL byte"),
+        (
+            b"www IN A 192.0.2.1\n\xff\nb IN A 192.0.2.2\n",
+            "2:1",
+            "not UTF-8",
+        ),
+        (b"www IN CNAME a\xffb.example.\n", "1:15", "not UTF-8"),
+        (b"www IN TXT caf\xe9\n", "1:15", "not UTF-8"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.zone");
+    for (zone, place, reason) in cases {
+        std::fs::write(&path, zone).unwrap();
+        for input in [arg(&path), "-"] {
+            let out = idnscope(&["decode", "--format", "zone", input], zone);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{zone:?}: {stderr}");
+            assert!(
+                stderr.starts_with(&format!("idnscope: {input}:{place}: ")),
+                "{zone:?}: {stderr}"
+            );
+            assert!(stderr.contains(reason), "{zone:?}: {stderr}");
+        }
+    }
+    // Comments and quoted strings hold any bytes (BIND keeps them in a TXT string too).
+    let zone = b"; \0 \xff\nwww IN TXT \"\xff\0\" ; \xfe\nxn--bcher-kva IN A 192.0.2.1\n";
+    let out = idnscope(&["decode", "--format", "zone", "-"], zone);
+    assert_eq!(out.status.code(), Some(0));
+    let mut expected = b"; \0 \xff\nwww IN TXT \"\xff\0\" ; \xfe\n".to_vec();
+    expected.extend_from_slice("bücher IN A 192.0.2.1\n".as_bytes());
+    assert_eq!(out.stdout, expected);
+}
+
+#[test]
+fn a_log_that_starts_like_a_zone_is_read_as_a_log_and_says_so() {
+    // Three BIND-style query lines: the look-alike xn--80ak6aa92e.com (Cyrillic аррӏе.com),
+    // a valid name and a broken ACE label.
+    let log = "query: xn--80ak6aa92e.com IN A\n\
+               query: xn--bcher-kva.example IN A\n\
+               query: xn--zzzzzzzzz.example IN A\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("small.log");
+    std::fs::write(&path, log).unwrap();
+    let out = idnscope(&["decode", arg(&path)], b"");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "query: аррӏе.com IN A\nquery: bücher.example IN A\nquery: xn--zzzzzzzzz.example IN A\n"
+    );
+    let note = format!(
+        "idnscope: {}: read as a log, not as a zone file: line 1: xn--80ak6aa92e.com is \
+         not a TTL, a class or a record type\n",
+        path.display()
+    );
+    assert!(stderr.starts_with(&note), "{stderr}");
+    let out = idnscope(&["audit", "--report-format", "jsonl", arg(&path)], b"");
+    let findings: Vec<serde_json::Value> = String::from_utf8(out.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let lines: std::collections::BTreeSet<u64> = findings
+        .iter()
+        .filter(|f| f["type"] == "finding")
+        .map(|f| f["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [1, 3].into());
+    // A zone's records are still a zone, whatever the file name, and say nothing.
+    let zone = "$ORIGIN example.\nwww 3600 IN A 192.0.2.1\nxn--bcher-kva IN CNAME www\n";
+    let path = dir.path().join("zone.log");
+    std::fs::write(&path, zone).unwrap();
+    let out = idnscope(&["decode", arg(&path)], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "$ORIGIN example.\nwww 3600 IN A 192.0.2.1\nbücher IN CNAME www\n"
+    );
+}

@@ -93,16 +93,17 @@ fn labels_of_200000_characters_and_names_over_255_octets() {
 #[test]
 fn a_long_line_without_a_newline_and_binary_bytes() {
     // 20 MB without a line end, NULs and bytes that are not UTF-8 around a real name.
+    // The line of two words holds two names.
     let mut input = vec![b'x'; 20 << 20];
     input.extend_from_slice(b"\n\x00\xff\xfe xn--bcher-kva\n");
     input.extend_from_slice(b"www.xn--bcher-kva.de");
     let out = idnscope(&["decode", "--format", "names", "-"], input.clone());
     assert_eq!(out.status.code(), Some(0));
-    let mut expected = input;
-    expected.truncate(expected.len() - b"www.xn--bcher-kva.de".len());
-    expected.extend_from_slice("www.bücher.de".as_bytes());
+    let mut expected = vec![b'x'; 20 << 20];
+    expected.extend_from_slice(b"\n\x00\xff\xfe ");
+    expected.extend_from_slice("bücher\nwww.bücher.de".as_bytes());
     assert_eq!(out.stdout.len(), expected.len());
-    assert!(out.stdout == expected, "only the last name changed");
+    assert!(out.stdout == expected, "only the ACE labels changed");
 }
 
 /// Runs idnscope with its standard error on /dev/full: every message it prints fails.
@@ -838,11 +839,11 @@ fn nul_bytes_and_invalid_utf8_pass_through_byte_for_byte() {
     );
     assert!(back.stdout == names, "round trip: {:?}", text(&back.stdout));
 
-    // A zone file: in directives, comments, owners, quoted strings and RDATA names.
-    let zone: &[u8] =
-        b"$ORIGIN ex\xffample.\n; comment \0 \xfe\n\0www IN TXT \"\xff\0\" \xc3\x21\n\
-        xn--bcher-kva IN CNAME a\xff\0b.xn--bcher-kva\n\
-        xn--bcher-kva.\0 IN MX 10 xn--bcher-kva.\xed\xa0\x80.\n@ IN NS \0";
+    // A zone file: in comments and quoted strings (elsewhere they stop the job at their
+    // place: tests/cli_zone.rs).
+    let zone: &[u8] = b"$ORIGIN example.\n; comment \0 \xfe\nwww IN TXT \"\xff\0\" \"\xc3\x21\"\n\
+        xn--bcher-kva IN CNAME a.xn--bcher-kva ; \xff\0b\n\
+        xn--bcher-kva IN MX 10 xn--bcher-kva.\n@ IN TXT \"\0\"";
     let expected = replace_all(zone, b"xn--bcher-kva", "bücher".as_bytes());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("binary.zone");

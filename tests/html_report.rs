@@ -342,3 +342,41 @@ fn the_page_of_many_long_look_alikes_is_bounded_and_says_what_it_left_out() {
     assert!(dom.contains("data-ready=\"1\""));
     assert!(dom.contains(&format!("<span id=\"shown\">{rows}</span>")));
 }
+
+#[test]
+fn the_page_of_a_small_log_that_starts_like_a_zone_has_its_charts() {
+    // Query-log lines that start like zone records (`NAME IN A`), with a look-alike of
+    // apple.com (xn--80ak6aa92e is Cyrillic аррӏе) and a broken ACE label.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("small.log");
+    std::fs::write(
+        &log,
+        "query: xn--80ak6aa92e.com IN A\n\
+         query: xn--bcher-kva.example IN A\n\
+         query: xn--zzzzzzzzz.example IN A\n",
+    )
+    .unwrap();
+    let html = dir.path().join("audit.html");
+    let jsonl = dir.path().join("audit.jsonl");
+    audit(dir.path(), "html", &html, std::slice::from_ref(&log));
+    audit(dir.path(), "jsonl", &jsonl, &[log]);
+    let findings: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "finding")
+        .collect();
+    let apple = findings
+        .iter()
+        .filter(|f| f["target"] == "apple.com")
+        .count();
+    assert!(apple > 0, "{findings:?}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    let chart = &page[page.find("id=\"chart-targets\"").expect("chart of targets")..];
+    let chart = &chart[..chart.find("</figure>").unwrap()];
+    assert!(chart.contains("<svg"), "{chart}");
+    assert!(
+        chart.contains(&format!("<title>apple.com: {apple}</title>")),
+        "{chart}"
+    );
+}

@@ -128,7 +128,7 @@ fn the_corpus_gives_the_same_with_and_without_caches() {
             findings += fresh.1.lines().count();
         }
         // The corpus has findings of every kind to replay; the comparison is not empty.
-        assert!(findings > 300, "{mode:?}: {findings}");
+        assert!(findings > 150, "{mode:?}: {findings}");
     }
 }
 

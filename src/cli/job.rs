@@ -15,7 +15,7 @@ use idnscope::input::format::Kind;
 #[cfg(unix)]
 use idnscope::input::include::{IncludeError, IncludeLimits};
 use idnscope::input::zone::Include;
-use idnscope::job::{self, problem_line, Reports, Source, STANDARD_INPUT};
+use idnscope::job::{self, fallback_line, problem_line, Reports, Source, STANDARD_INPUT};
 use idnscope::pipeline::stream::Follow;
 use idnscope::pipeline::{self, ChunkLimits, Findings, Options, Pipeline};
 use idnscope::report::{Finding, Format, ReportWriter, Stats};
@@ -636,6 +636,11 @@ impl Findings for Reporting<'_, '_> {
 impl Reports for Reporting<'_, '_> {
     fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
         let line = format!("idnscope: {}", problem_line(file, problem));
+        say(self.bar, &escape_controls(&line))
+    }
+
+    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()> {
+        let line = format!("idnscope: {}", fallback_line(file, kind, reason));
         say(self.bar, &escape_controls(&line))
     }
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::input::capture::{self, batch::Expect};
+use crate::input::rdata;
 
 /// Bytes of an input looked at to tell its kind ([`detect`]).
 pub const HEAD_BYTES: usize = 4096;
@@ -41,29 +42,56 @@ impl Kind {
 /// The kind of the input `path` whose first bytes are `head` (up to [`HEAD_BYTES`]): a
 /// capture when its magic number says so (pcap, pcapng, Frame Streams) or its name ends in
 /// `.pcap`, `.pcapng`, `.dnstap` or `.fstrm` (so that a damaged one is reported as such);
-/// else a zone file when the file name ends in `.zone` or `.db` or the text starts like a
-/// zone file, a names list when the first lines are one name each, else a log.
+/// else a zone file when the file name ends in `.zone` or `.db` or the text reads as a zone
+/// file, a names list when the first lines are one name each, else a log.
 pub fn detect(path: &Path, head: &[u8]) -> Kind {
+    detect_with_reason(path, head).kind
+}
+
+/// What [`detect_with_reason`] tells of an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Detection {
+    /// The kind the input is read as.
+    pub kind: Kind,
+    /// Why it is read as that kind though its first line starts like a zone file's: the
+    /// zone record of the head that cannot be read, as `line N: reason`.
+    pub fallback: Option<String>,
+}
+
+/// [`detect`], with the reason when the text starts like a zone file (a class or `SOA`
+/// among the first fields) but a record of its head cannot be read as one, so that it is
+/// read as a names list or a log instead.
+pub fn detect_with_reason(path: &Path, head: &[u8]) -> Detection {
+    let kind = |kind| Detection {
+        kind,
+        fallback: None,
+    };
     let extension = |names: &[&str]| {
         path.extension()
             .is_some_and(|e| names.iter().any(|n| e.eq_ignore_ascii_case(n)))
     };
     match capture::Format::detect(head) {
-        Some(capture::Format::Pcap | capture::Format::Pcapng) => return Kind::Pcap,
-        Some(capture::Format::Dnstap) => return Kind::Dnstap,
-        None if extension(&["pcap", "pcapng"]) => return Kind::Pcap,
-        None if extension(&["dnstap", "fstrm"]) => return Kind::Dnstap,
+        Some(capture::Format::Pcap | capture::Format::Pcapng) => return kind(Kind::Pcap),
+        Some(capture::Format::Dnstap) => return kind(Kind::Dnstap),
+        None if extension(&["pcap", "pcapng"]) => return kind(Kind::Pcap),
+        None if extension(&["dnstap", "fstrm"]) => return kind(Kind::Dnstap),
         None => {}
     }
-    let by_name = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("zone") || e.eq_ignore_ascii_case("db"));
-    if by_name || looks_like_zone(head) {
-        Kind::Zone
-    } else if looks_like_names(head) {
-        Kind::Names
-    } else {
-        Kind::Log
+    if extension(&["zone", "db"]) {
+        return kind(Kind::Zone);
+    }
+    let fallback = match zone_head(head) {
+        ZoneHead::Zone => return kind(Kind::Zone),
+        ZoneHead::Not => None,
+        ZoneHead::Unreadable(line, reason) => Some(format!("line {line}: {reason}")),
+    };
+    Detection {
+        kind: if looks_like_names(head) {
+            Kind::Names
+        } else {
+            Kind::Log
+        },
+        fallback,
     }
 }
 
@@ -108,34 +136,130 @@ fn looks_like_names(head: &[u8]) -> bool {
     names > 0
 }
 
-/// Whether text starts like an RFC 1035 master file: its first line that is not blank or a
-/// `;` comment is a `$ORIGIN`, `$TTL` or `$INCLUDE` directive, or a record with a class or
-/// SOA (a `#` comment first means a name list).
-fn looks_like_zone(head: &[u8]) -> bool {
-    for line in head.split(|&b| b == b'\n') {
-        let text = String::from_utf8_lossy(line);
-        let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with(';') {
+/// What the head of a text says of it as a zone file ([`zone_head`]).
+#[derive(Debug, PartialEq, Eq)]
+enum ZoneHead {
+    /// Every record that starts a line in it reads as a zone record.
+    Zone,
+    /// Its first line that is not blank or a comment is no directive and no record, and
+    /// does not look like one.
+    Not,
+    /// It starts like a zone file, but the record at this 1-based line cannot be read:
+    /// the reason.
+    Unreadable(usize, String),
+}
+
+/// Whether text reads as an RFC 1035 master file: its first line that is not blank or a
+/// `;` comment is a `$ORIGIN`, `$TTL` or `$INCLUDE` directive, or a record (an owner, a
+/// TTL and a class in either order or none, then a record type that [`rdata::type_code`]
+/// knows), and so is every line of the head (its last line cut by the head's end is not
+/// judged) that starts a record outside parentheses. A `#` comment first means a name
+/// list. A text whose first line has a class or `SOA` among its first fields but that fails
+/// this is [`ZoneHead::Unreadable`].
+fn zone_head(head: &[u8]) -> ZoneHead {
+    let complete = match memchr::memrchr(b'\n', head) {
+        Some(at) => &head[..at],
+        None => head,
+    };
+    let mut started = false;
+    let mut depth = 0usize;
+    for (index, line) in complete.split(|&b| b == b'\n').enumerate() {
+        // A comment, or the rest of a line after one, holds no field.
+        let text = match memchr::memchr(b';', line) {
+            Some(at) => &line[..at],
+            None => line,
+        };
+        let at_depth = depth;
+        for &b in text {
+            match b {
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        let trimmed = text.trim_ascii();
+        if trimmed.is_empty() || at_depth > 0 || matches!(line[0], b' ' | b'\t') {
+            if !started && !trimmed.is_empty() {
+                return ZoneHead::Not;
+            }
             continue;
         }
-        if trimmed.starts_with('#') {
+        if !started && trimmed[0] == b'#' {
             // A name list's comment: zone files comment with ';'.
-            return false;
+            return ZoneHead::Not;
         }
-        let upper = trimmed.to_ascii_uppercase();
-        if ["$ORIGIN", "$TTL", "$INCLUDE"]
-            .iter()
-            .any(|d| upper.starts_with(d))
-        {
-            return true;
+        if trimmed[0] == b'$' {
+            let directive = trimmed
+                .split(u8::is_ascii_whitespace)
+                .next()
+                .unwrap_or_default();
+            let known = [&b"$ORIGIN"[..], b"$TTL", b"$INCLUDE", b"$GENERATE"]
+                .iter()
+                .any(|d| directive.eq_ignore_ascii_case(d));
+            if known {
+                started = true;
+                continue;
+            }
         }
-        return upper
-            .split_whitespace()
-            .skip(1)
-            .take(4)
-            .any(|t| matches!(t, "IN" | "CH" | "HS" | "SOA"));
+        match record_problem(trimmed) {
+            None => started = true,
+            Some(_) if !started && !starts_like_record(trimmed) => return ZoneHead::Not,
+            Some(reason) => return ZoneHead::Unreadable(index + 1, reason),
+        }
     }
-    false
+    if started {
+        ZoneHead::Zone
+    } else {
+        ZoneHead::Not
+    }
+}
+
+/// Whether a line has a class or `SOA` among its second to fifth fields, as the first
+/// record of a zone file does.
+fn starts_like_record(line: &[u8]) -> bool {
+    line.split(u8::is_ascii_whitespace)
+        .filter(|field| !field.is_empty())
+        .skip(1)
+        .take(4)
+        .any(|field| {
+            [&b"IN"[..], b"CH", b"HS", b"SOA"]
+                .iter()
+                .any(|k| field.eq_ignore_ascii_case(k))
+        })
+}
+
+/// Why the record that starts `line` (an owner first) is no zone record: a field after the
+/// owner that is neither a TTL, a class nor a record type, or no type at all; `None` when
+/// it is one.
+fn record_problem(line: &[u8]) -> Option<String> {
+    let mut fields = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|field| !field.is_empty())
+        .skip(1);
+    let mut seen = 0;
+    loop {
+        let Some(field) = fields.next() else {
+            return Some("no record type after the owner".to_owned());
+        };
+        if rdata::type_code(field).is_some() {
+            return None;
+        }
+        seen += 1;
+        let ttl = field.first().is_some_and(u8::is_ascii_digit)
+            && field
+                .iter()
+                .all(|b| b.is_ascii_digit() || b"smhdwSMHDW".contains(b));
+        let class = [&b"IN"[..], b"CH", b"HS", b"CS"]
+            .iter()
+            .any(|k| field.eq_ignore_ascii_case(k))
+            || field.len() > 5 && field[..5].eq_ignore_ascii_case(b"CLASS");
+        if seen > 2 || !(ttl || class) {
+            return Some(format!(
+                "{} is not a TTL, a class or a record type",
+                String::from_utf8_lossy(field)
+            ));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -162,6 +286,46 @@ mod tests {
         assert_eq!(detect(plain, b"two words\n"), Kind::Log);
         assert_eq!(Kind::Log.capture(), None);
         assert_eq!(Kind::Dnstap.capture(), Some(Expect::Dnstap));
+    }
+
+    #[test]
+    fn text_is_a_zone_only_when_its_records_read_as_zone_records() {
+        let plain = Path::new("input.txt");
+        let zone = b"; a zone\n$TTL 1h\n@ IN SOA ns host ( 1 2 3\n 4 5 )\nwww 60 IN A 192.0.2.1\n";
+        assert_eq!(
+            detect_with_reason(plain, zone),
+            Detection {
+                kind: Kind::Zone,
+                fallback: None
+            }
+        );
+        assert_eq!(
+            detect(plain, b"www A 192.0.2.1\nmail IN 60 MX 10 www\n"),
+            Kind::Zone
+        );
+        // Query-log lines start like records (`NAME IN A` after one word), but are none.
+        let log = b"query: xn--80ak6aa92e.com IN A\nquery: b.example IN A\n";
+        let detection = detect_with_reason(plain, log);
+        assert_eq!(detection.kind, Kind::Log);
+        assert_eq!(
+            detection.fallback.as_deref(),
+            Some("line 1: xn--80ak6aa92e.com is not a TTL, a class or a record type")
+        );
+        // A zone's later record that is none.
+        let detection = detect_with_reason(plain, b"www IN A 192.0.2.1\nwww IN NOTATYPE x\n");
+        assert_eq!(detection.kind, Kind::Log);
+        assert_eq!(
+            detection.fallback.as_deref(),
+            Some("line 2: NOTATYPE is not a TTL, a class or a record type")
+        );
+        // Text that never looked like a zone says nothing.
+        assert_eq!(
+            detect_with_reason(plain, b"two words here\n").fallback,
+            None
+        );
+        assert_eq!(detect(plain, b"xn--bcher-kva.example\n"), Kind::Names);
+        // The file name still decides.
+        assert_eq!(detect(Path::new("x.zone"), log), Kind::Zone);
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! - a run followed by `@` (an e-mail local part) or one starting a URL path segment
 //!   (after a single `/`) is not a name, nor is a run with an empty label inside;
 //! - on a line that starts with `{` or `[` (JSON), `\\` stands for the one backslash of an
-//!   escape and `\uXXXX` for a character;
+//!   escape and `\uXXXX` for a character, and an escape of a character that is no name
+//!   character (`\t`, `\/`, `\u0020`...) ends a name;
 //! - Windows DNS debug names, `(3)www(13)xn--bcher-kva(7)example(0)`, are read whole, and
 //!   a converted label gets its new length in UTF-8 octets.
 //!
@@ -619,6 +620,10 @@ fn escape_len(text: &[u8], json: bool, flags: &mut RunFlags) -> Option<usize> {
         flags.doubled = true;
         return Some(used);
     }
+    if json && !doubled && text.get(1).is_some_and(|&b| is_json_escape_letter(b)) {
+        // A JSON escape of a quote, a slash or a control character: a name ends there.
+        return None;
+    }
     let after = usize::from(doubled) + 1;
     let rest = text.get(after..)?;
     let used = match rest.first()? {
@@ -641,6 +646,24 @@ fn escape_len(text: &[u8], json: bool, flags: &mut RunFlags) -> Option<usize> {
     };
     flags.doubled |= doubled;
     Some(after + used)
+}
+
+/// Whether `\` and `b` are one of JSON's two-character escapes of a character that is no
+/// name character: `\"`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`.
+fn is_json_escape_letter(b: u8) -> bool {
+    matches!(b, b'"' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
+}
+
+/// How many bytes of a JSON string the token at `data[at]` takes: a whole escape when it
+/// starts one (`\uXXXX`, `\\`, `\t` and the others), else the character or byte there.
+/// The bytes of an escape are never read as the start of a name.
+fn json_step(data: &[u8], at: usize) -> usize {
+    let text = &data[at..];
+    match text {
+        [b'\\', b'u', ..] if hex_value(&text[2..], 4).is_some() => 6,
+        [b'\\', _, ..] => 2,
+        _ => step(data, at),
+    }
 }
 
 /// A JSON `\uXXXX` escape (with its low surrogate when it is a high one) at the start of
@@ -739,7 +762,12 @@ fn run_holding(
             break;
         }
         start = if end == start {
-            start + step(data, start)
+            start
+                + if json {
+                    json_step(data, start)
+                } else {
+                    step(data, start)
+                }
         } else {
             end
         };
@@ -806,6 +834,9 @@ fn grow(
         Syntax::Escaped {
             doubled: flags.doubled,
         }
+    } else if json && !text.contains(&b'\\') {
+        // A converted label may hold escapes (`\000`), which a JSON string doubles.
+        Syntax::Escaped { doubled: true }
     } else {
         Syntax::Plain
     };
@@ -1261,6 +1292,39 @@ mod tests {
         // Outside JSON, `\u` is not an escape.
         let text = "q b\\u00fccher.example";
         assert_eq!(encode(text), text);
+    }
+
+    #[test]
+    fn a_json_escape_of_a_character_that_ends_names_ends_the_name() {
+        for escape in ["\\t", "\\n", "\\r", "\\b", "\\f", "\\/", "\\\"", "\\u0020"] {
+            let text = format!("{{\"q\":\"a{escape}b\u{fc}cher.example{escape}z\"}}");
+            let expected = text.replace("b\u{fc}cher", "xn--bcher-kva");
+            // After `\/` a name starts a URL path, which holds no name.
+            let expected = if escape == "\\/" {
+                text.clone()
+            } else {
+                expected
+            };
+            assert_eq!(encode(&text), expected, "{escape}");
+        }
+        // A `\u` escape of a name character is part of the name.
+        assert_eq!(
+            encode("{\"q\":\"a\\u0062\u{fc}cher.example\"}"),
+            "{\"q\":\"xn--abcher-4ya.example\"}"
+        );
+    }
+
+    #[test]
+    fn a_converted_label_with_escapes_is_written_as_json_escapes_it() {
+        // The RACE label decodes to octets that presentation format escapes (`\000`).
+        let race = Mode::Decode { race: true };
+        let (plain, _) = run(race, b"q bq--aaaexample.com");
+        let plain = String::from_utf8(plain[2..].to_vec()).unwrap();
+        assert!(plain.contains('\\'), "{plain}");
+        let (json, _) = run(race, b"{\"q\":\"bq--aaaexample.com\"}");
+        let value: serde_json::Value = serde_json::from_slice(&json)
+            .unwrap_or_else(|e| panic!("{}: {e}", String::from_utf8_lossy(&json)));
+        assert_eq!(value["q"].as_str(), Some(plain.as_str()));
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The `names` format: one domain name per line. Empty lines and lines starting with `#`
-//! pass through; spaces and tabs around a name are kept as they are.
+//! pass through; spaces and tabs around a name are kept as they are. A line of several
+//! words (separated by spaces or tabs that no backslash escapes) is read whole, each word
+//! a name.
 //!
 //! A line that the pipeline has to cut (longer than [`crate::input::sink::LOOKAHEAD`] at the
 //! least, so longer than any name) is written as it is, and its first ACE label (or, when
@@ -97,6 +99,35 @@ pub fn line_name(line: &[u8]) -> Option<Range<usize>> {
     (start < end && content[start] != b'#').then_some(start..end)
 }
 
+/// Whether `name` holds a space or a tab.
+fn has_blank(name: &[u8]) -> bool {
+    memchr::memchr2(b' ', b'\t', name).is_some()
+}
+
+/// The words of a line's name ([`line_name`]), each a name: the runs between spaces and
+/// tabs that no backslash escapes.
+pub fn line_words(text: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while text.get(at).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+            at += 1;
+        }
+        if at >= text.len() {
+            return None;
+        }
+        let start = at;
+        while let Some(&b) = text.get(at) {
+            match b {
+                b' ' | b'\t' => break,
+                b'\\' => at += 2,
+                _ => at += 1,
+            }
+        }
+        at = at.min(text.len());
+        Some(start..at)
+    })
+}
+
 /// Scans name lists.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NamesScanner;
@@ -146,9 +177,9 @@ impl Scanner for NamesScanner {
                 if marks.not_ascii && !work && !name.is_ascii() {
                     out.add_name();
                 }
-                if work {
-                    let name_at = line_start + body.start;
-                    let name_end = name_at + name.len();
+                let name_at = line_start + body.start;
+                let name_end = name_at + name.len();
+                if work && !has_blank(name) {
                     out.keep(line_start..name_at);
                     out.rewrite_name_needing_work(
                         rewriter,
@@ -158,6 +189,17 @@ impl Scanner for NamesScanner {
                         body.start as u64 + 1,
                     );
                     out.keep(name_end..next);
+                } else if work {
+                    // Several names on the line, blanks between them: each is read.
+                    let mut kept = line_start;
+                    for word in line_words(name) {
+                        let (start, end) = (name_at + word.start, name_at + word.end);
+                        out.keep(kept..start);
+                        let column = (start - line_start) as u64 + 1;
+                        out.rewrite_name(rewriter, data, start..end, line_no, column);
+                        kept = end;
+                    }
+                    out.keep(kept..next);
                 } else {
                     out.keep(line_start..next);
                 }

@@ -21,7 +21,8 @@ pub(super) struct PlainRun {
 /// The plain lines from `start` (a line start) on, one after the other. A line is plain
 /// when it holds nothing that the zone scan must look at: no backslash; outside quoted
 /// strings, no byte over 0x7F and no two hyphens in a row (so no name on it needs work), no
-/// `;`, `(` or `)` (no comment or group), and no `$` (no directive); no quoted string open
+/// `;`, `(` or `)` (no comment or group), no `$` (no directive) and no NUL (an error, which
+/// the field-by-field reading reports); no quoted string open
 /// at its end; and its `\n`.
 pub(super) fn plain_run(data: &[u8], start: usize) -> PlainRun {
     #[cfg(target_arch = "x86_64")]
@@ -129,7 +130,7 @@ struct Flags {
     quote: u32,
     /// `\`.
     escape: u32,
-    /// Over 0x7F, `;`, `$`, `(` or `)`.
+    /// Over 0x7F, `;`, `$`, `(`, `)` or NUL.
     special: u32,
 }
 
@@ -141,7 +142,7 @@ fn flags(block: &[u8; 16]) -> Flags {
         hyphen: among(block, b"-"),
         quote: among(block, b"\""),
         escape: among(block, b"\\"),
-        special: among(block, b";$()") | over_ascii(block),
+        special: among(block, b";$()\0") | over_ascii(block),
     }
 }
 
@@ -159,8 +160,9 @@ fn flags_avx2(block: &[u8; 32]) -> Flags {
     let dollar = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'$' as i8));
     let open = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'(' as i8));
     let close = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b')' as i8));
+    let nul = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(0));
     let special = _mm256_or_si256(
-        _mm256_or_si256(semicolon, dollar),
+        _mm256_or_si256(_mm256_or_si256(semicolon, dollar), nul),
         _mm256_or_si256(open, close),
     );
     let newline = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'\n' as i8));
@@ -192,7 +194,7 @@ mod tests {
                 b'\\' => return None,
                 b'"' => quoted = !quoted,
                 _ if quoted => {}
-                _ if b > 0x7F || b";$()".contains(&b) || (hyphen && b == b'-') => return None,
+                _ if b > 0x7F || b";$()\0".contains(&b) || (hyphen && b == b'-') => return None,
                 _ => {}
             }
             hyphen = b == b'-' && !quoted;
@@ -230,7 +232,7 @@ mod tests {
             hyphen: expected(&|c| c == b'-'),
             quote: expected(&|c| c == b'"'),
             escape: expected(&|c| c == b'\\'),
-            special: expected(&|c| c > 0x7F || b";$()".contains(&c)),
+            special: expected(&|c| c > 0x7F || b";$()\0".contains(&c)),
         }
     }
 
@@ -366,7 +368,7 @@ mod tests {
         #[test]
         fn runs_are_those_of_a_byte_by_byte_reading(
             data in prop::collection::vec(
-                prop::sample::select(b"ab -\n\\;\"$()\x80\xFF\t\r.0\"\"\n\n".to_vec()),
+                prop::sample::select(b"ab -\n\\;\"$()\x80\xFF\t\r\0.0\"\"\n\n".to_vec()),
                 0..200,
             ),
             start in 0usize..200,

@@ -4,14 +4,16 @@
 //! shapes the record (a line end, a quote, a comment, a parenthesis or an escape). Signed
 //! zones written by BIND spread such fields over many lines in parentheses.
 
-use super::byte_sets::among;
+use super::byte_sets::{among, over_ascii};
 
-/// The first byte at or after `from` that shapes a record: `\n`, `"`, `;`, `(`, `)` or `\`;
-/// the end of `data` when there is none.
+/// The first byte at or after `from` that shapes a record (`\n`, `"`, `;`, `(`, `)` or
+/// `\`) or that must be checked (NUL, and a byte over 0x7F, which starts a character that
+/// must be UTF-8); the end of `data` when there is none.
 pub(super) fn rest_stop(data: &[u8], from: usize) -> usize {
     let mut at = from;
     while let Some(block) = data.get(at..at + 16) {
-        let stops = among(block.try_into().expect("a block"), SHAPES);
+        let block = block.try_into().expect("a block");
+        let stops = among(block, SHAPES) | over_ascii(block);
         if stops != 0 {
             return at + stops.trailing_zeros() as usize;
         }
@@ -19,12 +21,17 @@ pub(super) fn rest_stop(data: &[u8], from: usize) -> usize {
     }
     let tail = data.get(at..).unwrap_or_default();
     tail.iter()
-        .position(|b| SHAPES.contains(b))
+        .position(|&b| stops_rest(b))
         .map_or(data.len(), |i| at + i)
 }
 
-/// The bytes that shape a record.
-const SHAPES: &[u8; 6] = b"\n\";()\\";
+/// Whether `rest_stop` stops at `b`.
+fn stops_rest(b: u8) -> bool {
+    SHAPES.contains(&b) || b > 0x7F
+}
+
+/// The bytes that shape a record, and NUL.
+const SHAPES: &[u8; 7] = b"\n\";()\\\0";
 
 #[cfg(test)]
 mod tests {
@@ -47,7 +54,7 @@ mod tests {
         #[test]
         fn the_stop_is_the_first_shaping_byte(
             data in prop::collection::vec(
-                prop::sample::select(b"ab +/=0\t\r\n\";()\\-\x80\xFF$".to_vec()),
+                prop::sample::select(b"ab +/=0\t\r\n\";()\\-\x80\xFF$\0".to_vec()),
                 0..120,
             ),
             from in 0usize..130,
@@ -55,7 +62,7 @@ mod tests {
             let from = from.min(data.len());
             let want = data[from..]
                 .iter()
-                .position(|b| SHAPES.contains(b))
+                .position(|&b| SHAPES.contains(&b) || b > 0x7F)
                 .map_or(data.len(), |i| from + i);
             prop_assert_eq!(rest_stop(&data, from), want);
         }

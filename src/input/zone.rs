@@ -115,7 +115,8 @@ pub type Origin = Option<Arc<[u8]>>;
 
 /// What a byte means inside an unquoted field ([`CLASS`]): nothing special.
 const ORDINARY: u8 = 0;
-/// It ends the field: a blank, a line end, `;`, `(`, `)` or `"`.
+/// It ends the field: a blank, a line end, `;`, `(`, `)` or `"`, and NUL (which no record
+/// holds outside a quoted string).
 const END: u8 = 1;
 /// The backslash: it escapes the next byte.
 const ESCAPE: u8 = 2;
@@ -123,10 +124,43 @@ const ESCAPE: u8 = 2;
 /// (an ACE prefix, Unicode).
 const MARK: u8 = 3;
 
+/// The most bytes of a field shown in the message of a type field that is no type.
+const MAX_TYPE_SHOWN: usize = 64;
+
+/// The message of a NUL byte outside quoted strings and comments.
+const NUL_BYTE: &str = "a NUL byte outside a quoted string or comment";
+
+/// The message of bytes that are not UTF-8 outside quoted strings and comments.
+const NOT_UTF8: &str =
+    "bytes that are not UTF-8 outside a quoted string or comment (write them as \\DDD)";
+
+/// Just past the UTF-8 character that starts at `data[at]`; `None` when the bytes there are
+/// not UTF-8, save a character cut by the end of a chunk that ends inside a line
+/// (`cut`), whose end is then the end of `data`.
+fn utf8_char_end(data: &[u8], at: usize, cut: bool) -> Option<usize> {
+    let bytes = &data[at..data.len().min(at + 4)];
+    match std::str::from_utf8(bytes) {
+        Ok(_) => Some(at + bytes.len().min(utf8_len(bytes[0]))),
+        Err(e) if e.valid_up_to() > 0 => Some(at + e.valid_up_to().min(utf8_len(bytes[0]))),
+        Err(e) if e.error_len().is_none() && cut => Some(data.len()),
+        Err(_) => None,
+    }
+}
+
+/// The length of the UTF-8 sequence that `first` starts (1 for any other byte).
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => 1,
+    }
+}
+
 /// The class of each byte in an unquoted field.
 const CLASS: [u8; 256] = {
     let mut table = [ORDINARY; 256];
-    let ends = b" \t\r\n;()\"";
+    let ends = b" \t\r\n;()\"\0";
     let mut i = 0;
     while i < ends.len() {
         table[ends[i] as usize] = END;
@@ -523,6 +557,7 @@ impl Scan<'_, '_> {
                 }
                 b'"' => self.quoted()?,
                 b' ' | b'\t' | b'\r' => self.pos += 1,
+                b'\0' => return Err(self.error(self.line, self.pos, NUL_BYTE)),
                 _ if matches!(self.phase, Phase::Rest) => self.rest()?,
                 _ => self.word()?,
             }
@@ -616,6 +651,12 @@ impl Scan<'_, '_> {
             // known): the record is refused at the end of the scan.
             return Ok(());
         }
+        if marks.not_ascii {
+            if let Err(e) = std::str::from_utf8(&data[start..pos]) {
+                self.pos = start;
+                return Err(self.error(self.line, start + e.valid_up_to(), NOT_UTF8));
+            }
+        }
         self.field(start..pos, false, marks)
     }
 
@@ -626,6 +667,15 @@ impl Scan<'_, '_> {
     fn rest(&mut self) -> Result<(), ChunkError> {
         let data = self.data;
         let mut pos = rest_stop(data, self.pos);
+        while data.get(pos).is_some_and(|&b| b >= 0x80) {
+            pos = match utf8_char_end(data, pos, self.ends_mid_line) {
+                Some(end) => rest_stop(data, end),
+                None => {
+                    self.pos = pos;
+                    return Err(self.error(self.line, pos, NOT_UTF8));
+                }
+            };
+        }
         while data.get(pos) == Some(&b'\\') {
             if pos + 1 == data.len() && !self.ends_mid_line {
                 // As for a field: an escape needs a byte after it. The scan stops at the
@@ -713,13 +763,25 @@ impl Scan<'_, '_> {
             },
             Phase::EmptyNoOwner | Phase::Header if quoted => Phase::Rest,
             Phase::EmptyNoOwner | Phase::Header if is_ttl(text) || is_class(text) => Phase::Header,
-            Phase::EmptyNoOwner | Phase::Header => match rdata::name_fields(text) {
-                // No RDATA field can be a name.
-                NameFields::None => Phase::Rest,
-                kind => {
-                    self.fields = Fields::new(kind);
-                    Phase::Type
+            Phase::EmptyNoOwner if text.starts_with(b"$") => Phase::Rest,
+            Phase::EmptyNoOwner | Phase::Header => match rdata::type_code(text) {
+                None => {
+                    let shown = &text[..text.len().min(MAX_TYPE_SHOWN)];
+                    let message = format!(
+                        "{} is not a TTL, a class or a record type",
+                        String::from_utf8_lossy(shown)
+                    );
+                    self.pos = range.start;
+                    return Err(self.error(self.line, range.start, &message));
                 }
+                Some(code) => match rdata::wire_fields(code).0 {
+                    // No RDATA field can be a name.
+                    NameFields::None => Phase::Rest,
+                    kind => {
+                        self.fields = Fields::new(kind);
+                        Phase::Type
+                    }
+                },
             },
             Phase::Type if text == b"\\#" => Phase::Rest,
             Phase::Type | Phase::Rdata => {
