@@ -110,9 +110,6 @@ pub struct Reassembler {
     bytes: usize,
     /// Flows dropped to stay within the bounds.
     pub evictions: u64,
-    /// Flows looked at to choose the ones to drop.
-    #[cfg(test)]
-    looked_at: u64,
 }
 
 impl Reassembler {
@@ -140,8 +137,14 @@ impl Reassembler {
         let key = (src, dst);
         // The sequence number of the first octet of payload.
         let seq = if syn { seq.wrapping_add(1) } else { seq };
-        if syn && self.flows.get(&key).is_some_and(|flow| flow.next != seq) {
-            // The same addresses and ports again: a new connection.
+        if syn
+            && self
+                .flows
+                .get(&key)
+                .is_some_and(|flow| flow.position(seq) != 0)
+        {
+            // The same addresses and ports again, from another first octet: a new
+            // connection (the same SYN sent again is no news).
             self.remove(key, lost);
         }
         if !self.flows.contains_key(&key) {
@@ -198,6 +201,12 @@ impl Reassembler {
                     flow.early_bytes -= early.payload.len();
                     take(flow, from, &early.payload, record, sink);
                 }
+            } else if flow
+                .early
+                .get(&from)
+                .is_some_and(|held| held.payload.len() >= payload.len())
+            {
+                // Sent again, and held already.
             } else if (from - flow.at) as usize + payload.len() > MAX_AHEAD
                 || flow.early_bytes + payload.len() > MAX_AHEAD
             {
@@ -207,11 +216,7 @@ impl Reassembler {
                 flow.early.clear();
                 flow.early_bytes = 0;
                 sink(Piece::Gap(gap));
-            } else if flow
-                .early
-                .get(&from)
-                .is_none_or(|held| held.payload.len() < payload.len())
-            {
+            } else {
                 let held = flow.early.insert(
                     from,
                     Early {
@@ -272,10 +277,6 @@ impl Reassembler {
                 break;
             };
             let key = *key;
-            #[cfg(test)]
-            {
-                self.looked_at += 1;
-            }
             // A flow that ended loses nothing when it is dropped.
             if self.knows(key.0, key.1) {
                 self.evictions += 1;
@@ -369,7 +370,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn flows_beyond_the_octet_bound_are_dropped_least_recent_first_one_look_each() {
+    fn flows_beyond_the_octet_bound_are_dropped_least_recent_first() {
         // Flows each holding 2,000 octets of a message: 64 MiB is full after 33,554 of
         // them, and each one more drops the flow seen least recently, looking at no other.
         let mut reassembler = Reassembler::new();
@@ -405,7 +406,6 @@ mod tests {
         let full = MAX_BYTES / 2000;
         assert!(reassembler.bytes <= MAX_BYTES);
         assert_eq!(reassembler.evictions, u64::from(flows) - full as u64);
-        assert_eq!(reassembler.looked_at, reassembler.evictions);
         let want: Vec<SocketAddr> = (1..).map(src).take(dropped.len()).collect();
         assert_eq!(dropped, want);
         assert!(reassembler.knows(src(0), dst));
@@ -443,5 +443,59 @@ mod tests {
         assert_eq!(reassembler.bytes, 0);
         let held: usize = reassembler.flows.values().map(|f| f.buf.capacity()).sum();
         assert_eq!(held, 0, "idle flows hold buffers");
+    }
+
+    #[test]
+    fn a_syn_sent_again_keeps_its_connection_and_one_of_other_octets_starts_a_new_one() {
+        let src = SocketAddr::from(([192, 0, 2, 1], 40000));
+        let dst = SocketAddr::from(([192, 0, 2, 53], 53));
+        let message = b"a message of twenty".to_vec();
+        let mut framed = (message.len() as u16).to_be_bytes().to_vec();
+        framed.extend_from_slice(&message);
+        let (first, second) = framed.split_at(5);
+        // SYN at 1000 (first octet 1001), half the message, the same SYN again, the rest
+        // and the FIN; then the same again after the end.
+        let segments: [(u32, bool, bool, &[u8]); 5] = [
+            (1000, true, false, b""),
+            (1001, false, false, first),
+            (1000, true, false, b""),
+            (1006, false, true, second),
+            (1000, true, false, b""),
+        ];
+        let mut reassembler = Reassembler::new();
+        let mut messages = 0;
+        for (record, (seq, syn, fin, payload)) in segments.into_iter().enumerate() {
+            reassembler.push(
+                (src, dst),
+                (seq, syn, fin),
+                payload,
+                record as u64 + 1,
+                &mut |piece| {
+                    assert_eq!(piece, Piece::Message(&message));
+                    messages += 1;
+                },
+                &mut |unfinished| panic!("nothing unfinished: {unfinished:?}"),
+            );
+        }
+        assert_eq!(messages, 1);
+        assert!(
+            !reassembler.knows(src, dst),
+            "the stream was read to its end"
+        );
+        // A SYN from another first octet: a new connection, read from its start.
+        for (seq, syn, payload) in [(5000u32, true, &b""[..]), (5001, false, &framed[..])] {
+            reassembler.push(
+                (src, dst),
+                (seq, syn, false),
+                payload,
+                9,
+                &mut |piece| {
+                    assert_eq!(piece, Piece::Message(&message));
+                    messages += 1;
+                },
+                &mut |unfinished| panic!("nothing unfinished: {unfinished:?}"),
+            );
+        }
+        assert_eq!(messages, 2);
     }
 }
