@@ -134,29 +134,6 @@ const NUL_BYTE: &str = "a NUL byte outside a quoted string or comment";
 const NOT_UTF8: &str =
     "bytes that are not UTF-8 outside a quoted string or comment (write them as \\DDD)";
 
-/// Just past the UTF-8 character that starts at `data[at]`; `None` when the bytes there are
-/// not UTF-8, save a character cut by the end of a chunk that ends inside a line
-/// (`cut`), whose end is then the end of `data`.
-fn utf8_char_end(data: &[u8], at: usize, cut: bool) -> Option<usize> {
-    let bytes = &data[at..data.len().min(at + 4)];
-    match std::str::from_utf8(bytes) {
-        Ok(_) => Some(at + bytes.len().min(utf8_len(bytes[0]))),
-        Err(e) if e.valid_up_to() > 0 => Some(at + e.valid_up_to().min(utf8_len(bytes[0]))),
-        Err(e) if e.error_len().is_none() && cut => Some(data.len()),
-        Err(_) => None,
-    }
-}
-
-/// The length of the UTF-8 sequence that `first` starts (1 for any other byte).
-fn utf8_len(first: u8) -> usize {
-    match first {
-        0xC2..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF4 => 4,
-        _ => 1,
-    }
-}
-
 /// The class of each byte in an unquoted field.
 const CLASS: [u8; 256] = {
     let mut table = [ORDINARY; 256];
@@ -666,37 +643,52 @@ impl Scan<'_, '_> {
     #[inline(never)]
     fn rest(&mut self) -> Result<(), ChunkError> {
         let data = self.data;
-        let mut pos = rest_stop(data, self.pos);
-        while data.get(pos).is_some_and(|&b| b >= 0x80) {
-            pos = match utf8_char_end(data, pos, self.ends_mid_line) {
-                Some(end) => rest_stop(data, end),
-                None => {
-                    self.pos = pos;
-                    return Err(self.error(self.line, pos, NOT_UTF8));
+        let start = self.pos;
+        let mut pos = rest_stop(data, start);
+        // Bytes over 0x7F, raw or escaped: the run's bytes are checked as UTF-8 once, whole
+        // (an escape may stand before the first byte of a character).
+        let mut not_ascii = false;
+        loop {
+            match data.get(pos) {
+                Some(&b) if b >= 0x80 => {
+                    not_ascii = true;
+                    pos += data[pos..].iter().take_while(|&&b| b >= 0x80).count();
+                    pos = rest_stop(data, pos);
                 }
-            };
-        }
-        while data.get(pos) == Some(&b'\\') {
-            if pos + 1 == data.len() && !self.ends_mid_line {
-                // As for a field: an escape needs a byte after it. The scan stops at the
-                // start of the field that holds it, as it does reading field by field.
-                let mut start = self.pos;
-                while start < data.len() {
-                    start += data[start..]
-                        .iter()
-                        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
-                        .count();
-                    let (end, _) = word_end(data, start);
-                    if end == data.len() {
-                        break;
+                Some(b'\\') => {
+                    if pos + 1 == data.len() && !self.ends_mid_line {
+                        // As for a field: an escape needs a byte after it. The scan stops at the
+                        // start of the field that holds it, as it does reading field by field.
+                        let mut field = start;
+                        while field < data.len() {
+                            field += data[field..]
+                                .iter()
+                                .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+                                .count();
+                            let (end, _) = word_end(data, field);
+                            if end == data.len() {
+                                break;
+                            }
+                            field = end;
+                        }
+                        let error = self.error(self.line, pos, "backslash at the end of the input");
+                        self.pos = field;
+                        return Err(error);
                     }
-                    start = end;
+                    not_ascii |= data.get(pos + 1).is_some_and(|&b| b >= 0x80);
+                    pos = rest_stop(data, escape_end(data, pos));
                 }
-                let error = self.error(self.line, pos, "backslash at the end of the input");
-                self.pos = start;
-                return Err(error);
+                _ => break,
             }
-            pos = rest_stop(data, escape_end(data, pos));
+        }
+        if not_ascii {
+            if let Err(e) = std::str::from_utf8(&data[start..pos]) {
+                let cut = e.error_len().is_none() && pos == data.len() && self.ends_mid_line;
+                if !cut {
+                    self.pos = start + e.valid_up_to();
+                    return Err(self.error(self.line, self.pos, NOT_UTF8));
+                }
+            }
         }
         self.pos = pos;
         Ok(())
