@@ -446,3 +446,47 @@ fn follow_reads_a_file_on_as_it_grows_until_sigint_and_writes_the_report() {
         );
     }
 }
+
+#[test]
+fn follow_on_a_fifo_reads_what_its_writer_sends_from_the_one_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("q.fifo");
+    let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    let child = common::raw(&[
+        "decode",
+        "--follow",
+        "--format",
+        "log",
+        "--progress",
+        "never",
+    ])
+    .arg(&fifo)
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // Opening the FIFO to write waits for idnscope to open it to read.
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    writer
+        .write_all(query("xn--bcher-kva.example").as_bytes())
+        .unwrap();
+    drop(writer);
+    // The end of what the writer sent is the end of the input; a hang fails the test.
+    let (done, ended) = mpsc::channel();
+    thread::spawn(move || done.send(child.wait_with_output().unwrap()));
+    let out = ended
+        .recv_timeout(Duration::from_secs(120))
+        .expect("idnscope ends once the writer closes the FIFO");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (unicode, result) = idna::domain_to_unicode("xn--bcher-kva.example");
+    result.unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), query(&unicode));
+}

@@ -597,8 +597,13 @@ fn open_input(path: &Path) -> Result<Source, Trouble> {
 fn follow_input(path: &Path) -> Result<Source, Trouble> {
     let file = std::fs::File::open(path).map_err(|e| Trouble::io(path, e))?;
     let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
+    if meta.is_dir() {
+        return Err(Trouble::io(path, io::Error::other("is a directory")));
+    }
     if !meta.is_file() {
-        return open_input(path);
+        // Read as usual, from the descriptor open (a FIFO opened again would wait for
+        // another writer).
+        return Ok(Source::of_file(file, meta));
     }
     let stop = Arc::new(AtomicBool::new(false));
     super::output::stop_following_on(Arc::clone(&stop));
