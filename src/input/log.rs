@@ -123,6 +123,7 @@ impl Scanner for LogScanner {
         // The first anchor past the cut whose name (or run) starts past it: the chunk after
         // reads it.
         let mut left_to_next = None;
+        let decoding = matches!(rewriter.mode(), Mode::Decode { .. });
         while let Some(anchor) = anchors.next(data, pos) {
             if anchor.start >= len && memchr::memchr(b'\n', &data[len..anchor.start]).is_some() {
                 break;
@@ -161,6 +162,11 @@ impl Scanner for LogScanner {
             lines.advance(data, range.start);
             let column = (range.start - lines.line_start) as u64 + 1;
             out.keep(kept..range.start);
+            // A decoded label may hold escapes (`\000`), which a JSON string doubles.
+            let syntax = match syntax {
+                Syntax::Plain if json && decoding => Syntax::Escaped { doubled: true },
+                syntax => syntax,
+            };
             if syntax == Syntax::Plain {
                 out.rewrite_name(rewriter, data, range.clone(), lines.line, column);
             } else {
@@ -834,9 +840,6 @@ fn grow(
         Syntax::Escaped {
             doubled: flags.doubled,
         }
-    } else if json && !text.contains(&b'\\') {
-        // A converted label may hold escapes (`\000`), which a JSON string doubles.
-        Syntax::Escaped { doubled: true }
     } else {
         Syntax::Plain
     };
