@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::input::capture::{self, batch::Expect};
-use crate::input::rdata;
+use crate::input::{rdata, zone};
 
 /// Bytes of an input looked at to tell its kind ([`detect`]).
 pub const HEAD_BYTES: usize = 4096;
@@ -245,19 +245,8 @@ fn record_problem(line: &[u8]) -> Option<String> {
             return None;
         }
         seen += 1;
-        let ttl = field.first().is_some_and(u8::is_ascii_digit)
-            && field
-                .iter()
-                .all(|b| b.is_ascii_digit() || b"smhdwSMHDW".contains(b));
-        let class = [&b"IN"[..], b"CH", b"HS", b"CS"]
-            .iter()
-            .any(|k| field.eq_ignore_ascii_case(k))
-            || field.len() > 5 && field[..5].eq_ignore_ascii_case(b"CLASS");
-        if seen > 2 || !(ttl || class) {
-            return Some(format!(
-                "{} is not a TTL, a class or a record type",
-                String::from_utf8_lossy(field)
-            ));
+        if seen > 2 || !(zone::is_ttl(field) || zone::is_class(field)) {
+            return Some(zone::not_a_type(field));
         }
     }
 }

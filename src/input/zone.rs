@@ -758,13 +758,8 @@ impl Scan<'_, '_> {
             Phase::EmptyNoOwner if text.starts_with(b"$") => Phase::Rest,
             Phase::EmptyNoOwner | Phase::Header => match rdata::type_code(text) {
                 None => {
-                    let shown = &text[..text.len().min(MAX_TYPE_SHOWN)];
-                    let message = format!(
-                        "{} is not a TTL, a class or a record type",
-                        String::from_utf8_lossy(shown)
-                    );
                     self.pos = range.start;
-                    return Err(self.error(self.line, range.start, &message));
+                    return Err(self.error(self.line, range.start, &not_a_type(text)));
                 }
                 Some(code) => match rdata::wire_fields(code).0 {
                     // No RDATA field can be a name.
@@ -891,9 +886,19 @@ impl Scan<'_, '_> {
     }
 }
 
+/// The message of a field where a record type should stand: its first
+/// [`MAX_TYPE_SHOWN`] bytes shown.
+pub(super) fn not_a_type(field: &[u8]) -> String {
+    let shown = &field[..field.len().min(MAX_TYPE_SHOWN)];
+    format!(
+        "{} is not a TTL, a class or a record type",
+        String::from_utf8_lossy(shown)
+    )
+}
+
 /// Whether `text` is a TTL: digits, with or without units (`3600`, `1h`, `1w30m`).
 #[inline]
-fn is_ttl(text: &[u8]) -> bool {
+pub(super) fn is_ttl(text: &[u8]) -> bool {
     text.first().is_some_and(u8::is_ascii_digit)
         && text.iter().all(|b| {
             matches!(
@@ -905,7 +910,7 @@ fn is_ttl(text: &[u8]) -> bool {
 
 /// Whether `text` is a class: `IN`, `CH`, `HS`, `CS` or `CLASSnnn`, in any case.
 #[inline]
-fn is_class(text: &[u8]) -> bool {
+pub(super) fn is_class(text: &[u8]) -> bool {
     match *text {
         // Clearing bit 5 of both bytes makes them upper case, and makes no other pair of
         // bytes a pair of these letters.
