@@ -559,7 +559,8 @@ fn a_mapped_file_is_read_to_its_size_when_mapped_and_a_truncation_reads_zeros() 
     use idnscope::input::mapped::MappedInput;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.txt");
-    let page = 4096;
+    // SAFETY: sysconf has no memory preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap();
     let original = vec![b'a'; 4 * page];
     std::fs::write(&path, &original).unwrap();
     let file = std::fs::File::open(&path).unwrap();
@@ -570,7 +571,7 @@ fn a_mapped_file_is_read_to_its_size_when_mapped_and_a_truncation_reads_zeros() 
         .append(true)
         .open(&path)
         .unwrap();
-    std::io::Write::write_all(&mut append, &[b'b'; 3 * 4096]).unwrap();
+    std::io::Write::write_all(&mut append, &vec![b'b'; 3 * page]).unwrap();
     assert_eq!(map.bytes(), &original[..]);
     map.check_unchanged(&file).unwrap();
     // Cut back and rewritten to its size at open, with another time: an error.
