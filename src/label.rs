@@ -74,11 +74,11 @@ impl LabelError {
         match self {
             LabelError::Empty => Reason::Empty,
             LabelError::TooLong { .. } => Reason::TooLong,
-            LabelError::Punycode(e) => e.reason(),
+            LabelError::Punycode(e) => e.into(),
             LabelError::AsciiOnly => Reason::AsciiOnly,
             LabelError::DoubleEncoded => Reason::DoubleEncoded,
             LabelError::Idna(v) => v.reason(),
-            LabelError::Race(e) => e.reason(),
+            LabelError::Race(e) => e.into(),
             LabelError::NotUtf8 { .. } => Reason::IdnaInvalid,
         }
     }

@@ -176,7 +176,6 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod audit;
-pub mod codec;
 pub mod convert;
 mod decimal;
 pub mod display;
@@ -192,8 +191,8 @@ pub mod pipeline;
 pub mod reason;
 pub mod report;
 pub mod rewrite;
-mod swar;
-mod utf8;
 pub mod uts46;
+
+pub use idnscope_codec as codec;
 
 pub use reason::Reason;

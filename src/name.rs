@@ -43,7 +43,7 @@
 use std::fmt;
 use std::iter::FusedIterator;
 
-use crate::swar::bytes_equal_first;
+use idnscope_bytes::swar::bytes_equal_first;
 
 /// Longest label on the wire, in octets.
 pub const MAX_LABEL_OCTETS: usize = 63;

@@ -5,6 +5,9 @@
 
 use std::fmt;
 
+use crate::codec::bootstring;
+use crate::codec::race::RaceError;
+
 /// Why an ACE label is invalid; `code()` is the `reason` string of the reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Reason {
@@ -51,5 +54,42 @@ impl Reason {
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
+    }
+}
+
+impl From<&bootstring::Error> for Reason {
+    fn from(error: &bootstring::Error) -> Self {
+        use bootstring::Error;
+        match error {
+            Error::BadDigit { .. } | Error::NonBasic { .. } => Reason::BadDigit,
+            Error::Truncated { .. } => Reason::Truncated,
+            Error::Overflow { .. } => Reason::Overflow,
+            Error::InvalidCodePoint { .. } | Error::BasicInserted { .. } => {
+                Reason::InvalidCodePoint
+            }
+            Error::TooLong { .. } => Reason::TooLong,
+        }
+    }
+}
+
+impl From<&RaceError> for Reason {
+    fn from(error: &RaceError) -> Self {
+        match error {
+            RaceError::MissingPrefix | RaceError::Base32Char { .. } => Reason::BadDigit,
+            RaceError::Empty => Reason::Empty,
+            RaceError::AllLdh => Reason::AsciiOnly,
+            RaceError::TooLong => Reason::TooLong,
+            RaceError::Base32Length { .. }
+            | RaceError::SingleOctet
+            | RaceError::EscapeAtEnd { .. }
+            | RaceError::OddLength { .. } => Reason::Truncated,
+            RaceError::SurrogateRow { .. }
+            | RaceError::U0099 { .. }
+            | RaceError::CompressedU0099 { .. }
+            | RaceError::UnpairedSurrogate { .. } => Reason::InvalidCodePoint,
+            RaceError::Base32Padding | RaceError::ShouldBeCompressed | RaceError::NotCanonical => {
+                Reason::NotCanonical
+            }
+        }
     }
 }

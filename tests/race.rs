@@ -260,7 +260,7 @@ fn assert_error<T: std::fmt::Debug>(
 ) {
     let err = result.expect_err("an error");
     assert_eq!(err, expected);
-    assert_eq!(err.reason(), reason);
+    assert_eq!(Reason::from(&err), reason);
     assert!(!err.to_string().is_empty());
 }
 

@@ -285,19 +285,20 @@ fn write_delta(mut q: u32, out: &mut String) {
 
 #[test]
 fn reason_codes_of_decoder_errors() {
-    assert_eq!(decode_err("a-!").reason(), Reason::BadDigit);
-    assert_eq!(decode_err("\u{e9}-a").reason(), Reason::BadDigit);
-    assert_eq!(decode_err("a-kv").reason(), Reason::Truncated);
-    assert_eq!(decode_err("99999999999").reason(), Reason::Overflow);
+    assert_eq!(Reason::from(&decode_err("a-!")), Reason::BadDigit);
+    assert_eq!(Reason::from(&decode_err("\u{e9}-a")), Reason::BadDigit);
+    assert_eq!(Reason::from(&decode_err("a-kv")), Reason::Truncated);
+    assert_eq!(Reason::from(&decode_err("99999999999")), Reason::Overflow);
     let mut beyond = String::new();
     write_delta(0x10FFFF, &mut beyond);
-    assert_eq!(decode_err(&beyond).reason(), Reason::InvalidCodePoint);
+    assert_eq!(Reason::from(&decode_err(&beyond)), Reason::InvalidCodePoint);
     assert_eq!(
-        Decoder::new(3)
-            .decode(b"abcd")
-            .map(|c| c.len())
-            .unwrap_err()
-            .reason(),
+        Reason::from(
+            &Decoder::new(3)
+                .decode(b"abcd")
+                .map(|c| c.len())
+                .unwrap_err()
+        ),
         Reason::TooLong
     );
 }
@@ -344,7 +345,7 @@ fn encoder_overflow_is_detected() {
         Err(Error::Overflow { position: 5000 })
     ));
     assert_eq!(
-        Error::Overflow { position: 0 }.reason(),
+        Reason::from(&Error::Overflow { position: 0 }),
         Reason::Overflow,
         "overflow maps to its contract code"
     );

@@ -4,6 +4,7 @@ use idnscope::codec::bootstring::{Error, Observer};
 use idnscope::codec::punycode::{self, Decoder, Encoder};
 use idnscope::codec::race;
 use idnscope::codec::{codepoints, trace::Trace};
+use idnscope::reason::Reason;
 
 use super::batch::{self, Failure};
 use super::{Direction, PunycodeArgs, RaceArgs};
@@ -14,7 +15,7 @@ const LINE_BYTES_PER_CODE_POINT: usize = 16;
 impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         Failure {
-            code: e.reason().code(),
+            code: Reason::from(&e).code(),
             message: e.to_string(),
         }
     }
@@ -23,7 +24,7 @@ impl From<Error> for Failure {
 impl From<race::RaceError> for Failure {
     fn from(e: race::RaceError) -> Self {
         Failure {
-            code: e.reason().code(),
+            code: Reason::from(&e).code(),
             message: e.to_string(),
         }
     }

@@ -29,7 +29,7 @@ pub(super) fn over_ascii(block: &[u8; 16]) -> u32 {
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
-        swar_halves(block, |word| word & crate::swar::HIGH)
+        swar_halves(block, |word| word & idnscope_bytes::swar::HIGH)
     }
 }
 
@@ -58,7 +58,7 @@ fn among_sse2(block: &[u8; 16], set: &[u8]) -> u32 {
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), cfg(test))]
 #[inline(always)]
 fn among_swar(block: &[u8; 16], set: &[u8]) -> u32 {
-    use crate::swar::bytes_equal;
+    use idnscope_bytes::swar::bytes_equal;
     swar_halves(block, |word| {
         set.iter().fold(0, |bits, &b| bits | bytes_equal(word, b))
     })
@@ -107,7 +107,7 @@ mod tests {
                     }
                     let want = expected(&block, |c| c > 0x7F);
                     assert_eq!(over_ascii(&block), want, "{place}");
-                    let swar = swar_halves(&block, |word| word & crate::swar::HIGH);
+                    let swar = swar_halves(&block, |word| word & idnscope_bytes::swar::HIGH);
                     assert_eq!(swar, want, "{place}");
                 }
             }

@@ -14,7 +14,7 @@ use std::convert::Infallible;
 
 use crate::input::sink::{Carry, Chunk, ChunkOutput, Scanner};
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
-use crate::swar::{bytes_equal, LOW7};
+use idnscope_bytes::swar::{bytes_equal, LOW7};
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";

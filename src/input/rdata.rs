@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 use hickory_proto::rr::RecordType;
 use rustc_hash::FxHashMap;
 
-use crate::swar::ascii_upper;
+use idnscope_bytes::swar::ascii_upper;
 
 /// Where the domain names are in one type's RDATA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

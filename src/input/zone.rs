@@ -49,7 +49,7 @@ use crate::input::record_rest::rest_stop;
 use crate::input::sink::{Chunk, ChunkError, ChunkOutput, Placed, Scanner};
 use crate::name::{Name, NameError, NameKind};
 use crate::rewrite::NameRewriter;
-use crate::swar::{bytes_equal_first, HIGH, ONES};
+use idnscope_bytes::swar::{bytes_equal_first, HIGH, ONES};
 
 /// Scans DNS master files.
 #[derive(Debug, Clone, Default)]

@@ -11,7 +11,7 @@ use super::{NameRewriter, Outcome};
 use crate::label::{ace_kind, Ace};
 use crate::name::{MAX_LABEL_OCTETS, MAX_NAME_OCTETS};
 use crate::rewrite::Mode;
-use crate::swar::{bytes_equal, HIGH};
+use idnscope_bytes::swar::{bytes_equal, HIGH};
 
 /// The longest name in ASCII without escapes that can be valid: 255 octets on the wire
 /// are 253 characters in presentation format, without the final dot.

@@ -9,7 +9,7 @@ use super::profile::Profile;
 use super::properties::{is_normalized_valid, status, Status, ADAPTER, REPLACEMENT};
 use super::scan::scan_label;
 use super::violation::Violation;
-use crate::utf8::push_chars_with;
+use idnscope_bytes::utf8::push_chars_with;
 
 /// The label-level policy: checks and maps single Unicode labels under one [`Profile`].
 ///

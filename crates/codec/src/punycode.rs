@@ -9,7 +9,7 @@
 //! No ACE prefix is handled here: `xn--` belongs to the label layer.
 
 use super::bootstring::{self, Error, Observer, Parameters};
-use crate::utf8::{append_ascii, push_chars_with, push_utf8_words, Utf8Word};
+use idnscope_bytes::utf8::{append_ascii, push_chars_with, push_utf8_words, Utf8Word};
 
 /// The Punycode parameter set (RFC 3492 section 5).
 #[derive(Debug, Clone, Copy, Default)]
@@ -632,7 +632,7 @@ fn delimiter_flags_swar(low: u64, high: u64) -> u32 {
     // Each byte's flag is its high bit; the multiplication gathers the eight of them into
     // the top byte (no two partial products meet in one bit).
     let gather = |word: u64| {
-        let flags = crate::swar::bytes_equal(word, DELIMITER) >> 7;
+        let flags = idnscope_bytes::swar::bytes_equal(word, DELIMITER) >> 7;
         (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
     };
     gather(low) | gather(high) << 8
@@ -909,7 +909,7 @@ fn encode_short(
         // The generic encoder's caps on input and output. Every code point adds at least
         // one byte, so the second implies the first, but the code compiled with both is
         // faster.
-        if basic + count > max_len || out.len() > max_len {
+        if basic + count > max_len || out.written() > max_len {
             return Err(Some(Error::TooLong { limit: max_len }));
         }
         Ok(())

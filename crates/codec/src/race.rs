@@ -15,8 +15,6 @@
 
 use std::fmt;
 
-use crate::reason::Reason;
-
 /// The RACE ACE prefix, compared in any ASCII case.
 pub const PREFIX: &str = "bq--";
 
@@ -112,27 +110,6 @@ pub enum RaceError {
 }
 
 impl RaceError {
-    /// The contract's reason code for this error.
-    pub fn reason(&self) -> Reason {
-        match self {
-            RaceError::MissingPrefix | RaceError::Base32Char { .. } => Reason::BadDigit,
-            RaceError::Empty => Reason::Empty,
-            RaceError::AllLdh => Reason::AsciiOnly,
-            RaceError::TooLong => Reason::TooLong,
-            RaceError::Base32Length { .. }
-            | RaceError::SingleOctet
-            | RaceError::EscapeAtEnd { .. }
-            | RaceError::OddLength { .. } => Reason::Truncated,
-            RaceError::SurrogateRow { .. }
-            | RaceError::U0099 { .. }
-            | RaceError::CompressedU0099 { .. }
-            | RaceError::UnpairedSurrogate { .. } => Reason::InvalidCodePoint,
-            RaceError::Base32Padding | RaceError::ShouldBeCompressed | RaceError::NotCanonical => {
-                Reason::NotCanonical
-            }
-        }
-    }
-
     /// Moves a Base32 position from the stripped text to the whole label.
     fn in_label(self) -> Self {
         match self {

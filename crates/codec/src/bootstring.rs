@@ -17,8 +17,6 @@
 
 use std::fmt;
 
-use crate::reason::Reason;
-
 pub(crate) mod sealed {
     /// Keeps [`super::Parameters`] implementable only inside this crate, so that every
     /// implementation satisfies section 4's constraints.
@@ -117,21 +115,6 @@ pub enum Error {
         /// The cap, in bytes (basic strings) or code points (extended strings).
         limit: usize,
     },
-}
-
-impl Error {
-    /// The contract's reason code for this error.
-    pub fn reason(&self) -> Reason {
-        match self {
-            Error::BadDigit { .. } | Error::NonBasic { .. } => Reason::BadDigit,
-            Error::Truncated { .. } => Reason::Truncated,
-            Error::Overflow { .. } => Reason::Overflow,
-            Error::InvalidCodePoint { .. } | Error::BasicInserted { .. } => {
-                Reason::InvalidCodePoint
-            }
-            Error::TooLong { .. } => Reason::TooLong,
-        }
-    }
 }
 
 impl fmt::Display for Error {

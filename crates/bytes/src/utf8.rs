@@ -35,12 +35,12 @@ const LEN_BY_LEAD: [u8; 16] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4];
 /// (first byte lowest, zero bytes after it). Made only from a `char`, so that a run of them
 /// is written out as text without a check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Utf8Word(u32);
+pub struct Utf8Word(u32);
 
 impl Utf8Word {
     /// The encoding of `c`.
     #[inline(always)]
-    pub(crate) fn of(c: char) -> Self {
+    pub fn of(c: char) -> Self {
         Utf8Word(utf8_word(c).0)
     }
 
@@ -54,7 +54,7 @@ impl Utf8Word {
     /// The encoding of an ASCII byte (its low seven bits: a byte over 0x7F is the caller's
     /// mistake, and gives a different character, never bad UTF-8).
     #[inline(always)]
-    pub(crate) fn ascii(byte: u8) -> Self {
+    pub fn ascii(byte: u8) -> Self {
         Utf8Word(u32::from(byte & 0x7F))
     }
 
@@ -112,7 +112,7 @@ fn push_words<T: Copy>(
 /// Appends `chars` to `out`, and calls `each(index, char)` for each in order, in the same
 /// pass.
 #[inline(always)]
-pub(crate) fn push_chars_with(chars: &[char], out: &mut String, mut each: impl FnMut(usize, char)) {
+pub fn push_chars_with(chars: &[char], out: &mut String, mut each: impl FnMut(usize, char)) {
     push_words(chars, out, |j, c| {
         each(j, c);
         Utf8Word::with_len(c)
@@ -121,13 +121,13 @@ pub(crate) fn push_chars_with(chars: &[char], out: &mut String, mut each: impl F
 
 /// Appends the characters whose encodings `words` holds to `out`.
 #[inline]
-pub(crate) fn push_utf8_words(words: &[Utf8Word], out: &mut String) {
+pub fn push_utf8_words(words: &[Utf8Word], out: &mut String) {
     push_words(words, out, |_, word| (word, word.len()));
 }
 
 /// Room in a `String` for ASCII bytes, filled with no capacity test per byte (see
 /// [`append_ascii`]).
-pub(crate) struct AsciiRoom<'a> {
+pub struct AsciiRoom<'a> {
     spare: &'a mut [MaybeUninit<u8>],
     len: usize,
 }
@@ -136,14 +136,14 @@ impl AsciiRoom<'_> {
     /// Appends `byte`, which must be ASCII (its low seven bits are written). Panics past the
     /// room that [`append_ascii`] reserved.
     #[inline(always)]
-    pub(crate) fn push(&mut self, byte: u8) {
+    pub fn push(&mut self, byte: u8) {
         self.spare[self.len].write(byte & 0x7F);
         self.len += 1;
     }
 
     /// How many bytes were appended.
     #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
+    pub fn written(&self) -> usize {
         self.len
     }
 }
@@ -152,7 +152,7 @@ impl AsciiRoom<'_> {
 /// bytes written are appended if `write` returns `Ok`, and `out` is left as it was if it
 /// returns `Err` (or panics).
 #[inline(always)]
-pub(crate) fn append_ascii<T, E>(
+pub fn append_ascii<T, E>(
     out: &mut String,
     max: usize,
     write: impl FnOnce(&mut AsciiRoom<'_>) -> Result<T, E>,
@@ -225,7 +225,7 @@ mod tests {
             let mut out = prefix.clone();
             let result: Result<usize, ()> = append_ascii(&mut out, bytes.len(), |room| {
                 bytes.iter().for_each(|&b| room.push(b));
-                Ok(room.len())
+                Ok(room.written())
             });
             prop_assert_eq!(result, Ok(bytes.len()));
             let ascii: String = bytes.iter().map(|&b| char::from(b & 0x7F)).collect();

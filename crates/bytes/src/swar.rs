@@ -4,22 +4,22 @@
 //! in the low byte (`u64::from_le_bytes`); a test sets the high bit of each byte it flags.
 
 /// `0x01` in every byte.
-pub(crate) const ONES: u64 = u64::from_le_bytes([1; 8]);
+pub const ONES: u64 = u64::from_le_bytes([1; 8]);
 /// The low seven bits of every byte.
-pub(crate) const LOW7: u64 = ONES * 0x7F;
+pub const LOW7: u64 = ONES * 0x7F;
 /// The high bit of every byte.
-pub(crate) const HIGH: u64 = ONES * 0x80;
+pub const HIGH: u64 = ONES * 0x80;
 
 /// The high bit of each byte of `x` that is zero, and no other bit (exact: no carry runs
 /// from one byte into the next).
 #[inline(always)]
-pub(crate) fn zero_bytes(x: u64) -> u64 {
+pub fn zero_bytes(x: u64) -> u64 {
     !((((x & LOW7) + LOW7) | x) | LOW7)
 }
 
 /// The high bit of each byte of `word` that is `byte`, and no other bit.
 #[inline(always)]
-pub(crate) fn bytes_equal(word: u64, byte: u8) -> u64 {
+pub fn bytes_equal(word: u64, byte: u8) -> u64 {
     zero_bytes(word ^ (ONES * u64::from(byte)))
 }
 
@@ -27,7 +27,7 @@ pub(crate) fn bytes_equal(word: u64, byte: u8) -> u64 {
 /// byte, a borrow may flag one more (a byte one above `byte`). For searches that want the
 /// first match (`trailing_zeros`).
 #[inline(always)]
-pub(crate) fn bytes_equal_first(word: u64, byte: u8) -> u64 {
+pub fn bytes_equal_first(word: u64, byte: u8) -> u64 {
     let x = word ^ (ONES * u64::from(byte));
     x.wrapping_sub(ONES) & !x & HIGH
 }
@@ -35,7 +35,7 @@ pub(crate) fn bytes_equal_first(word: u64, byte: u8) -> u64 {
 /// `word` with each ASCII lower-case letter (`a` to `z`) made upper case, and every other
 /// byte as it is (exact: no carry runs from one byte into the next).
 #[inline(always)]
-pub(crate) fn ascii_upper(word: u64) -> u64 {
+pub fn ascii_upper(word: u64) -> u64 {
     let low = word & LOW7;
     // The high bit is set where the low seven bits are at least `a`, and where they are
     // past `z`; a letter is a byte at least `a`, not past `z`, without its high bit.
