@@ -3,7 +3,7 @@
 //! spreadsheet formulas, absurd thread counts, strings that look like options, and inputs
 //! too long to echo.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::symlink;
 use std::path::Path;

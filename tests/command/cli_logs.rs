@@ -5,7 +5,7 @@
 //! `F.encode-findings`) were written by hand from the log rules, label by label, without
 //! running idnscope (tests/data/logs/EXPECTED.md tells how and lists every judgement call).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,9 @@
 //! The zone format from the command line: format detection, parse errors with
 //! FILE:LINE:COLUMN and exit status 2, identical output for any number of threads and from
 //! standard input redirected from the file.
-//! (The scanner itself is tested in tests/zone.rs.)
+//! (The scanner itself is tested in tests/command/zone.rs.)
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! findings the same, mapped and streamed. And the same log lines joined into one long
 //! line, which the pipeline then cuts inside, give what the short lines give.
 
-mod common;
+use crate::common;
 
 use std::io;
 use std::path::PathBuf;

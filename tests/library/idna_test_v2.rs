@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 use idnscope::uts46::{LabelViolation, Processor, Profile};
 use Aspect::{AsciiCodes, AsciiError, AsciiString, UnicodeCodes, UnicodeError, UnicodeString};
 
-const DATA: &str = include_str!("data/IdnaTestV2.txt");
+const DATA: &str = include_str!("../data/IdnaTestV2.txt");
 
 /// What is compared for one line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -8,7 +8,7 @@
 //! - the decoded root zone is checked token by token against the `idna` crate, an
 //!   independent implementation.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io;

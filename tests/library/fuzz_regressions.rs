@@ -1,7 +1,7 @@
 //! Inputs found by the fuzz targets of fuzz/ (see fuzz/README.md), each minimised with
 //! `cargo fuzz tmin` and kept here as bytes, with what was wrong.
 
-mod common;
+use crate::common;
 
 use common::scan;
 use idnscope::input::capture::message::{self, MessageError, Names};

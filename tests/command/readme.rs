@@ -3,7 +3,7 @@
 //! comment is a single word prints that word), and every file that the README or a page of
 //! docs/ links to or names exists.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

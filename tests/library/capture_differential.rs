@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
+use crate::common;
 
 use common::capture::*;
 use idnscope::gen::capture::{capture as generate, CaptureFormat, CaptureSpec};

@@ -1,7 +1,7 @@
 //! RFC 3492 conformance of the Punycode codec: section 7.1 samples, 7.2/7.3 traces,
 //! appendix A annotation, and every error path of sections 6.2 and 6.3.
 
-mod common;
+use crate::common;
 
 use idnscope::codec::bootstring::{self, Error, Params, ParamsError, ParamsSpec};
 use idnscope::codec::punycode::{self, Decoder, Encoder, Punycode};

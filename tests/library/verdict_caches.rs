@@ -5,7 +5,7 @@
 //! same output and the same findings as a pipeline that works every name out afresh (one
 //! thread, no cache), in decode, encode and audit.
 
-mod common;
+use crate::common;
 
 use std::io;
 use std::path::{Path, PathBuf};

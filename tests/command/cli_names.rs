@@ -10,7 +10,7 @@
 //!   tests that read them);
 //! - everything else is written out by hand next to the assertion, with the reasoning.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -556,7 +556,7 @@ type Brief = (u64, u64, String, String, String);
 /// A names file of at least `size` bytes with valid A-labels, comments, blank and CRLF
 /// lines, and invalid labels scattered; with its expected decoding and findings (the
 /// invalid labels are ones whose reason needs no IDNA table: worked out by hand in
-/// tests/labels.rs and docs/interface.md).
+/// tests/library/labels.rs and docs/interface.md).
 fn big_file(size: usize) -> (Vec<u8>, Vec<u8>, Vec<Brief>) {
     let tlds = tlds();
     let mut rng = Rng(0x1D45_C09E);

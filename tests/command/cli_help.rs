@@ -2,7 +2,7 @@
 //! shows runs as shown, a completion script is generated for each shell (bash's is parsed
 //! by `bash -n`), and the manual pages render with `man -l`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

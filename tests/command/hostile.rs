@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
-mod common;
+use crate::common;
 
 use common::{bin, default_signals, idnscope, raw, with_stdout_closed};
 
@@ -840,7 +840,7 @@ fn nul_bytes_and_invalid_utf8_pass_through_byte_for_byte() {
     assert!(back.stdout == names, "round trip: {:?}", text(&back.stdout));
 
     // A zone file: in comments and quoted strings (elsewhere they stop the job at their
-    // place: tests/cli_zone.rs).
+    // place: tests/command/cli_zone.rs).
     let zone: &[u8] = b"$ORIGIN example.\n; comment \0 \xfe\nwww IN TXT \"\xff\0\" \"\xc3\x21\"\n\
         xn--bcher-kva IN CNAME a.xn--bcher-kva ; \xff\0b\n\
         xn--bcher-kva IN MX 10 xn--bcher-kva.\n@ IN TXT \"\0\"";
@@ -1242,7 +1242,7 @@ fn a_200_mb_log_of_look_alikes_in_one_line_or_many_stays_under_48_mib_with_eight
 
 /// Timing-based, so not run by `cargo test` (speed is judged by benchmarks, and under the
 /// load of the whole suite it failed once at 30x): run it by hand with
-/// `cargo test --release --test hostile -- --ignored`. It caught the quadratic
+/// `cargo test --release --test command -- --ignored hostile::`. It caught the quadratic
 /// parentheses scan of commit 37d4815 when that fix was undone.
 #[test]
 #[ignore = "timing-based; run by hand with --ignored"]

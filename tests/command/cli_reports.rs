@@ -5,7 +5,7 @@
 //! refused mixes of streams, and the run's figures: the same definition for every input
 //! format, the same figures in the `--stats` line and in the summary.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

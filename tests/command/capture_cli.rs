@@ -6,7 +6,7 @@
 //! hostile captures. Each comparison with a tool is skipped, with a message, when the tool
 //! is not installed (`.ci/run` installs them).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};

@@ -3,7 +3,7 @@
 //! memory stays bounded, nothing panics. Also the link layers and TCP reassembly, on
 //! packets built here octet by octet from the RFCs and tcpdump.org's link-type pages.
 
-mod common;
+use crate::common;
 
 use common::capture::*;
 use idnscope::input::capture::{self, tcp, CaptureError, Event, ProblemKind, Stats};

@@ -7,7 +7,7 @@
 //! Every expected value comes from the specification texts or from a hand computation
 //! written out in a comment next to it.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::Stdio;

@@ -4,7 +4,7 @@
 //! generated (TCP and UDP, IPv4 and IPv6, valid and invalid ACE names) and built by hand
 //! (TCP messages spread over segments that fall into different parts of a batch).
 
-mod common;
+use crate::common;
 
 use std::io::{self, Read};
 use std::sync::Arc;

@@ -8,7 +8,7 @@
 //! The terminal cases run idnscope in a pseudo-terminal made by `script` (util-linux); they
 //! are skipped, with a message, where it is missing.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -4,7 +4,7 @@
 //! cut after `CHUNK_BYTES + MAX_LINE_SCAN`) fall where they did harm; the expected results come from the same names
 //! read without a cut.
 
-mod common;
+use crate::common;
 
 use common::idnscope;
 use idnscope::pipeline::CHUNK_BYTES;

@@ -1,0 +1,15 @@
+//! The library's layers called directly: label checks against IdnaTestV2.txt and the idna
+//! crate, captures read against tshark and dnstap-ldns and hostile ones, every chunk cut, the
+//! verdict caches against a reading without them, and the fuzzers' findings kept.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod capture_differential;
+mod capture_drive;
+mod capture_hostile;
+mod chunk_cuts;
+mod fuzz_regressions;
+mod idna_test_v2;
+mod labels;
+mod verdict_caches;
