@@ -64,7 +64,7 @@ use crate::input::format::{self, Kind, CAPTURE_HEAD, HEAD_BYTES};
 use crate::input::log::LogScanner;
 use crate::input::mapped::MappedInput;
 use crate::input::names::NamesScanner;
-use crate::input::sink::Scanner;
+use crate::input::scanner::Scanner;
 use crate::input::zone::{Include, Origin, ZoneScanner};
 use crate::pipeline::stream::Live;
 use crate::pipeline::{self, Findings, Pipeline, Run};
@@ -317,7 +317,7 @@ impl<'p> Job<'p> {
                 let head = read_head(self.kind, &mut reader).map_err(read_error)?;
                 let kind = self.kind_of(path, &shown, &head, reports)?;
                 let live = self.line_buffered || !regular;
-                let data = Data::Stream(Headed::new(head, reader), live);
+                let data = Data::Stream(PrefixedReader::new(head, reader), live);
                 self.run_kind(kind, collect, data, &shown, out, reports, progress)?
             }
             Source::Mapped { file, meta } => {
@@ -588,7 +588,7 @@ enum Data<'a> {
     Slice(&'a [u8]),
     /// Read as a stream, its first bytes read already to tell its kind; live (chunks cut
     /// when it stalls) or not.
-    Stream(Headed<Box<dyn Live + Send>>, bool),
+    Stream(PrefixedReader<Box<dyn Live + Send>>, bool),
 }
 
 /// The capture driver's sink over a job's [`Reports`].
@@ -609,15 +609,15 @@ impl Sink for CaptureSink<'_> {
 }
 
 /// A stream whose first bytes were read to tell its kind: they are read again first.
-struct Headed<R> {
+struct PrefixedReader<R> {
     head: io::Cursor<Vec<u8>>,
     rest: R,
 }
 
-impl<R> Headed<R> {
+impl<R> PrefixedReader<R> {
     /// `rest` with `head`, the bytes read from it already, in front.
     fn new(head: Vec<u8>, rest: R) -> Self {
-        Headed {
+        PrefixedReader {
             head: io::Cursor::new(head),
             rest,
         }
@@ -629,7 +629,7 @@ impl<R> Headed<R> {
     }
 }
 
-impl<R: Read> Read for Headed<R> {
+impl<R: Read> Read for PrefixedReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.in_head() {
             return self.head.read(buf);
@@ -639,7 +639,7 @@ impl<R: Read> Read for Headed<R> {
 }
 
 /// Ready while bytes of the head are left, else when the stream is.
-impl<R: Live> Live for Headed<R> {
+impl<R: Live> Live for PrefixedReader<R> {
     fn ready(&mut self, timeout: std::time::Duration) -> io::Result<bool> {
         if self.in_head() {
             return Ok(true);

@@ -30,7 +30,7 @@
 //! segments that either point back into the input (unchanged bytes, not copied until the
 //! chunk's output is put together for one write) or into the chunk's own buffer (converted
 //! names), plus the findings with their line and column inside the chunk (the contract
-//! lives in [`crate::input::sink`]). The writer adds each chunk's starting line, so the
+//! lives in [`crate::input::scanner`]). The writer adds each chunk's starting line, so the
 //! output and the findings are identical for any number of threads, and hands the findings
 //! to a [`Findings`] sink (the report writers implement it). A [`Pipeline`] is built once,
 //! with its thread pool, and runs any number of inputs; it knows no input format: what a
@@ -47,7 +47,7 @@ use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::audit::Homographs;
-use crate::input::sink::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
+use crate::input::scanner::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
 use crate::report::{Finding, ReportWriter, Stats};
 use crate::rewrite::{Mode, NameRewriter};
 use crate::uts46::Profile;
@@ -548,11 +548,11 @@ impl Pipeline {
                 // batch to end.
                 let window = self.in_flight;
                 let looks = if serial {
-                    Looks::never()
+                    StateLooks::never()
                 } else {
-                    Looks::new(self.threads() < cores())
+                    StateLooks::new(self.threads() < cores())
                 };
-                let mut cuts = Cuts::new(data, scanner.start(), looks);
+                let mut cuts = ChunkCutter::new(data, scanner.start(), looks);
                 let (sender, scanned) = mpsc::channel();
                 // The chunks handed out and not yet written, with their results once
                 // scanned; the first is chunk number `first` (chunks are numbered as they
@@ -722,8 +722,8 @@ fn rewriter(options: &Options) -> NameRewriter {
     rewriter
 }
 
-/// Cuts a mapped input into chunks, one after the other.
-struct Cuts<'a, S> {
+/// ChunkCutter a mapped input into chunks, one after the other.
+struct ChunkCutter<'a, S> {
     data: &'a [u8],
     /// Where the next chunk starts.
     end: usize,
@@ -735,7 +735,7 @@ struct Cuts<'a, S> {
     /// ([`Scanner::guess_record_end`]) rather than at exact ones.
     guessing: bool,
     /// Whether the cutter looks at a chunk for the state after it.
-    looks: Looks,
+    looks: StateLooks,
     /// The state of the next chunk was taken over from the chunk before, unlooked at.
     blind: bool,
 }
@@ -743,14 +743,14 @@ struct Cuts<'a, S> {
 /// When the cutter of a mapped input looks at each chunk for the state after it
 /// ([`Scanner::state_after`]): a pass over the chunk's bytes on the thread that cuts and
 /// writes, which takes a core from the workers when they have all of them. It then looks
-/// until [`Looks::QUIET`] chunks in a row left the state as it was, and after that takes
+/// until [`StateLooks::QUIET`] chunks in a row left the state as it was, and after that takes
 /// each chunk's state from the chunk before; a chunk that proves it wrong is cut again, and
 /// those after it scanned again, looking, with twice the quiet chunks asked for before the
 /// cutter stops looking again (so a run is read again at most a few times). With a core
 /// to spare, it always looks: the look then costs no worker any time, and brings the bytes
 /// into memory before the workers read them.
 #[derive(Debug, Clone, Copy)]
-struct Looks {
+struct StateLooks {
     /// Always look.
     always: bool,
     /// Looked-at chunks in a row that left the state as it was.
@@ -759,13 +759,13 @@ struct Looks {
     enough: usize,
 }
 
-impl Looks {
+impl StateLooks {
     /// The quiet chunks in a row that first stop the looking.
     const QUIET: usize = 16;
 
-    /// Looks for a run, always or until enough chunks are quiet.
+    /// StateLooks for a run, always or until enough chunks are quiet.
     fn new(always: bool) -> Self {
-        Looks {
+        StateLooks {
             always,
             quiet: 0,
             enough: Self::QUIET,
@@ -775,7 +775,7 @@ impl Looks {
     /// Never looks: for a run with no workers, which scans each chunk once the chunk before
     /// is written, in the state that one left.
     fn never() -> Self {
-        Looks {
+        StateLooks {
             always: false,
             quiet: 0,
             enough: 0,
@@ -863,11 +863,11 @@ struct Cut<'a, S> {
     blind: bool,
 }
 
-impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
-    /// Cuts for `data`, which starts in `state`, at guessed record ends; looking at the
+impl<'a, St: Clone + PartialEq> ChunkCutter<'a, St> {
+    /// ChunkCutter for `data`, which starts in `state`, at guessed record ends; looking at the
     /// chunks for the states after them as `looks` says.
-    fn new(data: &'a [u8], state: St, looks: Looks) -> Self {
-        Cuts {
+    fn new(data: &'a [u8], state: St, looks: StateLooks) -> Self {
+        ChunkCutter {
             data,
             end: 0,
             mid_line: false,
@@ -922,7 +922,7 @@ impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
         })
     }
 
-    /// Cuts again from `cut` on, at exact record ends only.
+    /// ChunkCutter again from `cut` on, at exact record ends only.
     fn again_exactly_from(&mut self, cut: &Cut<'a, St>) {
         self.end = cut.start;
         self.mid_line = cut.chunk.starts_mid_line;
@@ -931,7 +931,7 @@ impl<'a, St: Clone + PartialEq> Cuts<'a, St> {
         self.guessing = false;
     }
 
-    /// Cuts again from `cut` on, which starts in `state` rather than the state it was cut
+    /// ChunkCutter again from `cut` on, which starts in `state` rather than the state it was cut
     /// with, looking at the chunks for the states after them.
     fn look_again_from(&mut self, cut: &Cut<'a, St>, state: St) {
         self.end = cut.start;
@@ -1184,7 +1184,7 @@ mod tests {
             (&far, true, 0, 0..=0),
             (&near, false, 1, 1..=23),
         ] {
-            let mut cuts = Cuts::new(zone, scanner.start(), Looks::new(always));
+            let mut cuts = ChunkCutter::new(zone, scanner.start(), StateLooks::new(always));
             // Each chunk's state as a look at all of the zone before it finds it.
             let (mut blind, mut wrong) = (0, 0);
             let (mut seen, mut truth) = (0, scanner.start());
@@ -1213,7 +1213,7 @@ mod tests {
             let mut blocks = BlockReader::new(reader, false, scanner, limits);
             std::iter::from_fn(|| blocks.next_block(true).expect("read")).count()
         } else {
-            let mut cuts = Cuts::new(data, scanner.start(), Looks::new(true));
+            let mut cuts = ChunkCutter::new(data, scanner.start(), StateLooks::new(true));
             std::iter::from_fn(|| cuts.next(scanner, limits)).count()
         }
     }

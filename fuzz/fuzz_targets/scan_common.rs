@@ -24,7 +24,7 @@
 #![allow(dead_code)] // each target uses the checks that fit its scanner
 
 use idnscope::finding::Kind;
-use idnscope::input::sink::{Chunk, ChunkOutput, Scanner, Segment, LOOKAHEAD};
+use idnscope::input::scanner::{Chunk, ChunkOutput, Scanner, Segment, LOOKAHEAD};
 use idnscope::rewrite::{Mode, NameRewriter};
 use idnscope::uts46::Profile;
 
@@ -229,7 +229,7 @@ pub fn check<S: Scanner>(scanner: &S, data: &[u8], same_structure: bool) {
 /// For the log scanner, which reads names across a cut inside a line: cutting the input
 /// anywhere (at a third and at a half), the piece before it seeing the bytes after it as
 /// the pipeline gives them and the piece after it starting with the piece before's
-/// [`idnscope::input::sink::Carry`], gives the output and the findings of one chunk.
+/// [`idnscope::input::scanner::Carry`], gives the output and the findings of one chunk.
 pub fn check_cuts_inside_lines<S: Scanner>(scanner: &S, data: &[u8]) {
     let mode = Mode::Decode { race: true };
     let (whole, out) = scan(scanner, data, mode, false, false, S::State::default());

@@ -261,7 +261,7 @@ pub struct Buffers {
     recent_label: String,
     recent_facts: Option<LastLabel>,
     /// Joined keys found in no source lately.
-    absent: Absent,
+    absent: AbsentKeys,
     /// The joined skeletons of the ASCII labels of a name, back to back, with where each
     /// starts; and a key made of them.
     head: Vec<u8>,
@@ -322,24 +322,24 @@ pub(super) struct Keys {
     mapped: String,
 }
 
-/// The joined keys found in no source lately, up to [`Absent::LONGEST`] bytes: slot
+/// The joined keys found in no source lately, up to [`AbsentKeys::LONGEST`] bytes: slot
 /// `hash % SLOTS` holds the last such key of its hash (a name's keys come back with the
 /// name, and under the name's parent domains).
 #[derive(Debug)]
-struct Absent {
+struct AbsentKeys {
     /// Each slot: the key's hash, its length plus one (0: an empty slot), its bytes.
-    slots: Vec<(u64, u8, [u8; Absent::LONGEST])>,
+    slots: Vec<(u64, u8, [u8; AbsentKeys::LONGEST])>,
 }
 
-impl Default for Absent {
+impl Default for AbsentKeys {
     fn default() -> Self {
-        Absent {
-            slots: vec![(0, 0, [0; Absent::LONGEST]); Absent::SLOTS],
+        AbsentKeys {
+            slots: vec![(0, 0, [0; AbsentKeys::LONGEST]); AbsentKeys::SLOTS],
         }
     }
 }
 
-impl Absent {
+impl AbsentKeys {
     /// How many keys are kept.
     const SLOTS: usize = 1024;
     /// The longest key kept.
@@ -347,14 +347,14 @@ impl Absent {
 
     /// Whether `key`, of hash `hash`, was kept as absent.
     fn holds(&self, hash: u64, key: &[u8]) -> bool {
-        let (h, len, bytes) = &self.slots[hash as usize % Absent::SLOTS];
+        let (h, len, bytes) = &self.slots[hash as usize % AbsentKeys::SLOTS];
         *h == hash && usize::from(*len) == key.len() + 1 && bytes.get(..key.len()) == Some(key)
     }
 
     /// Keeps `key`, of hash `hash`, as absent (if it is short enough).
     fn keep(&mut self, hash: u64, key: &[u8]) {
-        if key.len() <= Absent::LONGEST {
-            let slot = &mut self.slots[hash as usize % Absent::SLOTS];
+        if key.len() <= AbsentKeys::LONGEST {
+            let slot = &mut self.slots[hash as usize % AbsentKeys::SLOTS];
             slot.0 = hash;
             slot.1 = key.len() as u8 + 1;
             slot.2[..key.len()].copy_from_slice(key);
@@ -706,7 +706,7 @@ impl Protected {
         &self,
         key: &[u8],
         sources: u64,
-        absent: &mut Absent,
+        absent: &mut AbsentKeys,
         keys: &mut Keys,
         pieces: &mut Pieces,
     ) -> bool {
@@ -1682,9 +1682,9 @@ mod tests {
 
     #[test]
     fn keys_kept_as_absent_are_those_and_only_those() {
-        let mut absent = Absent::default();
+        let mut absent = AbsentKeys::default();
         let (a, b) = (b"examplecorn".as_slice(), b"examplecorm".as_slice());
-        let long = [b'x'; Absent::LONGEST + 1];
+        let long = [b'x'; AbsentKeys::LONGEST + 1];
         assert!(!absent.holds(key_hash(a), a));
         absent.keep(key_hash(a), a);
         absent.keep(key_hash(&long), &long);
@@ -1697,7 +1697,8 @@ mod tests {
         let other = (0u32..)
             .map(|i| format!("k{i}"))
             .find(|k| {
-                key_hash(k.as_bytes()) % Absent::SLOTS as u64 == key_hash(a) % Absent::SLOTS as u64
+                key_hash(k.as_bytes()) % AbsentKeys::SLOTS as u64
+                    == key_hash(a) % AbsentKeys::SLOTS as u64
                     && k.as_bytes() != a
             })
             .unwrap();

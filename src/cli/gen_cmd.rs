@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use idnscope::gen::capture::{CaptureFormat, CaptureSpec};
 use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
 
-use super::job::Trouble;
+use super::convert_cmd::Fatal;
 use super::output::AtomicFile;
 use super::streams::{StdStream, Target};
 use super::{GenArgs, GenFormat, GenKind, EXIT_CLEAN, EXIT_TROUBLE};
@@ -138,14 +138,14 @@ pub fn run(args: &GenArgs) -> u8 {
     let result = match &target {
         Target::Path(path) => AtomicFile::create(path).and_then(|mut file| {
             spec.write(file.writer())
-                .map_err(|e| Trouble(format!("{}: {e}", path.display())))?;
+                .map_err(|e| Fatal(format!("{}: {e}", path.display())))?;
             file.commit()
         }),
         Target::Std(stream) => {
             let mut out = BufWriter::with_capacity(1 << 16, stream.writer());
             match spec.write(&mut out).and_then(|_| out.flush()) {
                 Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                    Err(Trouble(format!("{}: {e}", stream.name())))
+                    Err(Fatal(format!("{}: {e}", stream.name())))
                 }
                 _ => Ok(()),
             }

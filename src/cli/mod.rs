@@ -3,12 +3,12 @@
 #[cfg(target_os = "linux")]
 mod allocator;
 mod batch;
-mod blame;
 mod codec_cmd;
 mod color;
 mod completions;
+mod convert_cmd;
+mod destination;
 mod gen_cmd;
-mod job;
 mod man;
 mod output;
 mod progress;
@@ -432,7 +432,7 @@ pub fn main() -> ExitCode {
             .exit();
     }
     let status = match cli.command {
-        Command::Decode(args) => job::run(Mode::Decode { race: args.race }, &args),
+        Command::Decode(args) => convert_cmd::run(Mode::Decode { race: args.race }, &args),
         Command::Encode(args) | Command::Audit(args) if args.race => {
             let _ = std::io::Write::write_all(
                 &mut std::io::stderr(),
@@ -441,8 +441,8 @@ pub fn main() -> ExitCode {
             );
             EXIT_TROUBLE
         }
-        Command::Encode(args) => job::run(Mode::Encode, &args),
-        Command::Audit(args) => job::run(Mode::Audit, &args),
+        Command::Encode(args) => convert_cmd::run(Mode::Encode, &args),
+        Command::Audit(args) => convert_cmd::run(Mode::Audit, &args),
         Command::Completions(args) => completions::run(&args, Cli::command()),
         Command::Man(args) => man::run(&args, Cli::command()),
         Command::Gen(args) => gen_cmd::run(&args),

@@ -25,7 +25,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use super::job::Trouble;
+use super::convert_cmd::Fatal;
 
 /// The permissions a new file gets from `open(2)`: 0666 less the process umask, read from
 /// /proc/self/status (Linux; 0644 where that is not available). `None` off Unix, where the
@@ -153,18 +153,18 @@ impl AtomicFile {
     /// A file to become `path`: it keeps the owner, group and mode of the file it replaces
     /// as far as [`keep_owner_and_mode`] may, or gets the mode of a new file (0666 less the
     /// umask), not the temporary file's 0600.
-    pub(super) fn create(path: &Path) -> Result<Self, Trouble> {
+    pub(super) fn create(path: &Path) -> Result<Self, Fatal> {
         let existing = std::fs::metadata(path).ok();
         if let Some(meta) = &existing {
             if meta.is_dir() {
-                return Err(Trouble(format!("{}: is a directory", path.display())));
+                return Err(Fatal(format!("{}: is a directory", path.display())));
             }
             if !meta.is_file() {
                 // Opened by the path as given: a pipe's /proc link has no canonical path.
                 let file = std::fs::OpenOptions::new()
                     .write(true)
                     .open(path)
-                    .map_err(|e| Trouble::io(path, e))?;
+                    .map_err(|e| Fatal::io(path, e))?;
                 return Ok(AtomicFile::Direct {
                     target: path.to_owned(),
                     file: BufWriter::with_capacity(1 << 16, file),
@@ -175,18 +175,18 @@ impl AtomicFile {
             Some(_) => std::fs::canonicalize(path),
             None => new_file_path(path),
         }
-        .map_err(|e| Trouble::io(path, e))?;
+        .map_err(|e| Fatal::io(path, e))?;
         let dir = match target.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         };
-        let temp = ListedTemp::create_in(dir).map_err(|e| Trouble::io(path, e))?;
+        let temp = ListedTemp::create_in(dir).map_err(|e| Fatal::io(path, e))?;
         let kept = match (&existing, new_file_permissions()) {
             (Some(meta), _) => keep_owner_and_mode(temp.file(), meta),
             (None, Some(permissions)) => temp.file().set_permissions(permissions),
             (None, None) => Ok(()),
         };
-        kept.map_err(|e| Trouble::io(path, e))?;
+        kept.map_err(|e| Fatal::io(path, e))?;
         Ok(AtomicFile::Replace {
             target,
             temp: BufWriter::with_capacity(1 << 16, temp),
@@ -202,19 +202,17 @@ impl AtomicFile {
     }
 
     /// Flushes; for a replacement, syncs and renames the temporary file over the target.
-    pub(super) fn commit(self) -> Result<(), Trouble> {
+    pub(super) fn commit(self) -> Result<(), Fatal> {
         match self {
             AtomicFile::Replace { target, temp } => {
                 let temp = temp
                     .into_inner()
-                    .map_err(|e| Trouble::io(&target, e.into_error()))?;
-                temp.file()
-                    .sync_all()
-                    .map_err(|e| Trouble::io(&target, e))?;
-                temp.persist(&target).map_err(|e| Trouble::io(&target, e))?;
+                    .map_err(|e| Fatal::io(&target, e.into_error()))?;
+                temp.file().sync_all().map_err(|e| Fatal::io(&target, e))?;
+                temp.persist(&target).map_err(|e| Fatal::io(&target, e))?;
             }
             AtomicFile::Direct { target, mut file } => {
-                file.flush().map_err(|e| Trouble::io(&target, e))?;
+                file.flush().map_err(|e| Fatal::io(&target, e))?;
             }
         }
         Ok(())

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
-use super::job::Trouble;
+use super::convert_cmd::Fatal;
 use idnscope::job::STANDARD_INPUT;
 
 use super::output::AtomicFile;
@@ -49,7 +49,7 @@ pub fn run(args: &ProtectArgs) -> u8 {
 
 /// `idnscope protect index`: the outputs checked against the list, the index built, then
 /// written.
-fn index(args: &IndexArgs) -> Result<(), Trouble> {
+fn index(args: &IndexArgs) -> Result<(), Fatal> {
     let stdin = args.list.as_os_str() == "-";
     let list = match stdin {
         true => Path::new("/dev/stdin"),
@@ -59,7 +59,7 @@ fn index(args: &IndexArgs) -> Result<(), Trouble> {
     match &target {
         Target::Path(path) => check_distinct(&[("-o/--output", path)], &[&args.list])?,
         Target::Std(stream) if stream.is_terminal() => {
-            return Err(Trouble(format!(
+            return Err(Fatal(format!(
                 "-o {}: the index is binary: refused on a terminal; give -o FILE or send {} \
                  to a file or a pipe",
                 args.output.display(),
@@ -73,14 +73,14 @@ fn index(args: &IndexArgs) -> Result<(), Trouble> {
         if stdin {
             e.path = PathBuf::from(STANDARD_INPUT);
         }
-        Trouble(e.to_string())
+        Fatal(e.to_string())
     })?;
     match &target {
         Target::Path(path) => {
             let mut file = AtomicFile::create(path)?;
             file.writer()
                 .write_all(&bytes)
-                .map_err(|e| Trouble::io(path, e))?;
+                .map_err(|e| Fatal::io(path, e))?;
             file.commit()
         }
         // An index cut short is of no use: a reader gone early is a failure too.
@@ -88,7 +88,7 @@ fn index(args: &IndexArgs) -> Result<(), Trouble> {
             let mut out = stream.writer();
             out.write_all(&bytes)
                 .and_then(|()| out.flush())
-                .map_err(|e| Trouble(format!("{}: {e}", stream.name())))
+                .map_err(|e| Fatal(format!("{}: {e}", stream.name())))
         }
     }
 }

@@ -10,7 +10,7 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use super::job::Trouble;
+use super::convert_cmd::Fatal;
 use super::output::new_file_path;
 
 /// What a path names, for comparison.
@@ -93,7 +93,7 @@ fn stdin_metadata() -> Option<std::fs::Metadata> {
 /// Refuses outputs that are inputs or each other: `outputs` are the flag and path of each
 /// file written (`-o/--output`, `--report`), `inputs` the paths read (with `--in-place`,
 /// also rewritten, which is meant). Nothing has been written when this is called.
-pub(super) fn check_distinct(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Result<(), Trouble> {
+pub(super) fn check_distinct(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Result<(), Fatal> {
     let inputs: Vec<(&Path, Identity)> = inputs
         .iter()
         .filter_map(|&path| Some((path, input_identity(path)?)))
@@ -108,14 +108,14 @@ pub(super) fn check_distinct(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Res
                 true => "standard input".to_owned(),
                 false => format!("the input {}", input.display()),
             };
-            return Err(Trouble(format!(
+            return Err(Fatal(format!(
                 "{flag} {} is the same file as {input}: refused, as writing it would replace \
                  what is read; give another path",
                 path.display()
             )));
         }
         if let Some((other, other_path, _)) = written.iter().find(|(_, _, i)| *i == identity) {
-            return Err(Trouble(format!(
+            return Err(Fatal(format!(
                 "{flag} {} and {other} {} are the same file: refused, as one would replace the \
                  other; give them different paths",
                 path.display(),
@@ -131,7 +131,7 @@ pub(super) fn check_distinct(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Res
 /// in >> in`, `decode in 1<>in`; also standard input, `-`), as `cat` refuses "input file is
 /// output file": writing it would change what is read. Nothing has been written when this
 /// is called.
-pub(super) fn check_stdout(inputs: &[&Path]) -> Result<(), Trouble> {
+pub(super) fn check_stdout(inputs: &[&Path]) -> Result<(), Fatal> {
     let Some(stdout) = stdout_identity() else {
         return Ok(());
     };
@@ -139,7 +139,7 @@ pub(super) fn check_stdout(inputs: &[&Path]) -> Result<(), Trouble> {
         .iter()
         .find(|&&path| input_identity(path).as_ref() == Some(&stdout))
     {
-        Some(input) => Err(Trouble(format!(
+        Some(input) => Err(Fatal(format!(
             "standard output is {}: refused, as writing it would change what is read (input \
              file is output file); send standard output elsewhere",
             match input.as_os_str() == "-" {

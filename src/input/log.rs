@@ -31,7 +31,7 @@
 
 use memchr::memmem;
 
-use crate::input::sink::{Carry, Chunk, ChunkOutput, Locate, Scanner};
+use crate::input::scanner::{Carry, Chunk, ChunkOutput, Locate, Scanner};
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter, Outcome};
 
 /// Scans arbitrary text (DNS server logs, passive-DNS exports, JSON, CSV).
@@ -275,7 +275,7 @@ const MAX_TOKEN: usize = 16;
 
 /// The most bytes a name takes in any syntax the scanner reads (255 octets on the wire,
 /// at most five bytes each as a doubled `\\DDD` escape, and room to spare); a longer run
-/// of name characters is no name. Less than [`crate::input::sink::LOOKAHEAD`], so that a
+/// of name characters is no name. Less than [`crate::input::scanner::LOOKAHEAD`], so that a
 /// name across a cut is always seen whole by the chunk before it.
 pub const MAX_NAME_RUN: usize = 4096;
 
@@ -1388,8 +1388,8 @@ mod tests {
             matches!(
                 w,
                 [
-                    crate::input::sink::Segment::Owned(_),
-                    crate::input::sink::Segment::Owned(_)
+                    crate::input::scanner::Segment::Owned(_),
+                    crate::input::scanner::Segment::Owned(_)
                 ]
             )
         });

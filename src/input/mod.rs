@@ -12,5 +12,5 @@ pub mod names;
 mod plain_lines;
 pub mod rdata;
 mod record_rest;
-pub mod sink;
+pub mod scanner;
 pub mod zone;

@@ -3,7 +3,7 @@
 //! words (separated by spaces or tabs that no backslash escapes) is read whole, each word
 //! a name.
 //!
-//! A line that the pipeline has to cut (longer than [`crate::input::sink::LOOKAHEAD`] at the
+//! A line that the pipeline has to cut (longer than [`crate::input::scanner::LOOKAHEAD`] at the
 //! least, so longer than any name) is written as it is, and its first ACE label (or, when
 //! encoding, its first label that would be encoded) is reported `too-long`, wherever the
 //! cuts fall.
@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use std::convert::Infallible;
 
-use crate::input::sink::{Carry, Chunk, ChunkOutput, Scanner};
+use crate::input::scanner::{Carry, Chunk, ChunkOutput, Scanner};
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
 use idnscope_bytes::swar::{bytes_equal, LOW7};
 

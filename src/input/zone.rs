@@ -46,7 +46,7 @@ use memchr::{memchr, memchr2, memchr3, memchr_iter};
 use crate::input::plain_lines::plain_run;
 use crate::input::rdata::{self, Fields, NameFields};
 use crate::input::record_rest::rest_stop;
-use crate::input::sink::{Chunk, ChunkError, ChunkOutput, Placed, Scanner};
+use crate::input::scanner::{Chunk, ChunkError, ChunkOutput, Placed, Scanner};
 use crate::name::{Name, NameError, NameKind};
 use crate::rewrite::NameRewriter;
 use idnscope_bytes::swar::{bytes_equal_first, HIGH, ONES};

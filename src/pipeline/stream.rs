@@ -17,7 +17,7 @@
 use std::io::{self, Read};
 use std::time::{Duration, Instant};
 
-use crate::input::sink::{Carry, Chunk, Scanner, LOOKAHEAD};
+use crate::input::scanner::{Carry, Chunk, Scanner, LOOKAHEAD};
 
 use super::ChunkLimits;
 

@@ -13,7 +13,7 @@ use crate::common;
 use std::fs;
 use std::io;
 
-use idnscope::input::sink::{ChunkOutput, Scanner};
+use idnscope::input::scanner::{ChunkOutput, Scanner};
 use idnscope::input::zone::ZoneScanner;
 use idnscope::input::zone::{Include, Origin};
 use idnscope::pipeline::{self, ChunkLimits, Options, ParseError, Pipeline};

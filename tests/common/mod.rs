@@ -7,7 +7,7 @@ pub mod capture;
 
 use std::path::PathBuf;
 
-use idnscope::input::sink::{Chunk, ChunkOutput, Scanner};
+use idnscope::input::scanner::{Chunk, ChunkOutput, Scanner};
 use idnscope::rewrite::{Mode, NameRewriter};
 use idnscope::uts46::Profile;
 

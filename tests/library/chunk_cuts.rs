@@ -14,7 +14,7 @@ use idnscope::audit::{Homographs, Protected};
 use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
 use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
-use idnscope::input::sink::{Scanner, LOOKAHEAD};
+use idnscope::input::scanner::{Scanner, LOOKAHEAD};
 use idnscope::input::zone::ZoneScanner;
 use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
 use idnscope::report::{Format, ReportWriter};

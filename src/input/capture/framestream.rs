@@ -25,15 +25,15 @@ pub fn is_frame_stream(data: &[u8]) -> bool {
 
 /// The state of a walk through a Frame Streams file.
 #[derive(Debug, Clone, Default)]
-pub struct Walker {
+pub struct Frames {
     /// Whether a START frame with the dnstap content type was seen.
     started: bool,
 }
 
-impl Walker {
+impl Frames {
     /// A walker at the start of a file.
     pub fn new() -> Self {
-        Walker::default()
+        Frames::default()
     }
 
     /// The frame at the start of `rest`, which is at `offset` in the file.

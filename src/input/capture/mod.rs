@@ -200,11 +200,11 @@ pub struct Packet<'a> {
 #[derive(Debug, Clone)]
 pub enum Walker {
     /// pcap.
-    Pcap(pcap::Walker),
+    Pcap(pcap::Records),
     /// pcapng.
-    Pcapng(pcapng::Walker),
+    Pcapng(pcapng::Blocks),
     /// dnstap.
-    Dnstap(framestream::Walker),
+    Dnstap(framestream::Frames),
 }
 
 impl Walker {
@@ -214,10 +214,10 @@ impl Walker {
     pub fn start(data: &[u8]) -> Result<Option<(Walker, usize)>, CaptureError> {
         match Format::detect(data) {
             Some(Format::Pcap) => {
-                Ok(pcap::Walker::start(data)?.map(|(w, len)| (Walker::Pcap(w), len)))
+                Ok(pcap::Records::start(data)?.map(|(w, len)| (Walker::Pcap(w), len)))
             }
-            Some(Format::Pcapng) => Ok(Some((Walker::Pcapng(pcapng::Walker::new()), 0))),
-            Some(Format::Dnstap) => Ok(Some((Walker::Dnstap(framestream::Walker::new()), 0))),
+            Some(Format::Pcapng) => Ok(Some((Walker::Pcapng(pcapng::Blocks::new()), 0))),
+            Some(Format::Dnstap) => Ok(Some((Walker::Dnstap(framestream::Frames::new()), 0))),
             None if data.len() < 24 => Ok(None),
             None => Err(CaptureError::at(
                 0,
@@ -499,7 +499,7 @@ impl Extractor {
             return None;
         };
         let segment = match packet::decode(link, packet.data) {
-            Decoded::Segment(segment) => segment,
+            Decoded::TcpSegment(segment) => segment,
             Decoded::Fragment => {
                 self.stats.fragments += 1;
                 let text = "an IP fragment (fragments are not reassembled)".into();

@@ -35,7 +35,7 @@ pub mod linktype {
 
 /// A UDP datagram's or TCP segment's payload with its addresses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Segment<'a> {
+pub struct TcpSegment<'a> {
     /// The sender.
     pub src: SocketAddr,
     /// The receiver.
@@ -46,7 +46,7 @@ pub struct Segment<'a> {
     pub payload: &'a [u8],
 }
 
-/// The transport of a [`Segment`].
+/// The transport of a [`TcpSegment`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {
     /// A UDP datagram.
@@ -66,7 +66,7 @@ pub enum Transport {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decoded<'a> {
     /// UDP or TCP.
-    Segment(Segment<'a>),
+    TcpSegment(TcpSegment<'a>),
     /// A fragment of an IP datagram (not reassembled).
     Fragment,
     /// Something else: another link type, ARP, ICMP, another protocol.
@@ -174,13 +174,13 @@ pub fn decode(link: u16, data: &[u8]) -> Decoded<'_> {
         _ => return Decoded::Other,
     };
     match &packet.transport {
-        Some(TransportSlice::Udp(udp)) => Decoded::Segment(Segment {
+        Some(TransportSlice::Udp(udp)) => Decoded::TcpSegment(TcpSegment {
             src: SocketAddr::new(src, udp.source_port()),
             dst: SocketAddr::new(dst, udp.destination_port()),
             transport: Transport::Udp,
             payload: udp.payload(),
         }),
-        Some(TransportSlice::Tcp(tcp)) => Decoded::Segment(Segment {
+        Some(TransportSlice::Tcp(tcp)) => Decoded::TcpSegment(TcpSegment {
             src: SocketAddr::new(src, tcp.source_port()),
             dst: SocketAddr::new(dst, tcp.destination_port()),
             transport: Transport::Tcp {

@@ -47,15 +47,15 @@ struct Interface {
 
 /// The state of a walk through a pcapng file.
 #[derive(Debug, Clone, Default)]
-pub struct Walker {
+pub struct Blocks {
     big_endian: bool,
     interfaces: Vec<Interface>,
 }
 
-impl Walker {
+impl Blocks {
     /// A walker at the start of a file (which must begin with a Section Header Block).
     pub fn new() -> Self {
-        Walker::default()
+        Blocks::default()
     }
 
     /// The block at the start of `rest`, which is at `offset` in the file.

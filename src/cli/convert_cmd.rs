@@ -24,7 +24,7 @@ use idnscope::uts46::Profile;
 
 use indicatif::ProgressBar;
 
-use super::blame::Blame;
+use super::destination::Destination;
 use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
 use super::streams::{stdin_input, LineFlush, StdStream, StdinInput, Target};
@@ -32,9 +32,9 @@ use super::targets::{check_distinct, check_stdout};
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
 
 /// A failure that stops the job: exit status 2 with this message.
-pub(super) struct Trouble(pub(super) String);
+pub(super) struct Fatal(pub(super) String);
 
-impl Trouble {
+impl Fatal {
     /// Writes the message on standard error (control characters escaped): the exit status.
     pub(super) fn report(self) -> u8 {
         let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&self.0));
@@ -43,7 +43,7 @@ impl Trouble {
 
     /// An I/O failure on `what`.
     pub(super) fn io(what: &Path, e: io::Error) -> Self {
-        Trouble(format!("{}: {e}", what.display()))
+        Fatal(format!("{}: {e}", what.display()))
     }
 }
 
@@ -67,26 +67,26 @@ pub fn run(mode: Mode, args: &JobArgs) -> u8 {
     }
 }
 
-fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
+fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     if mode == Mode::Audit && (args.output.is_some() || args.in_place) {
-        return Err(Trouble(
+        return Err(Fatal(
             "audit does not rewrite: -o/--output and --in-place are for decode and encode".into(),
         ));
     }
     if args.in_place && (args.output.is_some() || args.paths.is_empty() || has_stdin(args)) {
-        return Err(Trouble(
+        return Err(Fatal(
             "--in-place needs file paths (not standard input) and no -o/--output".into(),
         ));
     }
     if args.follow && (args.in_place || args.paths.len() != 1 || has_stdin(args)) {
-        return Err(Trouble(
+        return Err(Fatal(
             "--follow reads one file PATH on as it grows: give one PATH (not -), without \
              --in-place"
                 .into(),
         ));
     }
     if args.follow_includes && mode != Mode::Audit {
-        return Err(Trouble(
+        return Err(Fatal(
             "--follow-includes is for audit (decode and encode keep $INCLUDE as text)".into(),
         ));
     }
@@ -97,7 +97,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     };
     let captures = job::has_captures(kind_of(args.format), &inputs);
     if args.in_place && captures {
-        return Err(Trouble(
+        return Err(Fatal(
             "--in-place is for text inputs: decode and encode write a capture's names as a \
              text log, to -o/--output or standard output"
                 .into(),
@@ -147,7 +147,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     };
     let origin = args.origin.as_deref().map(origin_option).transpose()?;
     let pipeline =
-        Pipeline::new(options).map_err(|e| Trouble(format!("starting the worker threads: {e}")))?;
+        Pipeline::new(options).map_err(|e| Fatal(format!("starting the worker threads: {e}")))?;
 
     let bar = progress_bar(args.progress, &inputs);
 
@@ -157,8 +157,8 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         Target::Std(_) => None,
     };
     let report_blame = match &targets.report {
-        Target::Path(path) => Blame::new(format!("{}: writing the report", path.display())),
-        Target::Std(stream) => Blame::new(format!("{}: writing the report", stream.name())),
+        Target::Path(path) => Destination::new(format!("{}: writing the report", path.display())),
+        Target::Std(stream) => Destination::new(format!("{}: writing the report", stream.name())),
     };
     let mut report_inner: Box<dyn Write> = match (report_file.as_mut(), &targets.report) {
         (Some(file), _) => Box::new(file.writer()),
@@ -224,7 +224,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
             drop(shared_output);
             let finished = report
                 .finish(None)
-                .map_err(|e| Trouble(format!("{}: {e}", report_blame.name)));
+                .map_err(|e| Fatal(format!("{}: {e}", report_blame.name)));
             drop(report_sink);
             drop(report_inner);
             let kept = match (finished, report_file) {
@@ -232,7 +232,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
                 (finished, _) => finished,
             };
             // The failure of the report too, before the one that stopped the job.
-            if let Err(Trouble(message)) = kept {
+            if let Err(Fatal(message)) = kept {
                 let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&message));
             }
             return Err(trouble);
@@ -248,7 +248,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
         Some(Output::File(file)) => file.commit()?,
         Some(Output::Stream(mut out, stream)) if ended == Ended::Done => match out.flush() {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                return Err(Trouble(format!("{}: {e}", stream.name())))
+                return Err(Fatal(format!("{}: {e}", stream.name())))
             }
             _ => {}
         },
@@ -264,7 +264,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Trouble> {
     match report.finish(figures.then_some(&total)) {
         Err(_)
             if targets.report == Target::Std(StdStream::Stdout) && report_blame.broken_pipe() => {}
-        finished => finished.map_err(|e| Trouble(format!("{}: {e}", report_blame.name)))?,
+        finished => finished.map_err(|e| Fatal(format!("{}: {e}", report_blame.name)))?,
     }
     drop(report_sink);
     drop(report_inner);
@@ -298,7 +298,7 @@ struct Targets {
 impl Targets {
     /// The targets of `args`; refuses the rewritten text and the findings in one standard
     /// stream, and the `--stats` line in the stream of a CSV report.
-    fn of(mode: Mode, args: &JobArgs, format: Format) -> Result<Self, Trouble> {
+    fn of(mode: Mode, args: &JobArgs, format: Format) -> Result<Self, Fatal> {
         let output = match mode {
             Mode::Audit => None,
             _ if args.in_place => None,
@@ -308,7 +308,7 @@ impl Targets {
         let report_silenced = args.quiet && report == Target::Std(StdStream::Stderr);
         if let (Some(Target::Std(stream)), false) = (&output, report_silenced) {
             if report == Target::Std(*stream) {
-                return Err(Trouble(format!(
+                return Err(Fatal(format!(
                     "the rewritten text and the findings would both go to {}, mixed: give \
                      -o FILE or --report FILE",
                     stream.name()
@@ -318,7 +318,7 @@ impl Targets {
         let report_on_stderr = report == Target::Std(StdStream::Stderr) && !report_silenced;
         let carries_figures = matches!(format, Format::Jsonl | Format::Html) && !report_silenced;
         if args.stats && format == Format::Csv && report_on_stderr {
-            return Err(Trouble(
+            return Err(Fatal(
                 "--stats would write its line of text into the CSV report on standard error: \
                  give --report FILE (or --report -) for the CSV"
                     .into(),
@@ -358,20 +358,20 @@ fn run_inputs(
     reports: &mut Reporting<'_, '_>,
     total: &mut Stats,
     unreadable: &mut usize,
-) -> Result<Ended, Trouble> {
+) -> Result<Ended, Fatal> {
     let output_blame = match (&shared_output, &args.output) {
-        (Some(Output::File(_)), Some(path)) => Some(Blame::output(path)),
-        (Some(Output::Stream(_, stream)), _) => Some(Blame::new(stream.name().into())),
+        (Some(Output::File(_)), Some(path)) => Some(Destination::output(path)),
+        (Some(Output::Stream(_, stream)), _) => Some(Destination::new(stream.name().into())),
         (Some(Output::File(_)), None) | (None, _) => None,
     };
     for path in inputs {
         let source = match args.in_place {
             // Looked at before it is opened: opening a FIFO would wait for a writer.
             true => std::fs::metadata(path)
-                .map_err(|e| Trouble::io(path, e))
+                .map_err(|e| Fatal::io(path, e))
                 .and_then(|meta| match meta.is_file() || meta.is_dir() {
                     true => open_input(path),
-                    false => Err(Trouble(format!(
+                    false => Err(Fatal(format!(
                         "{}: --in-place needs a regular file",
                         path.display()
                     ))),
@@ -381,7 +381,7 @@ fn run_inputs(
         };
         let source = match source {
             Ok(source) => source,
-            Err(Trouble(message)) => {
+            Err(Fatal(message)) => {
                 let _ = say(
                     reports.bar,
                     &format!("idnscope: {}", escape_controls(&message)),
@@ -397,7 +397,7 @@ fn run_inputs(
         let follow = args.follow_includes && path.as_os_str() != "-";
         let stats = if args.in_place {
             let mut file = AtomicFile::create(path)?;
-            let blame = Blame::output(path);
+            let blame = Destination::output(path);
             let mut lines = LineFlush {
                 inner: file.writer(),
                 lines: args.line_buffered,
@@ -418,7 +418,7 @@ fn run_inputs(
                 *unreadable += 1;
                 continue;
             }
-            let stats = blame.blame(stats.map_err(Trouble::from))?;
+            let stats = blame.blame(stats.map_err(Fatal::from))?;
             file.commit()?;
             stats
         } else {
@@ -448,7 +448,7 @@ fn run_inputs(
                 *unreadable += 1;
                 continue;
             }
-            let stats = stats.map_err(Trouble::from);
+            let stats = stats.map_err(Fatal::from);
             match &output_blame {
                 Some(blame)
                     if stats.is_err()
@@ -476,9 +476,9 @@ fn run_inputs(
 /// The message of an input that could not be read to its end, or that changed while it was
 /// read (truncated, written to), when writing to `output` (if any) did not fail: that input
 /// counts as unreadable, and the others go on.
-fn failed_input(stats: &Result<Stats, job::Error>, output: Option<&Blame>) -> Option<String> {
+fn failed_input(stats: &Result<Stats, job::Error>, output: Option<&Destination>) -> Option<String> {
     match stats {
-        Err(e @ job::Error::Read { .. }) if !output.is_some_and(Blame::failed) => {
+        Err(e @ job::Error::Read { .. }) if !output.is_some_and(Destination::failed) => {
             Some(format!("idnscope: {}", escape_controls(&e.to_string())))
         }
         _ => None,
@@ -510,42 +510,40 @@ enum Output {
 
 /// The origin that `--origin NAME` gives: a domain name in presentation format, made
 /// absolute.
-fn origin_option(name: &str) -> Result<Arc<[u8]>, Trouble> {
+fn origin_option(name: &str) -> Result<Arc<[u8]>, Fatal> {
     if let Err(e) = idnscope::name::Name::parse(name.as_bytes()) {
-        return Err(Trouble(format!("--origin {}: {e}", quote_input(name))));
+        return Err(Fatal(format!("--origin {}: {e}", quote_input(name))));
     }
     idnscope::input::zone::resolve_origin(name.as_bytes(), None)
-        .ok_or_else(|| Trouble(format!("--origin {}: not a domain name", quote_input(name))))
+        .ok_or_else(|| Fatal(format!("--origin {}: not a domain name", quote_input(name))))
 }
 
 /// The built-in protected domains plus those of the `--protect` files (text lists or index
 /// files).
-fn protected_list(files: &[PathBuf]) -> Result<Protected, Trouble> {
+fn protected_list(files: &[PathBuf]) -> Result<Protected, Fatal> {
     let mut protected = Protected::builtin();
     for path in files {
-        protected
-            .add_file(path)
-            .map_err(|e| Trouble(e.to_string()))?;
+        protected.add_file(path).map_err(|e| Fatal(e.to_string()))?;
     }
     Ok(protected)
 }
 
 /// A stopped input's message; a budget of `$INCLUDE` bytes spent says which option raises
 /// it.
-impl From<job::Error> for Trouble {
+impl From<job::Error> for Fatal {
     fn from(e: job::Error) -> Self {
         match &e {
             #[cfg(unix)]
             job::Error::Include {
                 error: IncludeError::OverBudget { .. },
                 ..
-            } => Trouble(format!("{e} (raise it with --include-budget)")),
+            } => Fatal(format!("{e} (raise it with --include-budget)")),
             #[cfg(unix)]
             job::Error::Include {
                 error: IncludeError::TooMany { .. },
                 ..
-            } => Trouble(format!("{e} (raise it with --include-limit)")),
-            _ => Trouble(e.to_string()),
+            } => Fatal(format!("{e} (raise it with --include-limit)")),
+            _ => Fatal(e.to_string()),
         }
     }
 }
@@ -559,7 +557,7 @@ fn follow_zone(
     args: &JobArgs,
     reports: &mut dyn Reports,
     total: &mut Stats,
-) -> Result<(), Trouble> {
+) -> Result<(), Fatal> {
     let limits = IncludeLimits {
         bytes: args.include_budget,
         files: args.include_limit,
@@ -576,29 +574,29 @@ fn follow_zone(
     _: &JobArgs,
     _: &mut dyn Reports,
     _: &mut Stats,
-) -> Result<(), Trouble> {
-    Err(Trouble("--follow-includes needs a Unix system".into()))
+) -> Result<(), Fatal> {
+    Err(Fatal("--follow-includes needs a Unix system".into()))
 }
 
 /// Opens the input `path` (`-` is standard input); a folder is refused.
-fn open_input(path: &Path) -> Result<Source, Trouble> {
+fn open_input(path: &Path) -> Result<Source, Fatal> {
     if path.as_os_str() == "-" {
         return match stdin_input() {
             Ok(StdinInput::Whole(file, meta)) => Ok(Source::of_file(file, meta)),
             Ok(StdinInput::Stream(reader, regular)) => Ok(Source::Stream { reader, regular }),
-            Err(e) => Err(Trouble::io(Path::new(STANDARD_INPUT), e)),
+            Err(e) => Err(Fatal::io(Path::new(STANDARD_INPUT), e)),
         };
     }
-    Source::open(path).map_err(|e| Trouble::io(path, e))
+    Source::open(path).map_err(|e| Fatal::io(path, e))
 }
 
 /// Opens the input `path` to be read on as it grows (`--follow`), until the first SIGINT,
 /// SIGTERM or SIGHUP; what is not a regular file is read as usual.
-fn follow_input(path: &Path) -> Result<Source, Trouble> {
-    let file = std::fs::File::open(path).map_err(|e| Trouble::io(path, e))?;
-    let meta = file.metadata().map_err(|e| Trouble::io(path, e))?;
+fn follow_input(path: &Path) -> Result<Source, Fatal> {
+    let file = std::fs::File::open(path).map_err(|e| Fatal::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Fatal::io(path, e))?;
     if meta.is_dir() {
-        return Err(Trouble::io(path, io::Error::other("is a directory")));
+        return Err(Fatal::io(path, io::Error::other("is a directory")));
     }
     if !meta.is_file() {
         // Read as usual, from the descriptor open (a FIFO opened again would wait for

@@ -6,23 +6,23 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::rc::Rc;
 
-use super::job::Trouble;
+use super::convert_cmd::Fatal;
 
 /// A place the job writes to (an output or the report), and the first error of writing
 /// there. The pipeline's errors name the input being read, but a full disk or a closed
-/// pipe is the fault of the place written to, and [`Blame::blame`] then names that instead.
-pub(super) struct Blame {
+/// pipe is the fault of the place written to, and [`Destination::blame`] then names that instead.
+pub(super) struct Destination {
     /// The place as the user knows it: `FILE: writing the output`, `FILE: writing the
     /// report`, `standard output`.
     pub(super) name: String,
     /// Why a write or flush failed first (its kind and message), shared with the
-    /// [`Blamed`] writers.
+    /// [`DestinationWriter`] writers.
     failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
 }
 
-impl Blame {
+impl Destination {
     pub(super) fn new(name: String) -> Self {
-        Blame {
+        Destination {
             name,
             failed: Rc::default(),
         }
@@ -30,21 +30,21 @@ impl Blame {
 
     /// Output file `path`.
     pub(super) fn output(path: &Path) -> Self {
-        Blame::new(format!("{}: writing the output", path.display()))
+        Destination::new(format!("{}: writing the output", path.display()))
     }
 
     /// A writer into `inner` that notes its first failure here.
-    pub(super) fn writer<'w>(&self, inner: &'w mut dyn Write) -> Blamed<'w> {
-        Blamed {
+    pub(super) fn writer<'w>(&self, inner: &'w mut dyn Write) -> DestinationWriter<'w> {
+        DestinationWriter {
             inner,
             failed: Rc::clone(&self.failed),
         }
     }
 
     /// `result`, with its error blamed on this place when writing to it failed.
-    pub(super) fn blame<T>(&self, result: Result<T, Trouble>) -> Result<T, Trouble> {
+    pub(super) fn blame<T>(&self, result: Result<T, Fatal>) -> Result<T, Fatal> {
         match (result, &*self.failed.borrow()) {
-            (Err(_), Some((_, why))) => Err(Trouble(format!("{}: {why}", self.name))),
+            (Err(_), Some((_, why))) => Err(Fatal(format!("{}: {why}", self.name))),
             (result, _) => result,
         }
     }
@@ -60,13 +60,13 @@ impl Blame {
     }
 }
 
-/// A writer that notes its first failure in its [`Blame`].
-pub(super) struct Blamed<'w> {
+/// A writer that notes its first failure in its [`Destination`].
+pub(super) struct DestinationWriter<'w> {
     inner: &'w mut dyn Write,
     failed: Rc<RefCell<Option<(io::ErrorKind, String)>>>,
 }
 
-impl Blamed<'_> {
+impl DestinationWriter<'_> {
     fn note<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
         if let Err(e) = &result {
             let mut failed = self.failed.borrow_mut();
@@ -78,7 +78,7 @@ impl Blamed<'_> {
     }
 }
 
-impl Write for Blamed<'_> {
+impl Write for DestinationWriter<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let result = self.inner.write(buf);
         self.note(result)
