@@ -193,6 +193,7 @@ pub mod report;
 pub mod rewrite;
 pub mod uts46;
 
+/// The codec layer, Punycode and RACE on single strings: the `idnscope-codec` crate.
 pub use idnscope_codec as codec;
 
 pub use reason::Reason;

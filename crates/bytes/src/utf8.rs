@@ -31,7 +31,7 @@ fn utf8_word(c: char) -> (u32, usize) {
 /// 1110 and 1111 (10xx never leads).
 const LEN_BY_LEAD: [u8; 16] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4];
 
-/// The UTF-8 encoding of one `char` in the low bytes of a word, as [`utf8_word`] gives it
+/// The UTF-8 encoding of one `char` in the low bytes of a word, as `utf8_word` gives it
 /// (first byte lowest, zero bytes after it). Made only from a `char`, so that a run of them
 /// is written out as text without a check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
