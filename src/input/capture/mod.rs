@@ -499,7 +499,7 @@ impl Extractor {
             return None;
         };
         let segment = match packet::decode(link, packet.data) {
-            Decoded::TcpSegment(segment) => segment,
+            Decoded::Payload(segment) => segment,
             Decoded::Fragment => {
                 self.stats.fragments += 1;
                 let text = "an IP fragment (fragments are not reassembled)".into();
@@ -786,4 +786,48 @@ pub fn read(data: &[u8], sink: &mut dyn FnMut(Event<'_>)) -> Result<Stats, Captu
     })();
     extractor.finish(sink);
     result.map(|()| extractor.stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::starts_with_dns;
+    use hickory_proto::op::{Message, Query};
+    use hickory_proto::rr::{Name, RecordType};
+
+    /// A query for `www.example.com` of type A, made by hickory-proto, with the two-byte
+    /// length that comes before a DNS message on TCP.
+    fn framed_query() -> Vec<u8> {
+        let mut message = Message::new();
+        message.add_query(Query::query(
+            Name::from_ascii("www.example.com.").unwrap(),
+            RecordType::A,
+        ));
+        let wire = message.to_vec().unwrap();
+        let mut framed = (wire.len() as u16).to_be_bytes().to_vec();
+        framed.extend_from_slice(&wire);
+        framed
+    }
+
+    #[test]
+    fn a_segment_starts_a_dns_message_whole_or_cut_after_a_name() {
+        let framed = framed_query();
+        assert!(starts_with_dns(&framed), "whole");
+        // Cut inside the question's type: the name before the cut reads.
+        assert!(
+            starts_with_dns(&framed[..framed.len() - 3]),
+            "cut after the name"
+        );
+        // Cut inside the header or the name: nothing reads as DNS yet.
+        assert!(!starts_with_dns(&framed[..2 + 7]), "cut in the header");
+        assert!(!starts_with_dns(&framed[..2 + 12 + 5]), "cut in the name");
+        // Other protocols, and a length that the message does not fill with DNS.
+        assert!(!starts_with_dns(
+            b"GET / HTTP/1.1\r\nHost: example.com\r\n\r\n"
+        ));
+        let mut garbage = framed.clone();
+        garbage[2 + 12] = 0xC0; // a compression pointer where the name starts, to itself
+        garbage[2 + 13] = 12;
+        assert!(!starts_with_dns(&garbage), "a pointer loop");
+        assert!(!starts_with_dns(&[0]), "one byte");
+    }
 }

@@ -35,7 +35,7 @@ pub mod linktype {
 
 /// A UDP datagram's or TCP segment's payload with its addresses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TcpSegment<'a> {
+pub struct Payload<'a> {
     /// The sender.
     pub src: SocketAddr,
     /// The receiver.
@@ -46,7 +46,7 @@ pub struct TcpSegment<'a> {
     pub payload: &'a [u8],
 }
 
-/// The transport of a [`TcpSegment`].
+/// The transport of a [`Payload`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {
     /// A UDP datagram.
@@ -66,7 +66,7 @@ pub enum Transport {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decoded<'a> {
     /// UDP or TCP.
-    TcpSegment(TcpSegment<'a>),
+    Payload(Payload<'a>),
     /// A fragment of an IP datagram (not reassembled).
     Fragment,
     /// Something else: another link type, ARP, ICMP, another protocol.
@@ -89,46 +89,40 @@ fn is_tag(ether_type: u16) -> bool {
     )
 }
 
-/// Skips every VLAN tag at the front of `rest`, however many are stacked (etherparse reads
-/// three at most): returns the EtherType after them and what follows, or `None` when the
-/// frame ends inside a tag.
-fn untag(mut ether_type: u16, mut rest: &[u8]) -> Option<(EtherType, &[u8])> {
+/// A frame whose headers etherparse cannot slice.
+const CUT_HEADER: &str = "link, IP or transport header cut short or invalid";
+
+/// The packet after a link header that ends with `ether_type`, `rest` the bytes after it:
+/// every VLAN tag at the front skipped, however many are stacked (etherparse reads three
+/// at most).
+fn after_tags(mut ether_type: u16, mut rest: &[u8]) -> Result<SlicedPacket<'_>, &'static str> {
     while is_tag(ether_type) {
-        let tag = rest.get(..4)?;
+        let tag = rest.get(..4).ok_or(CUT_TAG)?;
         ether_type = u16::from_be_bytes([tag[2], tag[3]]);
         rest = &rest[4..];
     }
-    Some((EtherType(ether_type), rest))
+    SlicedPacket::from_ether_type(EtherType(ether_type), rest).map_err(|_| CUT_HEADER)
 }
 
 /// Reads the frame `data` of link type `link`.
 pub fn decode(link: u16, data: &[u8]) -> Decoded<'_> {
     let sliced = match link {
         linktype::ETHERNET => match data.get(..14) {
-            Some(head) => match untag(u16::from_be_bytes([head[12], head[13]]), &data[14..]) {
-                Some((ether_type, rest)) => SlicedPacket::from_ether_type(ether_type, rest),
-                None => return Decoded::Malformed(CUT_TAG),
-            },
+            Some(head) => after_tags(u16::from_be_bytes([head[12], head[13]]), &data[14..]),
             None => return Decoded::Malformed("shorter than an Ethernet header"),
         },
         linktype::LINUX_SLL => match data.get(..16) {
             Some(head) if is_tag(u16::from_be_bytes([head[14], head[15]])) => {
-                match untag(u16::from_be_bytes([head[14], head[15]]), &data[16..]) {
-                    Some((ether_type, rest)) => SlicedPacket::from_ether_type(ether_type, rest),
-                    None => return Decoded::Malformed(CUT_TAG),
-                }
+                after_tags(u16::from_be_bytes([head[14], head[15]]), &data[16..])
             }
-            _ => SlicedPacket::from_linux_sll(data),
+            _ => SlicedPacket::from_linux_sll(data).map_err(|_| CUT_HEADER),
         },
         linktype::LINUX_SLL2 => match data.get(..20) {
-            Some(head) => match untag(u16::from_be_bytes([head[0], head[1]]), &data[20..]) {
-                Some((ether_type, rest)) => SlicedPacket::from_ether_type(ether_type, rest),
-                None => return Decoded::Malformed(CUT_TAG),
-            },
+            Some(head) => after_tags(u16::from_be_bytes([head[0], head[1]]), &data[20..]),
             None => return Decoded::Malformed("shorter than a Linux SLL2 header"),
         },
         linktype::RAW | linktype::RAW_12 | linktype::RAW_14 | linktype::IPV4 | linktype::IPV6 => {
-            SlicedPacket::from_ip(data)
+            SlicedPacket::from_ip(data).map_err(|_| CUT_HEADER)
         }
         linktype::NULL | linktype::LOOP => {
             let Some(head) = data.get(..4) else {
@@ -143,14 +137,15 @@ pub fn decode(link: u16, data: &[u8]) -> Decoded<'_> {
             };
             // AF_INET is 2 everywhere; AF_INET6 is 10, 24, 28 or 30 by system.
             match family {
-                2 | 10 | 24 | 28 | 30 => SlicedPacket::from_ip(&data[4..]),
+                2 | 10 | 24 | 28 | 30 => SlicedPacket::from_ip(&data[4..]).map_err(|_| CUT_HEADER),
                 _ => return Decoded::Other,
             }
         }
         _ => return Decoded::Other,
     };
-    let Ok(packet) = sliced else {
-        return Decoded::Malformed("link, IP or transport header cut short or invalid");
+    let packet = match sliced {
+        Ok(packet) => packet,
+        Err(why) => return Decoded::Malformed(why),
     };
     if packet.is_ip_payload_fragmented() {
         return Decoded::Fragment;
@@ -174,13 +169,13 @@ pub fn decode(link: u16, data: &[u8]) -> Decoded<'_> {
         _ => return Decoded::Other,
     };
     match &packet.transport {
-        Some(TransportSlice::Udp(udp)) => Decoded::TcpSegment(TcpSegment {
+        Some(TransportSlice::Udp(udp)) => Decoded::Payload(Payload {
             src: SocketAddr::new(src, udp.source_port()),
             dst: SocketAddr::new(dst, udp.destination_port()),
             transport: Transport::Udp,
             payload: udp.payload(),
         }),
-        Some(TransportSlice::Tcp(tcp)) => Decoded::TcpSegment(TcpSegment {
+        Some(TransportSlice::Tcp(tcp)) => Decoded::Payload(Payload {
             src: SocketAddr::new(src, tcp.source_port()),
             dst: SocketAddr::new(dst, tcp.destination_port()),
             transport: Transport::Tcp {
