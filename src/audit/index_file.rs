@@ -20,7 +20,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::index::{Filter, Gate, KeyKind, Regions, Table, U32s, U64s, KINDS};
-use super::protected::{segment_of_list, ListError, Segment};
+use super::protected::{read_list, segment_of_list, ListError, Segment};
 use crate::input::mapped::MappedFile;
 
 /// The first bytes of an index file (no text list starts with them: the first byte is not
@@ -49,7 +49,8 @@ pub fn is_index(bytes: &[u8]) -> bool {
 pub fn build(list: &Path) -> Result<Vec<u8>, ListError> {
     let io = |e: std::io::Error| ListError::file(list, e.to_string());
     let before = std::fs::metadata(list).map_err(io)?;
-    let bytes = std::fs::read(list).map_err(io)?;
+    let mut bytes = Vec::new();
+    read_list(std::fs::File::open(list).map_err(io)?, &mut bytes, list)?;
     if is_index(&bytes) {
         return Err(ListError::file(list, "is an index file already"));
     }

@@ -90,6 +90,36 @@ impl ListError {
     }
 }
 
+/// The most bytes of a protected list read as text, some ten million domains: a larger
+/// source, or an endless one (a device, a pipe that never ends), is refused rather than
+/// read into memory.
+pub const MAX_LIST_BYTES: u64 = 256 << 20;
+
+/// Appends the rest of `reader`, the text list `path`, to `bytes` (its first bytes, already
+/// read), up to [`MAX_LIST_BYTES`] in all.
+pub(super) fn read_list(
+    reader: impl std::io::Read,
+    bytes: &mut Vec<u8>,
+    path: &Path,
+) -> Result<(), ListError> {
+    use std::io::Read;
+    let room = (MAX_LIST_BYTES + 1).saturating_sub(bytes.len() as u64);
+    reader
+        .take(room)
+        .read_to_end(bytes)
+        .map_err(|e| ListError::file(path, e.to_string()))?;
+    if bytes.len() as u64 > MAX_LIST_BYTES {
+        return Err(ListError::file(
+            path,
+            format!(
+                "more than {} MiB: too large for a protected list",
+                MAX_LIST_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A view of one source: its domains and the tables of their keys.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Segment<'a> {
@@ -258,8 +288,8 @@ impl Protected {
             return Ok(());
         }
         let mut bytes = head;
-        bytes.reserve(usize::try_from(len).unwrap_or(0));
-        file.read_to_end(&mut bytes).map_err(io)?;
+        bytes.reserve(usize::try_from(len.min(MAX_LIST_BYTES)).unwrap_or(0));
+        read_list(file, &mut bytes, path)?;
         let text = String::from_utf8(bytes).map_err(|_| ListError::file(path, "not UTF-8 text"))?;
         self.add_list(&text).map_err(|(line, message)| ListError {
             path: path.to_owned(),

@@ -384,6 +384,30 @@ fn protect_index_refuses_a_bad_list_and_writes_nothing() {
     assert!(stderr.contains("is an index file already"), "{stderr}");
 }
 
+/// An endless protected list (a device that never ends) is refused once it is over the
+/// bound, by `audit --protect` and by `protect index`, within a minute and with its reason,
+/// and no index is written.
+#[cfg(unix)]
+#[test]
+fn an_endless_list_is_refused_at_its_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let idx = dir.path().join("zero.idx");
+    let sample = repo("samples/example.zone");
+    let runs = [
+        vec!["audit", "--protect", "/dev/zero", sample.to_str().unwrap()],
+        vec!["protect", "index", "/dev/zero", "-o", idx.to_str().unwrap()],
+    ];
+    for args in runs {
+        let (status, stderr) = run_bounded(&args);
+        assert_eq!(status, Some(2), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr, "idnscope: /dev/zero: more than 256 MiB: too large for a protected list\n",
+            "{args:?}"
+        );
+    }
+    assert!(!idx.exists());
+}
+
 /// A truncated index under a running audit: the map faults, and the guard turns the fault
 /// into exit status 2 and a message (Linux: the map is seen in /proc).
 #[cfg(target_os = "linux")]
