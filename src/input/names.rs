@@ -14,7 +14,7 @@ use std::convert::Infallible;
 
 use crate::input::scanner::{Carry, Chunk, ChunkOutput, Scanner};
 use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
-use idnscope_bytes::swar::{bytes_equal, LOW7};
+use idnscope_bytes::swar::{bytes_equal, HIGH, LOW7, ONES};
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -26,6 +26,9 @@ struct Marks {
     dashes_or_escape: bool,
     /// A byte that is not ASCII.
     not_ascii: bool,
+    /// A byte of 0x20 or under: a space, a tab, a `\r`, another control character (only a
+    /// line that has one can hold blanks between words).
+    blank_or_control: bool,
 }
 
 /// Where the line that starts at `start` ends (at its `\n`, or at the end of `data`), and
@@ -33,13 +36,16 @@ struct Marks {
 /// costs more than the search.
 fn line_end_and_marks(data: &[u8], start: usize) -> (usize, Marks) {
     let mut i = start;
-    let (mut dashes_or_escape, mut not_ascii) = (0u64, 0u64);
+    let (mut dashes_or_escape, mut not_ascii, mut low) = (0u64, 0u64, 0u64);
     let mut hyphen_before = 0u64;
     while let Some(word) = data.get(i..i + 8) {
         let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
         let newline = bytes_equal(w, b'\n');
         let hyphens = bytes_equal(w, b'-');
         let backslashes = bytes_equal(w, b'\\');
+        // The high bit of a byte under 0x21, and maybe of bytes above such a byte (the
+        // borrow goes on): exact for whether there is one, and below the first.
+        let under = w.wrapping_sub(ONES * 0x21) & !w & HIGH;
         // A hyphen after a hyphen, in this word or across from the word before.
         let pairs = hyphens & ((hyphens << 8) | hyphen_before);
         if newline != 0 {
@@ -49,17 +55,20 @@ fn line_end_and_marks(data: &[u8], start: usize) -> (usize, Marks) {
             let marks = Marks {
                 dashes_or_escape: (dashes_or_escape | ((pairs | backslashes) & before)) != 0,
                 not_ascii: (not_ascii | (w & !LOW7 & before)) != 0,
+                blank_or_control: (low | (under & before)) != 0,
             };
             return (end, marks);
         }
         dashes_or_escape |= pairs | backslashes;
         not_ascii |= w & !LOW7;
+        low |= under;
         hyphen_before = hyphens >> 56;
         i += 8;
     }
     let mut marks = Marks {
         dashes_or_escape: dashes_or_escape != 0,
         not_ascii: not_ascii != 0,
+        blank_or_control: low != 0,
     };
     let mut hyphen = hyphen_before != 0;
     for (at, &b) in data.iter().enumerate().skip(i) {
@@ -68,6 +77,7 @@ fn line_end_and_marks(data: &[u8], start: usize) -> (usize, Marks) {
         }
         marks.dashes_or_escape |= b == b'\\' || (hyphen && b == b'-');
         marks.not_ascii |= !b.is_ascii();
+        marks.blank_or_control |= b <= b' ';
         hyphen = b == b'-';
     }
     (data.len(), marks)
@@ -179,7 +189,7 @@ impl Scanner for NamesScanner {
                 }
                 let name_at = line_start + body.start;
                 let name_end = name_at + name.len();
-                if work && !has_blank(name) {
+                if work && !(marks.blank_or_control && has_blank(name)) {
                     out.keep(line_start..name_at);
                     out.rewrite_name_needing_work(
                         rewriter,
@@ -328,27 +338,36 @@ mod tests {
         let marks = Marks {
             dashes_or_escape: line.contains(&b'\\') || line.windows(2).any(|w| w == b"--"),
             not_ascii: !line.is_ascii(),
+            blank_or_control: line.iter().any(|&b| b <= b' '),
         };
         (end, marks)
     }
 
     #[test]
     fn lines_and_marks_at_word_edges() {
-        for (text, dashes_or_escape, not_ascii) in [
-            (&b"abcdefg-\n"[..], false, false),
-            (b"abcdefg--", true, false),
-            (b"abcdefg-\n-", false, false),
-            (b"abcdefg-" as &[u8], false, false),
-            (b"abcdefg--bcdefgh\n", true, false),
-            (b"abcdefgh-ijklmno-\n", false, false),
-            (b"abcdefgh-ijklmn-\x80\n", false, true),
-            (b"abcdefgh-ijklmn-\n\x80", false, false),
-            (b"a\\\n", true, false),
-            (b"\n\\", false, false),
+        for (text, dashes_or_escape, not_ascii, blank_or_control) in [
+            (&b"abcdefg-\n"[..], false, false, false),
+            (b"abcdefg--", true, false, false),
+            (b"abcdefg-\n-", false, false, false),
+            (b"abcdefg-" as &[u8], false, false, false),
+            (b"abcdefg--bcdefgh\n", true, false, false),
+            (b"abcdefgh-ijklmno-\n", false, false, false),
+            (b"abcdefgh-ijklmn-\x80\n", false, true, false),
+            (b"abcdefgh-ijklmn-\n\x80", false, false, false),
+            (b"a\\\n", true, false, false),
+            (b"\n\\", false, false, false),
+            // A blank in the first word, in the second, and in the tail; 0x21 is none,
+            // nor are the bytes after the line end.
+            (b"a b\n", false, false, true),
+            (b"abcdefgh\tb\n", false, false, true),
+            (b"abcdefgh!ijklmn\r\n", false, false, true),
+            (b"!!!!!!!!!\n ", false, false, false),
+            (b"\x80\xff!\x21\n\t", false, true, false),
         ] {
             let marks = Marks {
                 dashes_or_escape,
                 not_ascii,
+                blank_or_control,
             };
             assert_eq!(line_end_and_marks(text, 0), plain(text, 0), "{text:?}");
             assert_eq!(line_end_and_marks(text, 0).1, marks, "{text:?}");
@@ -359,7 +378,7 @@ mod tests {
         #[test]
         fn lines_and_marks_agree_with_a_byte_loop(
             data in prop::collection::vec(
-                prop::sample::select(&b"ab-\\\n\x80\xC3 x"[..]), 0..80),
+                prop::sample::select(&b"ab-\\\n\x80\xC3 x\t\r!\x00\x1f\x20\x21\xa0"[..]), 0..80),
             start in 0usize..80,
         ) {
             let start = start.min(data.len());
