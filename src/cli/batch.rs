@@ -69,8 +69,8 @@ pub fn run(
 
     let written = if strings.is_empty() {
         // Results appended to the file being read would be read again, without end.
-        if let Err(trouble) = check_stdout(&[Path::new("-")]) {
-            let _ = writeln!(io::stderr(), "idnscope: {command}: {}", trouble.0);
+        if let Err(fatal) = check_stdout(&[Path::new("-")]) {
+            let _ = writeln!(io::stderr(), "idnscope: {command}: {}", fatal.0);
             return EXIT_TROUBLE;
         }
         let stdin = match stdin_reader() {

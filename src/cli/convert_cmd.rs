@@ -63,7 +63,7 @@ pub fn run(mode: Mode, args: &JobArgs) -> u8 {
         Ok(done) if done.unreadable > 0 => EXIT_TROUBLE,
         Ok(done) if done.findings > 0 || done.malformed > 0 => EXIT_FINDINGS,
         Ok(_) => EXIT_CLEAN,
-        Err(trouble) => trouble.report(),
+        Err(fatal) => fatal.report(),
     }
 }
 
@@ -156,7 +156,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         Target::Path(path) => Some(AtomicFile::create(path)?),
         Target::Std(_) => None,
     };
-    let report_blame = match &targets.report {
+    let report_destination = match &targets.report {
         Target::Path(path) => Destination::new(format!("{}: writing the report", path.display())),
         Target::Std(stream) => Destination::new(format!("{}: writing the report", stream.name())),
     };
@@ -170,7 +170,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         inner: &mut *report_inner,
         lines: args.line_buffered,
     };
-    let mut report_sink = report_blame.writer(&mut report_lines);
+    let mut report_sink = report_destination.writer(&mut report_lines);
     let color = match &targets.report {
         Target::Std(stream) => super::color::enabled(args.color, stream.is_terminal()),
         Target::Path(_) => super::color::enabled(args.color, false),
@@ -213,18 +213,19 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     let ended = match ended {
         // A report on standard output whose reader has gone: stopped as for the output.
         Err(_)
-            if targets.report == Target::Std(StdStream::Stdout) && report_blame.broken_pipe() =>
+            if targets.report == Target::Std(StdStream::Stdout)
+                && report_destination.broken_pipe() =>
         {
             Ended::StdoutClosed
         }
-        Err(trouble) if !report_blame.failed() => {
+        Err(fatal) if !report_destination.failed() => {
             // An input that stopped the job (it cannot be parsed, or an output failed): the
             // findings reported until then are kept, the output is not.
             bar.finish_and_clear();
             drop(shared_output);
             let finished = report
                 .finish(None)
-                .map_err(|e| Fatal(format!("{}: {e}", report_blame.name)));
+                .map_err(|e| Fatal(format!("{}: {e}", report_destination.name)));
             drop(report_sink);
             drop(report_inner);
             let kept = match (finished, report_file) {
@@ -235,9 +236,9 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
             if let Err(Fatal(message)) = kept {
                 let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&message));
             }
-            return Err(trouble);
+            return Err(fatal);
         }
-        ended => report_blame.blame(ended)?,
+        ended => report_destination.blame(ended)?,
     };
     bar.finish_and_clear();
 
@@ -263,8 +264,9 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     let figures = done && (args.stats || matches!(format, Format::Jsonl | Format::Html));
     match report.finish(figures.then_some(&total)) {
         Err(_)
-            if targets.report == Target::Std(StdStream::Stdout) && report_blame.broken_pipe() => {}
-        finished => finished.map_err(|e| Fatal(format!("{}: {e}", report_blame.name)))?,
+            if targets.report == Target::Std(StdStream::Stdout)
+                && report_destination.broken_pipe() => {}
+        finished => finished.map_err(|e| Fatal(format!("{}: {e}", report_destination.name)))?,
     }
     drop(report_sink);
     drop(report_inner);
@@ -359,7 +361,7 @@ fn run_inputs(
     total: &mut Stats,
     unreadable: &mut usize,
 ) -> Result<Ended, Fatal> {
-    let output_blame = match (&shared_output, &args.output) {
+    let output_destination = match (&shared_output, &args.output) {
         (Some(Output::File(_)), Some(path)) => Some(Destination::output(path)),
         (Some(Output::Stream(_, stream)), _) => Some(Destination::new(stream.name().into())),
         (Some(Output::File(_)), None) | (None, _) => None,
@@ -431,7 +433,7 @@ fn run_inputs(
                 inner,
                 lines: args.line_buffered,
             });
-            let mut out = match (lines.as_mut(), &output_blame) {
+            let mut out = match (lines.as_mut(), &output_destination) {
                 (Some(lines), Some(blame)) => Some(blame.writer(lines)),
                 _ => None,
             };
@@ -443,13 +445,13 @@ fn run_inputs(
                 &mut progress,
                 follow.then_some(&mut directives),
             );
-            if let Some(message) = failed_input(&stats, output_blame.as_ref()) {
+            if let Some(message) = failed_input(&stats, output_destination.as_ref()) {
                 let _ = say(reports.bar, &message);
                 *unreadable += 1;
                 continue;
             }
             let stats = stats.map_err(Fatal::from);
-            match &output_blame {
+            match &output_destination {
                 Some(blame)
                     if stats.is_err()
                         && blame.broken_pipe()

@@ -153,7 +153,7 @@ pub fn run(args: &GenArgs) -> u8 {
     };
     match result {
         Ok(()) => EXIT_CLEAN,
-        Err(trouble) => trouble.report(),
+        Err(fatal) => fatal.report(),
     }
 }
 

@@ -43,7 +43,7 @@ pub fn run(args: &ProtectArgs) -> u8 {
     let ProtectCommand::Index(args) = &args.command;
     match index(args) {
         Ok(()) => EXIT_CLEAN,
-        Err(trouble) => trouble.report(),
+        Err(fatal) => fatal.report(),
     }
 }
 

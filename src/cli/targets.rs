@@ -34,7 +34,7 @@ enum Identity {
 /// rename).
 fn input_identity(path: &Path) -> Option<Identity> {
     let meta = if path.as_os_str() == "-" {
-        stdin_metadata()?
+        stream_metadata(std::io::stdin())?
     } else {
         std::fs::metadata(path).ok()?
     };
@@ -73,10 +73,10 @@ fn file_identity(_path: &Path, meta: &std::fs::Metadata) -> Identity {
     }
 }
 
+/// The metadata of the file a standard stream is open on.
 #[cfg(unix)]
-fn stdin_metadata() -> Option<std::fs::Metadata> {
-    use std::os::fd::AsFd;
-    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+fn stream_metadata(stream: impl std::os::fd::AsFd) -> Option<std::fs::Metadata> {
+    let fd = stream.as_fd().try_clone_to_owned().ok()?;
     std::fs::File::from(fd).metadata().ok()
 }
 
@@ -86,7 +86,7 @@ fn file_identity(path: &Path, _meta: &std::fs::Metadata) -> Identity {
 }
 
 #[cfg(not(unix))]
-fn stdin_metadata() -> Option<std::fs::Metadata> {
+fn stream_metadata<S>(_stream: S) -> Option<std::fs::Metadata> {
     None
 }
 
@@ -152,16 +152,8 @@ pub(super) fn check_stdout(inputs: &[&Path]) -> Result<(), Fatal> {
 }
 
 /// The identity of the regular file standard output is open on; `None` for anything else.
-#[cfg(unix)]
 fn stdout_identity() -> Option<Identity> {
-    use std::os::fd::AsFd;
-    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
-    let meta = std::fs::File::from(fd).metadata().ok()?;
+    let meta = stream_metadata(std::io::stdout())?;
     meta.is_file()
         .then(|| file_identity(Path::new("/dev/stdout"), &meta))
-}
-
-#[cfg(not(unix))]
-fn stdout_identity() -> Option<Identity> {
-    None
 }
