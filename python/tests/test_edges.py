@@ -248,7 +248,8 @@ for name, args in cases.items():
 values, reasons, findings = engine._convert_batch("decode", False, strings.slice(0, 2))
 assert values[0] == 2 and values[4] == "münchen.de".encode(), values
 print("valid: converted")
-# Buffers that Python code may change (over a bytearray) are read as they were at the call.
+# Buffers over a bytearray, which Python code may change, are taken too: the offsets are copied
+# and checked at the call, the data read in place.
 mutable = pa.Array.from_buffers(
     pa.string(), 1, [None, pa.py_buffer(bytearray(offsets(0, 2).to_pybytes())), pa.py_buffer(bytearray(b"ab"))]
 )
