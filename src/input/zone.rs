@@ -43,7 +43,7 @@ use std::sync::Arc;
 
 use memchr::{memchr, memchr2, memchr3, memchr_iter};
 
-use crate::input::plain_lines::plain_run;
+use crate::input::plain_lines::{plain_run, FieldKinds};
 use crate::input::rdata::{self, Fields, NameFields};
 use crate::input::record_rest::rest_stop;
 use crate::input::scanner::{Chunk, ChunkError, ChunkOutput, Placed, Scanner};
@@ -184,6 +184,7 @@ impl Scanner for ZoneScanner {
             quoted_at: (0, 0),
             phase: Phase::Empty,
             fields: Fields::new(NameFields::None),
+            kinds: FieldKinds::default(),
         };
         scan.rewriter.set_origin(scan.out.state().as_ref());
         scan.start_record();
@@ -494,6 +495,8 @@ struct Scan<'a, 'r> {
     phase: Phase,
     /// The RDATA fields of the current record, in [`Phase::Type`] and [`Phase::Rdata`].
     fields: Fields,
+    /// What the fields before the RDATA of the plain lines read so far are.
+    kinds: FieldKinds,
 }
 
 impl Scan<'_, '_> {
@@ -563,7 +566,7 @@ impl Scan<'_, '_> {
     /// nothing to rewrite or to follow in it (see [`plain_run`]): such a line is a record
     /// when it holds a field, and its bytes are kept as they are.
     fn plain_lines(&mut self) {
-        let run = plain_run(self.data, self.pos);
+        let run = plain_run(self.data, self.pos, &mut self.kinds);
         if run.lines == 0 {
             return;
         }

@@ -284,6 +284,62 @@ fn a_record_that_cannot_be_read_is_an_error_at_its_place() {
 }
 
 #[test]
+fn a_plain_line_whose_type_field_is_no_type_is_an_error_at_its_place() {
+    // Lines with nothing to rewrite or to follow in them (no ACE prefix, comment, quote,
+    // parenthesis or byte outside ASCII), which BIND's named-compilezone also refuses (an
+    // unknown RR type): the owner, TTL and class in every order, the owner left out.
+    let many = "www IN A 192.0.2.1\n".repeat(100);
+    let deep = format!("{many}www 3600 IN NOPE 192.0.2.2\n");
+    let cases: [(&[u8], &str, &str); 6] = [
+        (b"www IN NOTATYPE 192.0.2.1\n", "1:8", "NOTATYPE is not"),
+        (b"www 3600 IN FOO 192.0.2.1\n", "1:13", "FOO is not"),
+        (
+            b"www IN A 192.0.2.1\n IN BAR 192.0.2.2\n",
+            "2:5",
+            "BAR is not",
+        ),
+        (
+            b"www IN A 192.0.2.1\n\t2d IN QUUX 192.0.2.2\n",
+            "2:8",
+            "QUUX is not",
+        ),
+        (b"www IN 1h30m NOPE 192.0.2.1\n", "1:14", "NOPE is not"),
+        (deep.as_bytes(), "101:13", "NOPE is not"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.zone");
+    for (zone, place, reason) in cases {
+        std::fs::write(&path, zone).unwrap();
+        for input in [arg(&path), "-"] {
+            let out = idnscope(&["decode", "--format", "zone", input], zone);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{zone:?}: {stderr}");
+            assert!(
+                stderr.starts_with(&format!("idnscope: {input}:{place}: ")),
+                "{zone:?}: {stderr}"
+            );
+            assert!(
+                stderr.contains(&format!("{reason} a TTL, a class or a record type")),
+                "{zone:?}: {stderr}"
+            );
+        }
+    }
+    // Plain lines of every form with a record type pass, kept as they are.
+    let zone = b"www IN A 192.0.2.1\n IN A 192.0.2.2\nwww 3600 IN A 192.0.2.3\n\
+                 www IN 3600 A 192.0.2.4\nwww 2d A 192.0.2.5\n\t1h30m IN AAAA 2001:db8::1\n\
+                 www CLASS1 TYPE1 192.0.2.6\nwww in a 192.0.2.7\nwww IN TXT \"x y\"\n\
+                 www IN MX 10 mail\nmail IN NSAP-PTR foo.\nwww\tIN\tA\t192.0.2.8\n";
+    let out = idnscope(&["decode", "--format", "zone", "-"], zone);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, zone);
+}
+
+#[test]
 fn a_log_that_starts_like_a_zone_is_read_as_a_log_and_says_so() {
     // Three BIND-style query lines: the look-alike xn--80ak6aa92e.com (Cyrillic аррӏе.com),
     // a valid name and a broken ACE label.
