@@ -25,31 +25,10 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::audit::{Homographs, Protected};
-use crate::finding::{Check, Code, Kind};
+use crate::finding::{Kind, Verdict};
 use crate::input::names::{line_name, line_words};
-use crate::rewrite::{LabelFinding, Mode, NameRewriter};
+use crate::rewrite::{Mode, NameRewriter};
 use crate::uts46::Profile;
-
-/// A finding about one value, located in it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ValueFinding {
-    /// 1-based byte column where the label starts in the value.
-    pub column: u64,
-    /// Where the flagged label is in the value (bytes).
-    pub label: Range<usize>,
-    /// What the finding is about.
-    pub kind: Kind,
-    /// Why: its reason code.
-    pub reason: Code,
-    /// A sentence for a person.
-    pub message: String,
-    /// The decoded label or name, where one exists.
-    pub unicode: Option<String>,
-    /// For homographs: the protected domain imitated, where one was matched.
-    pub target: Option<String>,
-    /// For homographs: the check that fired.
-    pub check: Option<Check>,
-}
 
 /// What [`Converter::convert`] made of one value.
 #[derive(Debug, Clone)]
@@ -57,8 +36,9 @@ pub struct Converted<'a> {
     /// Where the name is in the value (bytes); `None` for a value that holds none (empty,
     /// blanks only, or a `#` comment).
     pub name: Option<Range<usize>>,
-    /// The findings, in the order the command line reports them.
-    pub findings: &'a [ValueFinding],
+    /// The findings, in the order the command line reports them, each label placed in the
+    /// value (its 1-based column is `label.start + 1`).
+    pub findings: &'a [Verdict],
 }
 
 impl Converted<'_> {
@@ -121,8 +101,7 @@ fn one_line(value: &[u8]) -> Result<&[u8], BadInput> {
 pub struct Converter {
     mode: Mode,
     rewriter: NameRewriter,
-    found: Vec<LabelFinding>,
-    findings: Vec<ValueFinding>,
+    findings: Vec<Verdict>,
 }
 
 impl Converter {
@@ -132,7 +111,6 @@ impl Converter {
         Converter {
             mode,
             rewriter: NameRewriter::new(mode, Profile::default()).with_homographs(homographs),
-            found: Vec::new(),
             findings: Vec::new(),
         }
     }
@@ -176,22 +154,13 @@ impl Converter {
             if write {
                 out.extend_from_slice(&value[copied..word.start]);
             }
-            self.found.clear();
+            // The verdicts on the word, their labels placed in the value.
+            let first = self.findings.len();
             self.rewriter
-                .rewrite(&value[word.clone()], out, &mut self.found);
-            self.findings.extend(self.found.drain(..).map(|f| {
-                let start = word.start + f.offset;
-                ValueFinding {
-                    column: start as u64 + 1,
-                    label: start..start + f.len,
-                    kind: f.kind,
-                    reason: f.reason,
-                    message: f.message,
-                    unicode: f.unicode,
-                    target: f.target,
-                    check: f.check,
-                }
-            }));
+                .rewrite(&value[word.clone()], out, &mut self.findings);
+            for verdict in &mut self.findings[first..] {
+                verdict.label = word.start + verdict.label.start..word.start + verdict.label.end;
+            }
             copied = word.end;
         }
         if write {
@@ -253,7 +222,7 @@ mod tests {
         assert_eq!(out, b" \txn--abc-\r");
         assert_eq!(converted.name, Some(2..10));
         assert_eq!(converted.findings.len(), 1);
-        assert_eq!(converted.findings[0].column, 3);
+        assert_eq!(converted.findings[0].label.start + 1, 3);
         assert_eq!(converted.findings[0].label, 2..10);
         assert_eq!(converted.error_reason(), Some("ascii-only"));
 
@@ -277,7 +246,7 @@ mod tests {
         assert_eq!(out, "कॉम\tकॉम".as_bytes());
         out.clear();
         let converted = decoder.convert(b"a xn--abc-", &mut out).expect("one line");
-        assert_eq!(converted.findings[0].column, 3);
+        assert_eq!(converted.findings[0].label.start + 1, 3);
     }
 
     #[test]

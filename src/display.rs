@@ -17,8 +17,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 use std::io;
 
-use crate::finding::Kind;
-use crate::report::Finding;
+use crate::finding::{Finding, Kind};
 
 /// Most characters of an input echoed in a message; a longer one is cut (see [`quote_input`]).
 pub const ECHO_CHARS: usize = 200;
@@ -80,7 +79,7 @@ pub fn write_colored_finding<W: io::Write + ?Sized>(
     finding: &Finding,
 ) -> io::Result<()> {
     use ansi::{LABEL, NUMBER, PATH, RESET};
-    let kind = match finding.kind {
+    let kind = match finding.verdict.kind {
         Kind::InvalidAce => "\x1b[1;31m",
         Kind::LegacyRace => "\x1b[1;35m",
         Kind::Homograph => "\x1b[1;33m",
@@ -92,9 +91,9 @@ pub fn write_colored_finding<W: io::Write + ?Sized>(
         escape_controls(&finding.file),
         finding.line,
         finding.column,
-        finding.kind,
+        finding.verdict.kind,
         escape_controls(&finding.label),
-        escape_controls(&finding.message)
+        escape_controls(&finding.verdict.message)
     )
 }
 
@@ -130,6 +129,7 @@ mod tests {
 
     #[test]
     fn a_coloured_finding_is_the_plain_one_with_escapes_around_its_parts() {
+        use crate::finding::Verdict;
         use crate::report::{Format, ReportWriter};
         let finding = Finding {
             file: "in\x1b.txt".into(),
@@ -137,12 +137,15 @@ mod tests {
             column: 5,
             name: "xn--pple-43d.com".into(),
             label: "xn--pple-43d".into(),
-            kind: Kind::Homograph,
-            reason: crate::finding::Check::MixedScript.into(),
-            message: "Latin mixed with Cyrillic".into(),
-            unicode: None,
-            target: None,
-            check: None,
+            verdict: Verdict {
+                label: 0..12,
+                kind: Kind::Homograph,
+                reason: crate::finding::Check::MixedScript.into(),
+                message: "Latin mixed with Cyrillic".into(),
+                unicode: None,
+                target: None,
+                check: None,
+            },
             dns: None,
         };
         let mut plain = Vec::new();

@@ -1,9 +1,12 @@
 //! The one vocabulary of findings, shared by the codecs' errors, the rewriter, the
 //! homograph audit and the reports: what a finding is about ([`Kind`]), why ([`Code`]:
 //! a [`Reason`] an ACE label is invalid, a legacy RACE label, or the homograph [`Check`]
-//! that fired), each with the one string the reports write (docs/interface.md lists them).
+//! that fired), each with the one string the reports write (docs/interface.md lists them);
+//! what was found about a label ([`Verdict`]), and the one record every output takes: a
+//! verdict at its place in the input ([`Finding`]).
 
 use std::fmt;
+use std::ops::Range;
 
 use serde::{Serialize, Serializer};
 
@@ -194,6 +197,104 @@ impl PartialEq<&str> for Code {
 impl Serialize for Code {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
+    }
+}
+
+/// What was found about one label, and why, wherever the label stands: what the rewriter
+/// says of a name's labels, and the heart of a [`Finding`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Verdict {
+    /// Where the label is (bytes) in the text the verdict was given on: the name, or the
+    /// value that holds it.
+    #[serde(skip)]
+    pub label: Range<usize>,
+    /// What the finding is about.
+    pub kind: Kind,
+    /// Why: its reason code.
+    pub reason: Code,
+    /// A sentence for a person.
+    pub message: String,
+    /// The decoded label, where one exists (for homographs: the whole name in Unicode).
+    pub unicode: Option<String>,
+    /// For homographs: the protected domain imitated, where one was matched.
+    pub target: Option<String>,
+    /// For homographs: the check that fired, written in JSON Lines only, after the
+    /// contract's keys, as its numbers in the browsers' list (`C26`, `C08/C09`).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "check_ids")]
+    pub check: Option<Check>,
+}
+
+impl Verdict {
+    /// A `too-long` verdict on the first `len` bytes of a run or line longer than any
+    /// domain name, which is left as written: `invalid-ace` for an ACE label, else
+    /// `encode-error` (a label that would have been encoded). `why` says what was too long.
+    pub fn too_long(len: usize, ace: bool, why: String) -> Self {
+        Verdict {
+            label: 0..len,
+            kind: if ace {
+                Kind::InvalidAce
+            } else {
+                Kind::EncodeError
+            },
+            reason: Reason::TooLong.into(),
+            message: why,
+            unicode: None,
+            target: None,
+            check: None,
+        }
+    }
+}
+
+/// One finding: where (file, line or record, column; for traffic, when and between whom),
+/// what, why. Every output takes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The input path as given, or `-` for standard input.
+    pub file: String,
+    /// 1-based line of the label.
+    pub line: u64,
+    /// 1-based byte column where the label starts.
+    pub column: u64,
+    /// The whole domain name as it appears in the input.
+    pub name: String,
+    /// The flagged label as it appears in the input.
+    pub label: String,
+    /// What was found about the label, and why; its `label` range is the label's place in
+    /// `name`.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// For a name read from a capture: the DNS message it was read from (JSON Lines and
+    /// CSV add its keys after the others). `line` is then the record (packet or frame)
+    /// number and `column` the 1-based offset of the name in the DNS message.
+    #[serde(flatten)]
+    pub dns: Option<DnsSite>,
+}
+
+/// Where in captured DNS traffic a name was read: the keys `time`, `src`, `dst`, `section`
+/// and `rrtype` of JSON Lines and CSV findings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DnsSite {
+    /// When the message was captured or logged: seconds since 1970-01-01 UTC with nine
+    /// decimals (as tshark's `frame.time_epoch`).
+    pub time: String,
+    /// The sender's address and port (`192.0.2.1:53`, `[2001:db8::1]:53`), when known.
+    pub src: Option<String>,
+    /// The receiver's address and port, when known.
+    pub dst: Option<String>,
+    /// The section holding the name: `question`, `answer`, `authority` or `additional`.
+    pub section: &'static str,
+    /// The type of the question or record holding the name (`A`, `CNAME`, `TYPE65280`).
+    pub rrtype: String,
+}
+
+/// Writes a finding's check as its numbers ([`Check::ids`]).
+fn check_ids<S: serde::Serializer>(
+    check: &Option<Check>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match check {
+        Some(check) => serializer.serialize_str(check.ids()),
+        None => serializer.serialize_none(),
     }
 }
 

@@ -20,8 +20,8 @@
 //!
 //! ```
 //! use idnscope::html_report::HtmlReport;
-//! use idnscope::finding::{Check, Kind};
-//! use idnscope::report::{Finding, Stats};
+//! use idnscope::finding::{Check, Finding, Kind, Verdict};
+//! use idnscope::report::Stats;
 //!
 //! let mut page = HtmlReport::new();
 //! page.add(&Finding {
@@ -30,12 +30,15 @@
 //!     column: 1,
 //!     name: "xn--pple-43d.com".into(),
 //!     label: "xn--pple-43d".into(),
-//!     kind: Kind::Homograph,
-//!     reason: Check::MixedScript.into(),
-//!     message: "Latin mixed with Cyrillic".into(),
-//!     unicode: Some("аpple.com".into()),
-//!     target: Some("apple.com".into()),
-//!     check: Some(Check::MixedScript),
+//!     verdict: Verdict {
+//!         label: 0..12,
+//!         kind: Kind::Homograph,
+//!         reason: Check::MixedScript.into(),
+//!         message: "Latin mixed with Cyrillic".into(),
+//!         unicode: Some("аpple.com".into()),
+//!         target: Some("apple.com".into()),
+//!         check: Some(Check::MixedScript),
+//!     },
 //!     dns: None,
 //! });
 //! let mut html = Vec::new();
@@ -52,8 +55,8 @@ use std::io::{self, Write};
 use unicode_script::{Script, UnicodeScript};
 
 use crate::display::escape_controls;
-use crate::finding::Kind;
-use crate::report::{Finding, Stats};
+use crate::finding::{Finding, Kind};
+use crate::report::Stats;
 
 /// Most findings listed in the table; the charts count them all.
 pub const MAX_ROWS: usize = 10_000;
@@ -163,18 +166,18 @@ impl HtmlReport {
     /// Counts one finding, and keeps it for the table while there is room.
     pub fn add(&mut self, finding: &Finding) {
         self.total += 1;
-        let kind = kind_index(finding.kind);
+        let kind = kind_index(finding.verdict.kind);
         self.by_kind[kind] += 1;
         *self
             .by_reason
-            .entry((kind, finding.reason.as_str()))
+            .entry((kind, finding.verdict.reason.as_str()))
             .or_default() += 1;
-        if let Some(target) = &finding.target {
+        if let Some(target) = &finding.verdict.target {
             if !count_bounded(&mut self.targets, &cut(target)) {
                 self.other_targets += 1;
             }
         }
-        let text = finding.unicode.as_deref().unwrap_or(&finding.label);
+        let text = finding.verdict.unicode.as_deref().unwrap_or(&finding.label);
         let mut seen: Vec<Script> = Vec::new();
         for c in text.chars() {
             let script = c.script();
@@ -199,12 +202,12 @@ impl HtmlReport {
             self.table_full = true;
             return;
         }
-        let kind = finding.kind.as_str();
-        let check = match finding.check {
+        let kind = finding.verdict.kind.as_str();
+        let check = match finding.verdict.check {
             None => String::new(),
             Some(check) => format!(" <span class=\"check\">{}</span>", esc(check.ids())),
         };
-        let unicode = cut(finding.unicode.as_deref().unwrap_or(""));
+        let unicode = cut(finding.verdict.unicode.as_deref().unwrap_or(""));
         let (unicode, marked, unmarked) = mark_non_ascii(&unicode, MAX_MARKS - self.marks);
         let row = format!(
             "<tr class=\"finding\" data-kind=\"{kind}\" data-i=\"{}\">\
@@ -217,10 +220,10 @@ impl HtmlReport {
             esc(&cut(&finding.file)),
             finding.line,
             finding.column,
-            esc(finding.reason.as_str()),
+            esc(finding.verdict.reason.as_str()),
             esc(&cut(&finding.label)),
-            esc(&cut(finding.target.as_deref().unwrap_or(""))),
-            esc(&cut(&finding.message)),
+            esc(&cut(finding.verdict.target.as_deref().unwrap_or(""))),
+            esc(&cut(&finding.verdict.message)),
             esc(&cut(&finding.name)),
         );
         if self.table.len() + row.len() > TABLE_BYTES {
@@ -748,7 +751,7 @@ const SCRIPT: &str = r#"
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::finding::{Check, Code};
+    use crate::finding::{Check, Code, Verdict};
     use crate::Reason;
 
     fn finding(line: u64, kind: Kind, reason: Code, label: &str) -> Finding {
@@ -758,12 +761,15 @@ mod tests {
             column: 1,
             name: format!("{label}.com"),
             label: label.into(),
-            kind,
-            reason,
-            message: "why".into(),
-            unicode: None,
-            target: None,
-            check: None,
+            verdict: Verdict {
+                label: 0..label.len(),
+                kind,
+                reason,
+                message: "why".into(),
+                unicode: None,
+                target: None,
+                check: None,
+            },
             dns: None,
         }
     }
@@ -781,9 +787,9 @@ mod tests {
         let mut f = finding(1, Kind::Homograph, Check::MixedScript.into(), hostile);
         f.file = hostile.into();
         f.name = hostile.into();
-        f.message = hostile.into();
-        f.unicode = Some(hostile.into());
-        f.target = Some(hostile.into());
+        f.verdict.message = hostile.into();
+        f.verdict.unicode = Some(hostile.into());
+        f.verdict.target = Some(hostile.into());
         report.add(&f);
         let html = page(&report);
         assert!(!html.contains("<img"), "raw markup in the page");
@@ -891,7 +897,7 @@ mod tests {
             Check::MixedScript.into(),
             "xn--pple-43d",
         );
-        f.unicode = Some("аpple-ааа.com".into());
+        f.verdict.unicode = Some("аpple-ааа.com".into());
         report.add(&f);
         assert_eq!(
             report.scripts.iter().collect::<Vec<_>>(),

@@ -58,6 +58,7 @@ use std::path::{Path, PathBuf};
 
 use crate::display::escape_controls;
 
+use crate::finding::Finding;
 use crate::input::capture::drive::{self, Run as CaptureRun, Sink};
 use crate::input::capture::{CaptureError, Problem};
 use crate::input::format::{self, Kind, CAPTURE_HEAD, HEAD_BYTES};
@@ -68,7 +69,7 @@ use crate::input::scanner::Scanner;
 use crate::input::zone::{Include, Origin, ZoneScanner};
 use crate::pipeline::stream::Live;
 use crate::pipeline::{self, Findings, Pipeline, Run};
-use crate::report::{Finding, ReportWriter, Stats};
+use crate::report::{ReportWriter, Stats};
 
 /// What messages call standard input (the path `-`).
 pub const STANDARD_INPUT: &str = "standard input";

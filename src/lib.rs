@@ -157,7 +157,7 @@
 //! - [`name`] and [`label`]: names split into labels; ACE classification, strict A-label
 //!   decoding and U-label encoding, every failure a [`Reason`];
 //! - [`rewrite`]: the per-name step every format shares, reporting into a
-//!   [`rewrite::FindingSink`];
+//!   [`rewrite::VerdictSink`];
 //! - [`audit`]: the homograph checks and the protected list;
 //! - [`convert`]: one value at a time, exactly as the names format gives it (the entry
 //!   point of the Python package);

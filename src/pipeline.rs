@@ -47,8 +47,9 @@ use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::audit::Homographs;
+use crate::finding::Finding;
 use crate::input::scanner::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
-use crate::report::{Finding, ReportWriter, Stats};
+use crate::report::{ReportWriter, Stats};
 use crate::rewrite::{Mode, NameRewriter};
 use crate::uts46::Profile;
 
@@ -480,12 +481,7 @@ impl Pipeline {
                             column: column(f.line, f.column),
                             name: found.name.clone(),
                             label: found.label.clone(),
-                            kind: found.finding.kind,
-                            reason: found.finding.reason,
-                            message: found.finding.message.clone(),
-                            unicode: found.finding.unicode.clone(),
-                            target: found.finding.target.clone(),
-                            check: found.finding.check,
+                            verdict: found.verdict.clone(),
                             dns: None,
                         })
                         .map_err(Error::Report)?;
@@ -514,7 +510,7 @@ impl Pipeline {
             let mut part = *result.stats();
             part.bytes = chunk.data.len() as u64;
             for f in result.findings() {
-                part.count_finding(f.found.finding.kind);
+                part.count_finding(f.found.verdict.kind);
             }
             stats.add(&part);
             progress(stats.bytes);

@@ -1,4 +1,4 @@
-//! Findings and run figures, and the report formats: the contract's text, JSON Lines and
+//! Run figures, and the report formats: the contract's text, JSON Lines and
 //! CSV, and an HTML page ([`crate::html_report`]).
 //!
 //! The layers below produce [`Finding`] values and know nothing of formats; a
@@ -16,72 +16,10 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::display::{escape_controls, write_colored_finding};
-use crate::finding::{Check, Code, Kind};
+use crate::finding::{DnsSite, Finding, Kind};
 use crate::html_report::HtmlReport;
 
 use serde::Serialize;
-
-/// One finding: where, what, why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// The input path as given, or `-` for standard input.
-    pub file: String,
-    /// 1-based line of the label.
-    pub line: u64,
-    /// 1-based byte column where the label starts.
-    pub column: u64,
-    /// The whole domain name as it appears in the input.
-    pub name: String,
-    /// The flagged label as it appears in the input.
-    pub label: String,
-    /// What the finding is about.
-    pub kind: Kind,
-    /// Why: its reason code.
-    pub reason: Code,
-    /// A sentence for a person.
-    pub message: String,
-    /// The decoded label or name, where one exists.
-    pub unicode: Option<String>,
-    /// For homographs: the protected domain imitated, where one was matched.
-    pub target: Option<String>,
-    /// For homographs: the check that fired, written in JSON Lines only, after the
-    /// contract's keys, as its numbers in the browsers' list (`C26`, `C08/C09`).
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "check_ids")]
-    pub check: Option<Check>,
-    /// For a name read from a capture: the DNS message it was read from (JSON Lines and
-    /// CSV add its keys after the others). `line` is then the record (packet or frame)
-    /// number and `column` the 1-based offset of the name in the DNS message.
-    #[serde(flatten)]
-    pub dns: Option<DnsSite>,
-}
-
-/// Where in captured DNS traffic a name was read: the keys `time`, `src`, `dst`, `section`
-/// and `rrtype` of JSON Lines and CSV findings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DnsSite {
-    /// When the message was captured or logged: seconds since 1970-01-01 UTC with nine
-    /// decimals (as tshark's `frame.time_epoch`).
-    pub time: String,
-    /// The sender's address and port (`192.0.2.1:53`, `[2001:db8::1]:53`), when known.
-    pub src: Option<String>,
-    /// The receiver's address and port, when known.
-    pub dst: Option<String>,
-    /// The section holding the name: `question`, `answer`, `authority` or `additional`.
-    pub section: &'static str,
-    /// The type of the question or record holding the name (`A`, `CNAME`, `TYPE65280`).
-    pub rrtype: String,
-}
-
-/// Writes a finding's check as its numbers ([`Check::ids`]).
-fn check_ids<S: serde::Serializer>(
-    check: &Option<Check>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    match check {
-        Some(check) => serializer.serialize_str(check.ids()),
-        None => serializer.serialize_none(),
-    }
-}
 
 /// Figures of a run: the `--stats` line and the JSON Lines summary. Each figure has one
 /// meaning for every input format.
@@ -346,9 +284,9 @@ impl<W: Write> ReportWriter<W> {
                 escape_controls(&finding.file),
                 finding.line,
                 finding.column,
-                finding.kind,
+                finding.verdict.kind,
                 escape_controls(&finding.label),
-                escape_controls(&finding.message)
+                escape_controls(&finding.verdict.message)
             )?,
             Format::Jsonl => {
                 let record = JsonFinding {
@@ -370,11 +308,11 @@ impl<W: Write> ReportWriter<W> {
                     Cow::Borrowed(&column),
                     no_formula(&finding.name),
                     no_formula(&finding.label),
-                    Cow::Borrowed(finding.kind.as_str()),
-                    Cow::Borrowed(finding.reason.as_str()),
-                    no_formula(&finding.message),
-                    no_formula(finding.unicode.as_deref().unwrap_or("")),
-                    no_formula(finding.target.as_deref().unwrap_or("")),
+                    Cow::Borrowed(finding.verdict.kind.as_str()),
+                    Cow::Borrowed(finding.verdict.reason.as_str()),
+                    no_formula(&finding.verdict.message),
+                    no_formula(finding.verdict.unicode.as_deref().unwrap_or("")),
+                    no_formula(finding.verdict.target.as_deref().unwrap_or("")),
                 ];
                 if self.capture_keys {
                     let site = finding.dns.as_ref();
@@ -505,6 +443,7 @@ fn write_csv_row<W: Write, S: AsRef<str>>(out: &mut W, fields: &[S]) -> io::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::finding::Verdict;
 
     fn sample() -> Finding {
         Finding {
@@ -513,12 +452,16 @@ mod tests {
             column: 7,
             name: "xn--a-ecp.example.".into(),
             label: "xn--a-ecp".into(),
-            kind: Kind::InvalidAce,
-            reason: crate::Reason::IdnaInvalid.into(),
-            message: "U+2488 DIGIT ONE FULL STOP is disallowed, \"quoted\", with a comma".into(),
-            unicode: Some("a⒈".into()),
-            target: None,
-            check: None,
+            verdict: Verdict {
+                label: 0..9,
+                kind: Kind::InvalidAce,
+                reason: crate::Reason::IdnaInvalid.into(),
+                message: "U+2488 DIGIT ONE FULL STOP is disallowed, \"quoted\", with a comma"
+                    .into(),
+                unicode: Some("a⒈".into()),
+                target: None,
+                check: None,
+            },
             dns: None,
         }
     }

@@ -358,7 +358,7 @@ impl Findings {
         for f in converted.findings {
             // Columns of names and labels are at most as long as a value.
             self.column
-                .push(i32::try_from(f.column).unwrap_or(i32::MAX));
+                .push(i32::try_from(f.label.start + 1).unwrap_or(i32::MAX));
             let name = converted.name.clone().unwrap_or(0..0);
             self.name.push(&value[name]);
             self.label.push(&value[f.label.clone()]);

@@ -64,7 +64,7 @@ fn findings_list<'py>(
         .map(|r| String::from_utf8_lossy(&value[r]).into_owned());
     for f in converted.findings {
         let dict = PyDict::new(py);
-        dict.set_item("column", f.column)?;
+        dict.set_item("column", f.label.start + 1)?;
         dict.set_item("name", name.as_deref())?;
         dict.set_item("label", String::from_utf8_lossy(&value[f.label.clone()]))?;
         dict.set_item("kind", f.kind.as_str())?;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use idnscope::audit::{Homographs, Protected};
 use idnscope::display::{escape_controls, quote_input};
 
+use idnscope::finding::Finding;
 use idnscope::input::capture::Problem;
 use idnscope::input::format::Kind;
 #[cfg(unix)]
@@ -18,7 +19,7 @@ use idnscope::input::zone::Include;
 use idnscope::job::{self, fallback_line, problem_line, Reports, Source, STANDARD_INPUT};
 use idnscope::pipeline::stream::Follow;
 use idnscope::pipeline::{self, ChunkLimits, Findings, Options, Pipeline};
-use idnscope::report::{Finding, Format, ReportWriter, Stats};
+use idnscope::report::{Format, ReportWriter, Stats};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
 

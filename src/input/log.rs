@@ -31,8 +31,9 @@
 
 use memchr::memmem;
 
+use crate::finding::Verdict;
 use crate::input::scanner::{Carry, Chunk, ChunkOutput, Locate, Scanner};
-use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter, Outcome};
+use crate::rewrite::{Mode, NameRewriter, Outcome, VerdictSink};
 
 /// Scans arbitrary text (DNS server logs, passive-DNS exports, JSON, CSV).
 #[derive(Debug, Clone, Copy, Default)]
@@ -257,7 +258,7 @@ fn long_run(
             (anchor.start - lines.line_start) as u64 + 1,
             label,
         );
-        sink.finding(LabelFinding::too_long(
+        sink.verdict(Verdict::too_long(
             label.len(),
             ace,
             format!(
@@ -1170,20 +1171,17 @@ struct Remap<'s, 'a, 'l> {
     inner: &'s mut Locate<'l>,
 }
 
-impl FindingSink for Remap<'_, '_, '_> {
-    fn finding(&mut self, mut finding: LabelFinding) {
-        if let Some(span) = self
+impl VerdictSink for Remap<'_, '_, '_> {
+    fn verdict(&mut self, mut verdict: Verdict) {
+        verdict.label = match self
             .spans
             .iter()
-            .find(|span| span.presentation == finding.offset)
+            .find(|span| span.presentation == verdict.label.start)
         {
-            finding.offset = span.text_start;
-            finding.len = span.original.1 - span.text_start;
-        } else {
-            finding.offset = 0;
-            finding.len = self.name.len();
-        }
-        self.inner.finding(finding);
+            Some(span) => span.text_start..span.original.1,
+            None => 0..self.name.len(),
+        };
+        self.inner.verdict(verdict);
     }
 }
 
@@ -1218,7 +1216,7 @@ mod tests {
                     f.line + 1,
                     f.column,
                     f.found.label.clone(),
-                    f.found.finding.reason.as_str(),
+                    f.found.verdict.reason.as_str(),
                 )
             })
             .collect();
@@ -1430,7 +1428,7 @@ mod tests {
             .findings()
             .iter()
             .chain(second.findings())
-            .map(|f| (f.found.label.clone(), f.found.finding.reason.as_str()))
+            .map(|f| (f.found.label.clone(), f.found.verdict.reason.as_str()))
             .collect();
         (written, findings)
     }
@@ -1449,7 +1447,7 @@ mod tests {
         let whole_findings: Vec<_> = out
             .findings()
             .iter()
-            .map(|f| (f.found.label.clone(), f.found.finding.reason.as_str()))
+            .map(|f| (f.found.label.clone(), f.found.verdict.reason.as_str()))
             .collect();
         assert_eq!(whole_findings, vec![("xn--8t".to_owned(), "truncated")]);
         for cut in 1..text.len() - 1 {
@@ -1470,7 +1468,7 @@ mod tests {
             let whole_findings: Vec<_> = out
                 .findings()
                 .iter()
-                .map(|f| (f.found.label.clone(), f.found.finding.reason.as_str()))
+                .map(|f| (f.found.label.clone(), f.found.verdict.reason.as_str()))
                 .collect();
             for cut in 1..text.len() - 1 {
                 let (written, findings) = scan_cut(mode, text.as_bytes(), cut);

@@ -12,8 +12,9 @@ use std::ops::Range;
 
 use std::convert::Infallible;
 
+use crate::finding::Verdict;
 use crate::input::scanner::{Carry, Chunk, ChunkOutput, Scanner};
-use crate::rewrite::{FindingSink, LabelFinding, Mode, NameRewriter};
+use crate::rewrite::{Mode, NameRewriter, VerdictSink};
 use idnscope_bytes::swar::{bytes_equal, HIGH, LOW7, ONES};
 
 /// The UTF-8 byte order mark.
@@ -302,7 +303,7 @@ fn over_long(
             continue;
         }
         let mut sink = out.locate(line, (start - piece.start) as u64 + 1, label);
-        sink.finding(LabelFinding::too_long(
+        sink.verdict(Verdict::too_long(
             label.len(),
             ace,
             "the name's line is longer than any domain name (it runs past where the input \

@@ -19,8 +19,9 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
+use crate::finding::Verdict;
 use crate::report::Stats;
-use crate::rewrite::{FindingSink, LabelFinding, NameRewriter, Outcome};
+use crate::rewrite::{NameRewriter, Outcome, VerdictSink};
 
 /// Bytes past a cut inside a record that the chunk before the cut sees
 /// ([`Chunk::extended`]): more than the longest name a scanner reads in any syntax.
@@ -111,7 +112,7 @@ pub struct Found {
     /// The label as written.
     pub label: String,
     /// What was found.
-    pub finding: LabelFinding,
+    pub verdict: Verdict,
 }
 
 /// The findings of a chunk, with what they say kept once for repeats.
@@ -151,7 +152,7 @@ impl FindingList {
     }
 }
 
-/// A [`FindingSink`] that locates the findings of one name in its chunk
+/// A [`VerdictSink`] that locates the verdicts on one name in its chunk
 /// ([`ChunkOutput::locate`]).
 pub struct Locate<'a> {
     found: &'a mut FindingList,
@@ -160,17 +161,17 @@ pub struct Locate<'a> {
     name: &'a [u8],
 }
 
-impl FindingSink for Locate<'_> {
-    fn finding(&mut self, finding: LabelFinding) {
-        let label = &self.name[finding.offset..finding.offset + finding.len];
-        let column = self.column + finding.offset as u64;
+impl VerdictSink for Locate<'_> {
+    fn verdict(&mut self, verdict: Verdict) {
+        let label = &self.name[verdict.label.clone()];
+        let column = self.column + verdict.label.start as u64;
         self.found.push(
             self.line,
             column,
             Found {
                 name: String::from_utf8_lossy(self.name).into_owned(),
                 label: String::from_utf8_lossy(label).into_owned(),
-                finding,
+                verdict,
             },
         );
     }

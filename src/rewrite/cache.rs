@@ -20,7 +20,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxHasher;
 
-use super::{FindingSink, LabelFinding, Outcome};
+use super::{Outcome, VerdictSink};
+use crate::finding::Verdict;
 use crate::label::{LabelError, Labeler};
 use crate::name::MAX_LABEL_OCTETS;
 use crate::uts46::Facts;
@@ -242,7 +243,7 @@ pub(super) struct NameCache {
     /// Bytes held by the slots' buffers (their capacities).
     held: usize,
     /// The findings of the name being rewritten, kept for its entry.
-    pub(super) findings: Vec<LabelFinding>,
+    pub(super) findings: Vec<Verdict>,
     /// A tag of the hash of each name not found lately, in a slot of its own (a name
     /// may take the slot of another); no slots when `slots` has none.
     met: Box<[u16]>,
@@ -261,7 +262,7 @@ pub(super) struct NameSlot {
     /// What [`NameRewriter::rewrite`](super::NameRewriter::rewrite) wrote for it (nothing
     /// in audit mode).
     pub(super) written: Vec<u8>,
-    pub(super) findings: Vec<LabelFinding>,
+    pub(super) findings: Vec<Verdict>,
     pub(super) outcome: Outcome,
     /// Found since it was kept.
     found: bool,
@@ -272,13 +273,13 @@ impl NameSlot {
     fn held(&self) -> usize {
         self.name.capacity()
             + self.written.capacity()
-            + self.findings.capacity() * std::mem::size_of::<LabelFinding>()
+            + self.findings.capacity() * std::mem::size_of::<Verdict>()
             + self.findings.iter().map(finding_bytes).sum::<usize>()
     }
 }
 
 /// The heap bytes of a finding's texts.
-fn finding_bytes(finding: &LabelFinding) -> usize {
+fn finding_bytes(finding: &Verdict) -> usize {
     finding.message.capacity()
         + finding.unicode.as_ref().map_or(0, String::capacity)
         + finding.target.as_ref().map_or(0, String::capacity)
@@ -383,16 +384,16 @@ impl NameCache {
     }
 }
 
-/// A [`FindingSink`] that passes each finding on and keeps a copy.
+/// A [`VerdictSink`] that passes each verdict on and keeps a copy.
 pub(super) struct Copying<'a, S> {
     pub(super) sink: &'a mut S,
-    pub(super) copies: &'a mut Vec<LabelFinding>,
+    pub(super) copies: &'a mut Vec<Verdict>,
 }
 
-impl<S: FindingSink> FindingSink for Copying<'_, S> {
-    fn finding(&mut self, finding: LabelFinding) {
-        self.copies.push(finding.clone());
-        self.sink.finding(finding);
+impl<S: VerdictSink> VerdictSink for Copying<'_, S> {
+    fn verdict(&mut self, verdict: Verdict) {
+        self.copies.push(verdict.clone());
+        self.sink.verdict(verdict);
     }
 }
 

@@ -2,16 +2,16 @@
 //! from its decoded and raw Unicode labels, checked by [`crate::audit::Homographs`], each
 //! look-alike reported on its label.
 
-use super::{bit, FindingSink, LabelFinding, NameRewriter};
+use super::{bit, NameRewriter, VerdictSink};
 use crate::audit::UnicodeName;
-use crate::finding::Kind;
+use crate::finding::{Kind, Verdict};
 use crate::name::{Name, NameKind};
 
 impl NameRewriter {
     /// Builds the Unicode form of the current name (decoded labels, raw Unicode labels, the
     /// rest as written, all in lower case) and runs the homograph checks on it when some
     /// label is not ASCII.
-    pub(super) fn check_homographs(&mut self, parsed: &Name<'_>, sink: &mut impl FindingSink) {
+    pub(super) fn check_homographs(&mut self, parsed: &Name<'_>, sink: &mut impl VerdictSink) {
         // Borrowed field by field: the checker is read while the buffers are written.
         let NameRewriter {
             homographs: Some(homographs),
@@ -109,9 +109,8 @@ impl NameRewriter {
                 return;
             }
             let span = spans[spoof.label];
-            sink.finding(LabelFinding {
-                offset: span.start,
-                len: span.len,
+            sink.verdict(Verdict {
+                label: span.start..span.start + span.len,
                 kind: Kind::Homograph,
                 reason: spoof.check.into(),
                 message: spoof.message,

@@ -3,7 +3,7 @@
 //!
 //! A scanner (names, zone, log) finds a name's bytes and hands them to
 //! [`NameRewriter::rewrite`]; the rewriter writes the name back with only the converted
-//! labels changed, and pushes each problem into a [`FindingSink`] with the label's offset
+//! labels changed, and pushes each problem into a [`VerdictSink`] with the label's offset
 //! inside the name. It knows nothing of files, lines or report formats.
 
 mod cache;
@@ -14,7 +14,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::audit::{self, Homographs};
-use crate::finding::{Check, Code, Kind};
+use crate::finding::{Code, Kind, Verdict};
 use crate::label::{ace_kind, Ace, LabelError, Labeler};
 use crate::name::{Label, LabelSpan, Name, NameError, NameKind, MAX_NAME_OCTETS};
 use crate::reason::Reason;
@@ -37,58 +37,15 @@ pub enum Mode {
     Audit,
 }
 
-/// A problem with one label, located inside its name.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct LabelFinding {
-    /// Byte offset of the label in the name text.
-    pub offset: usize,
-    /// Length of the label text as written.
-    pub len: usize,
-    /// What the finding is about.
-    pub kind: Kind,
-    /// Why: its reason code.
-    pub reason: Code,
-    /// A sentence for a person.
-    pub message: String,
-    /// The decoded label, where one exists (for homographs: the whole name in Unicode).
-    pub unicode: Option<String>,
-    /// For homographs: the protected domain imitated, where one was matched.
-    pub target: Option<String>,
-    /// For homographs: the check that fired.
-    pub check: Option<Check>,
+/// Receives the verdicts on a name's labels, in label order.
+pub trait VerdictSink {
+    /// One verdict.
+    fn verdict(&mut self, verdict: Verdict);
 }
 
-impl LabelFinding {
-    /// A `too-long` finding on the first `len` bytes of a run or line longer than any
-    /// domain name, which is left as written: `invalid-ace` for an ACE label, else
-    /// `encode-error` (a label that would have been encoded). `why` says what was too long.
-    pub fn too_long(len: usize, ace: bool, why: String) -> Self {
-        LabelFinding {
-            offset: 0,
-            len,
-            kind: if ace {
-                Kind::InvalidAce
-            } else {
-                Kind::EncodeError
-            },
-            reason: Reason::TooLong.into(),
-            message: why,
-            unicode: None,
-            target: None,
-            check: None,
-        }
-    }
-}
-
-/// Receives the findings of a name, in label order.
-pub trait FindingSink {
-    /// One finding.
-    fn finding(&mut self, finding: LabelFinding);
-}
-
-impl FindingSink for Vec<LabelFinding> {
-    fn finding(&mut self, finding: LabelFinding) {
-        self.push(finding);
+impl VerdictSink for Vec<Verdict> {
+    fn verdict(&mut self, verdict: Verdict) {
+        self.push(verdict);
     }
 }
 
@@ -326,7 +283,7 @@ impl NameRewriter {
         &mut self,
         name: &[u8],
         out: &mut Vec<u8>,
-        sink: &mut impl FindingSink,
+        sink: &mut impl VerdictSink,
     ) -> Outcome {
         if !self.needs_work(name) {
             if self.mode != Mode::Audit {
@@ -348,7 +305,7 @@ impl NameRewriter {
         &mut self,
         name: &[u8],
         out: &mut Vec<u8>,
-        sink: &mut impl FindingSink,
+        sink: &mut impl VerdictSink,
     ) -> Outcome {
         if let Some(outcome) = self.rewrite_quick(name, out) {
             return outcome;
@@ -357,7 +314,7 @@ impl NameRewriter {
         if let Some(hit) = self.names_seen.find(key) {
             out.extend_from_slice(&hit.written);
             for finding in &hit.findings {
-                sink.finding(finding.clone());
+                sink.verdict(finding.clone());
             }
             return hit.outcome;
         }
@@ -389,7 +346,7 @@ impl NameRewriter {
         &mut self,
         name: &[u8],
         out: &mut Vec<u8>,
-        sink: &mut impl FindingSink,
+        sink: &mut impl VerdictSink,
     ) -> Outcome {
         let write = self.mode != Mode::Audit;
         let parsed = match Name::parse_any_length_into(name, &mut self.spans) {
@@ -461,9 +418,8 @@ impl NameRewriter {
                             Slot::Pending(start, end, facts)
                         }
                         (Ace::Race, Ok(_)) => {
-                            sink.finding(LabelFinding {
-                                offset: span.start,
-                                len: span.len,
+                            sink.verdict(Verdict {
+                                label: span.start..span.start + span.len,
                                 kind: Kind::LegacyRace,
                                 reason: Code::LegacyRace,
                                 message: format!(
@@ -487,7 +443,7 @@ impl NameRewriter {
                         }
                         (_, Err(e)) => {
                             self.invalid |= bit(j);
-                            sink.finding(invalid_ace(span.start, span.len, &e, None));
+                            sink.verdict(invalid_ace(span.start, span.len, &e, None));
                             Slot::Keep
                         }
                     }
@@ -521,7 +477,7 @@ impl NameRewriter {
                         Ok(()) => Slot::Keep,
                         Err(e) => {
                             self.invalid |= bit(j);
-                            sink.finding(invalid_ace(
+                            sink.verdict(invalid_ace(
                                 span.start,
                                 span.len,
                                 &e,
@@ -542,9 +498,8 @@ impl NameRewriter {
                         Ok(()) => Slot::Replace(start, self.converted.len()),
                         Err(e) => {
                             self.invalid |= bit(j);
-                            sink.finding(LabelFinding {
-                                offset: span.start,
-                                len: span.len,
+                            sink.verdict(Verdict {
+                                label: span.start..span.start + span.len,
                                 kind: Kind::EncodeError,
                                 reason: e.reason().into(),
                                 message: e.to_string(),
@@ -632,7 +587,7 @@ impl NameRewriter {
         &mut self,
         parsed: &Name<'_>,
         whole_len: usize,
-        sink: &mut impl FindingSink,
+        sink: &mut impl VerdictSink,
     ) -> u32 {
         let mut ace_labels = 0;
         for label in parsed.labels() {
@@ -641,9 +596,8 @@ impl NameRewriter {
             }
             ace_labels += 1;
             if ace_labels == 1 {
-                sink.finding(LabelFinding {
-                    offset: label.start,
-                    len: label.text.len(),
+                sink.verdict(Verdict {
+                    label: label.start..label.start + label.text.len(),
                     kind: Kind::InvalidAce,
                     reason: Reason::TooLong.into(),
                     message: format!(
@@ -668,7 +622,7 @@ impl NameRewriter {
         &mut self,
         parsed: &Name<'_>,
         whole_len: usize,
-        sink: &mut impl FindingSink,
+        sink: &mut impl VerdictSink,
     ) -> bool {
         let mut encoded_len = whole_len;
         let mut first = None;
@@ -689,9 +643,8 @@ impl NameRewriter {
                 state.slot = Slot::Keep;
             }
         }
-        sink.finding(LabelFinding {
-            offset: first.start,
-            len: first.len,
+        sink.verdict(Verdict {
+            label: first.start..first.start + first.len,
             kind: Kind::EncodeError,
             reason: Reason::TooLong.into(),
             message: format!(
@@ -711,7 +664,7 @@ impl NameRewriter {
     /// on its first ACE label (`invalid-ace`) or, when encoding a name without one, on its
     /// first label that would be encoded (`encode-error`); other syntax problems are not
     /// findings. Returns the number of ACE labels seen.
-    fn report_unparsed(&self, name: &[u8], error: NameError, sink: &mut impl FindingSink) -> u32 {
+    fn report_unparsed(&self, name: &[u8], error: NameError, sink: &mut impl VerdictSink) -> u32 {
         let mut ace_labels = 0;
         let mut start = 0;
         let mut reported = false;
@@ -720,7 +673,7 @@ impl NameRewriter {
                 ace_labels += 1;
                 match error {
                     NameError::LabelTooLong { offset, len } if offset == start => {
-                        sink.finding(invalid_ace(
+                        sink.verdict(invalid_ace(
                             start,
                             piece.len(),
                             &LabelError::TooLong { octets: len },
@@ -729,7 +682,7 @@ impl NameRewriter {
                     }
                     NameError::EmptyLabel { offset } if !reported => {
                         reported = true;
-                        sink.finding(empty_label(Kind::InvalidAce, start, piece.len(), offset));
+                        sink.verdict(empty_label(Kind::InvalidAce, start, piece.len(), offset));
                     }
                     _ => {}
                 }
@@ -742,7 +695,7 @@ impl NameRewriter {
             let mut start = 0;
             for piece in name.split(|&b| b == b'.') {
                 if !piece.is_ascii() {
-                    sink.finding(empty_label(Kind::EncodeError, start, piece.len(), offset));
+                    sink.verdict(empty_label(Kind::EncodeError, start, piece.len(), offset));
                     break;
                 }
                 start += piece.len() + 1;
@@ -820,10 +773,9 @@ fn bit(i: usize) -> u64 {
 }
 
 /// The finding on a label of a name with an empty label at byte `empty_at`.
-fn empty_label(kind: Kind, offset: usize, len: usize, empty_at: usize) -> LabelFinding {
-    LabelFinding {
-        offset,
-        len,
+fn empty_label(kind: Kind, offset: usize, len: usize, empty_at: usize) -> Verdict {
+    Verdict {
+        label: offset..offset + len,
         kind,
         reason: Reason::Empty.into(),
         message: format!(
@@ -838,15 +790,9 @@ fn empty_label(kind: Kind, offset: usize, len: usize, empty_at: usize) -> LabelF
 }
 
 /// An `invalid-ace` finding for a label error.
-fn invalid_ace(
-    offset: usize,
-    len: usize,
-    error: &LabelError,
-    unicode: Option<String>,
-) -> LabelFinding {
-    LabelFinding {
-        offset,
-        len,
+fn invalid_ace(offset: usize, len: usize, error: &LabelError, unicode: Option<String>) -> Verdict {
+    Verdict {
+        label: offset..offset + len,
         kind: Kind::InvalidAce,
         reason: error.reason().into(),
         message: error.to_string(),
@@ -964,10 +910,7 @@ mod tests {
     }
 
     /// What rewriting `name` gives.
-    fn rewritten(
-        rewriter: &mut NameRewriter,
-        name: &[u8],
-    ) -> (Vec<u8>, Vec<LabelFinding>, Outcome) {
+    fn rewritten(rewriter: &mut NameRewriter, name: &[u8]) -> (Vec<u8>, Vec<Verdict>, Outcome) {
         let (mut out, mut findings) = (b"before ".to_vec(), Vec::new());
         let outcome = rewriter.rewrite(name, &mut out, &mut findings);
         (out, findings, outcome)

@@ -2,10 +2,11 @@
 //! wrong, each with the reason the contract requires. The A-labels were produced with
 //! Python's punycode codec (an independent encoder) from the Unicode text in the comment.
 
-use idnscope::rewrite::{LabelFinding, Mode, NameRewriter};
+use idnscope::finding::Verdict;
+use idnscope::rewrite::{Mode, NameRewriter};
 use idnscope::uts46::Profile;
 
-fn run(mode: Mode, name: &str) -> (String, Vec<LabelFinding>) {
+fn run(mode: Mode, name: &str) -> (String, Vec<Verdict>) {
     let mut rewriter = NameRewriter::new(mode, Profile::default());
     let mut out = Vec::new();
     let mut findings = Vec::new();
@@ -13,7 +14,7 @@ fn run(mode: Mode, name: &str) -> (String, Vec<LabelFinding>) {
     (String::from_utf8(out).expect("UTF-8 output"), findings)
 }
 
-fn decode(name: &str) -> (String, Vec<LabelFinding>) {
+fn decode(name: &str) -> (String, Vec<Verdict>) {
     run(Mode::Decode { race: false }, name)
 }
 
@@ -27,7 +28,7 @@ fn refused(label: &str, reason: &str) {
     let f = &findings[0];
     assert_eq!(f.reason, reason, "{label}: {}", f.message);
     assert_eq!(f.kind.as_str(), "invalid-ace");
-    assert_eq!((f.offset, f.len), (0, label.len()));
+    assert_eq!(f.label, 0..label.len());
     assert!(!f.message.is_empty());
 }
 
@@ -208,7 +209,7 @@ fn audit_writes_nothing_and_reports_the_same() {
     let (out, findings) = run(Mode::Audit, "xn--a-ecp.xn--bcher-kva.example");
     assert!(out.is_empty());
     assert_eq!(findings.len(), 1);
-    assert_eq!(findings[0].offset, 0);
+    assert_eq!(findings[0].label.start, 0);
 }
 
 #[test]
@@ -225,7 +226,7 @@ fn bidi_rule_applies_across_the_domain() {
     let (out, findings) = decode("xn--1-eha.xn--4dbrk0ce");
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert_eq!(
-        (findings[0].offset, findings[0].reason.as_str()),
+        (findings[0].label.start, findings[0].reason.as_str()),
         (0, "idna-invalid")
     );
     assert!(

@@ -26,8 +26,9 @@ use rayon::prelude::*;
 use super::batch::{Batch, Batches, Expect, Gathered, Limits, SliceBatches, Stop, StreamBatches};
 use super::render::{Render, Rendered};
 use super::{CaptureError, Extractor, Problem, Stats as CaptureCounts, TcpSegment};
+use crate::finding::Finding;
 use crate::pipeline::Pipeline;
-use crate::report::{CaptureStats, Finding, Stats};
+use crate::report::{CaptureStats, Stats};
 
 /// Where a run over a capture puts what it finds, in record order.
 pub trait Sink {
@@ -408,7 +409,7 @@ impl Writer<'_, '_> {
         }
         for finding in &rendered.findings[from.findings..to.findings] {
             self.sink.finding(finding).map_err(Error::Report)?;
-            self.seen.count_finding(finding.kind);
+            self.seen.count_finding(finding.verdict.kind);
         }
         for problem in &rendered.problems[from.problems..to.problems] {
             self.sink

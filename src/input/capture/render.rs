@@ -21,9 +21,9 @@ use std::sync::Arc;
 
 use super::{DnsMessage, Event, Problem};
 use crate::decimal::{push_padded, push_u64};
+use crate::finding::{DnsSite, Finding, Verdict};
 use crate::input::rdata::type_name;
-use crate::report::{DnsSite, Finding};
-use crate::rewrite::{LabelFinding, Mode, NameRewriter};
+use crate::rewrite::{Mode, NameRewriter};
 
 /// What rendering gave for a run of records, in record order.
 #[derive(Debug, Default)]
@@ -64,7 +64,7 @@ pub struct Render {
     /// The input's name in findings.
     file: Arc<str>,
     /// The findings of one name.
-    found: Vec<LabelFinding>,
+    found: Vec<Verdict>,
 }
 
 impl Render {
@@ -120,20 +120,15 @@ impl Render {
             out.names += u64::from(outcome.idn);
             out.ace_labels += u64::from(outcome.ace_labels);
             out.converted += u64::from(outcome.converted);
-            for finding in self.found.drain(..) {
-                let label = &text.as_bytes()[finding.offset..finding.offset + finding.len];
+            for verdict in self.found.drain(..) {
+                let label = &text.as_bytes()[verdict.label.clone()];
                 out.findings.push(Finding {
                     file: self.file.to_string(),
                     line: message.record,
                     column: u64::from(name.offset) + 1,
                     name: text.to_owned(),
                     label: String::from_utf8_lossy(label).into_owned(),
-                    kind: finding.kind,
-                    reason: finding.reason,
-                    message: finding.message,
-                    unicode: finding.unicode,
-                    target: finding.target,
-                    check: finding.check,
+                    verdict,
                     dns: Some(DnsSite {
                         time: message.time.to_string(),
                         src: message.src.map(|a| a.to_string()),
