@@ -21,7 +21,7 @@
 //! ```
 //! use idnscope::html_report::HtmlReport;
 //! use idnscope::finding::{Check, Finding, Kind, Verdict};
-//! use idnscope::report::Stats;
+//! use idnscope::stats::Stats;
 //!
 //! let mut page = HtmlReport::new();
 //! page.add(&Finding {
@@ -56,7 +56,7 @@ use unicode_script::{Script, UnicodeScript};
 
 use crate::display::escape_controls;
 use crate::finding::{Finding, Kind};
-use crate::report::Stats;
+use crate::stats::Stats;
 
 /// Most findings listed in the table; the charts count them all.
 pub const MAX_ROWS: usize = 10_000;

@@ -56,11 +56,8 @@ use std::fs::{File, Metadata};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::display::escape_controls;
-
-use crate::finding::Finding;
-use crate::input::capture::drive::{self, Run as CaptureRun, Sink};
-use crate::input::capture::{CaptureError, Problem};
+use crate::input::capture::drive::{self, Run as CaptureRun};
+use crate::input::capture::CaptureError;
 use crate::input::format::{self, Kind, CAPTURE_HEAD, HEAD_BYTES};
 use crate::input::log::LogScanner;
 use crate::input::mapped::MappedInput;
@@ -68,8 +65,8 @@ use crate::input::names::NamesScanner;
 use crate::input::scanner::Scanner;
 use crate::input::zone::{Include, Origin, ZoneScanner};
 use crate::pipeline::stream::Live;
-use crate::pipeline::{self, Findings, Pipeline, Run};
-use crate::report::{ReportWriter, Stats};
+use crate::pipeline::{self, Pipeline, Run, Sink};
+use crate::stats::Stats;
 
 /// What messages call standard input (the path `-`).
 pub const STANDARD_INPUT: &str = "standard input";
@@ -142,51 +139,6 @@ pub fn widen_pipe(file: &File, meta: &Metadata) {
 /// Pipes keep their size off Linux.
 #[cfg(not(target_os = "linux"))]
 pub fn widen_pipe(_: &File, _: &Metadata) {}
-
-/// Where an input's findings go, and the records or DNS messages of a capture that cannot
-/// be read whole.
-pub trait Reports: Findings {
-    /// One record or DNS message of the capture `file` that could not be read whole; the
-    /// run goes on.
-    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()>;
-
-    /// The input `file` is read as `kind` though its first line starts like a zone file's:
-    /// `reason` says which of its first records is no zone record
-    /// ([`format::Detection::fallback`]).
-    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()>;
-}
-
-/// The line for a person that says how an input whose kind fell back is read.
-pub fn fallback_line(file: &str, kind: Kind, reason: &str) -> String {
-    let kind = match kind {
-        Kind::Names => "a names list",
-        _ => "a log",
-    };
-    format!("{file}: read as {kind}, not as a zone file: {reason}")
-}
-
-/// A report writer takes the findings; a capture's problems go on standard error as
-/// `idnscope: FILE:RECORD[:COLUMN]: MESSAGE`.
-impl<W: Write> Reports for ReportWriter<W> {
-    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
-        let line = problem_line(file, problem);
-        writeln!(io::stderr(), "idnscope: {}", escape_controls(&line))
-    }
-
-    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()> {
-        let line = fallback_line(file, kind, reason);
-        writeln!(io::stderr(), "idnscope: {}", escape_controls(&line))
-    }
-}
-
-/// A capture's problem as a line for a person, `FILE:RECORD[:COLUMN]: MESSAGE` (the column
-/// is the 1-based offset in the DNS message), control characters not yet escaped.
-pub fn problem_line(file: &str, problem: &Problem) -> String {
-    match problem.message_offset {
-        Some(offset) => format!("{file}:{}:{}: {}", problem.record, offset + 1, problem.text),
-        None => format!("{file}:{}: {}", problem.record, problem.text),
-    }
-}
 
 /// Why one input's run stopped.
 #[derive(Debug)]
@@ -295,7 +247,7 @@ impl<'p> Job<'p> {
         path: &Path,
         source: Source,
         out: Option<&mut dyn Write>,
-        reports: &mut dyn Reports,
+        reports: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
         includes: Option<&mut Vec<Include>>,
     ) -> Result<Stats, Error> {
@@ -360,7 +312,7 @@ impl<'p> Job<'p> {
         path: &Path,
         directives: Vec<Include>,
         limits: crate::input::include::IncludeLimits,
-        reports: &mut dyn Reports,
+        reports: &mut dyn Sink,
         total: &mut Stats,
     ) -> Result<(), Error> {
         use crate::input::include::IncludeTree;
@@ -380,7 +332,7 @@ impl<'p> Job<'p> {
         path: &Path,
         directives: Vec<Include>,
         tree: &mut crate::input::include::IncludeTree,
-        reports: &mut dyn Reports,
+        reports: &mut dyn Sink,
         total: &mut Stats,
     ) -> Result<(), Error> {
         use crate::input::include::Included;
@@ -425,7 +377,7 @@ impl<'p> Job<'p> {
         path: &Path,
         shown: &str,
         head: &[u8],
-        reports: &mut dyn Reports,
+        reports: &mut dyn Sink,
     ) -> Result<Kind, Error> {
         if let Some(kind) = self.kind {
             return Ok(kind);
@@ -452,7 +404,7 @@ impl<'p> Job<'p> {
         data: Data<'_>,
         shown: &str,
         out: Option<&mut dyn Write>,
-        reports: &mut dyn Reports,
+        reports: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
     ) -> Result<(Stats, Vec<Include>), Error> {
         let run = |e| Error::Run {
@@ -491,7 +443,7 @@ impl<'p> Job<'p> {
         data: Data<'_>,
         shown: &str,
         out: Option<&mut dyn Write>,
-        findings: &mut dyn Findings,
+        findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Run<S::Note>, pipeline::Error> {
         let pipeline = self.pipeline;
@@ -515,7 +467,7 @@ impl<'p> Job<'p> {
         data: Data<'_>,
         shown: &str,
         out: Option<&mut dyn Write>,
-        reports: &mut dyn Reports,
+        reports: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Stats, Error> {
         let run = CaptureRun {
@@ -526,18 +478,11 @@ impl<'p> Job<'p> {
             Data::Slice(bytes) => drive::Source::Bytes(bytes),
             Data::Stream(stream, _) => drive::Source::Stream(Box::new(stream)),
         };
-        run.run(
-            self.pipeline,
-            source,
-            shown,
-            out,
-            &mut CaptureSink(reports),
-            progress,
-        )
-        .map_err(|error| Error::Capture {
-            shown: shown.to_owned(),
-            error,
-        })
+        run.run(self.pipeline, source, shown, out, reports, progress)
+            .map_err(|error| Error::Capture {
+                shown: shown.to_owned(),
+                error,
+            })
     }
 }
 
@@ -590,23 +535,6 @@ enum Data<'a> {
     /// Read as a stream, its first bytes read already to tell its kind; live (chunks cut
     /// when it stalls) or not.
     Stream(PrefixedReader<Box<dyn Live + Send>>, bool),
-}
-
-/// The capture driver's sink over a job's [`Reports`].
-struct CaptureSink<'r>(&'r mut dyn Reports);
-
-impl Sink for CaptureSink<'_> {
-    fn finding(&mut self, finding: &Finding) -> io::Result<()> {
-        self.0.finding(finding)
-    }
-
-    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
-        self.0.problem(file, problem)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
-    }
 }
 
 /// A stream whose first bytes were read to tell its kind: they are read again first.

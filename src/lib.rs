@@ -191,6 +191,7 @@ pub mod pipeline;
 pub mod reason;
 pub mod report;
 pub mod rewrite;
+pub mod stats;
 pub mod uts46;
 
 /// The codec layer, Punycode and RACE on single strings: the `idnscope-codec` crate.

@@ -32,7 +32,7 @@
 //! names), plus the findings with their line and column inside the chunk (the contract
 //! lives in [`crate::input::scanner`]). The writer adds each chunk's starting line, so the
 //! output and the findings are identical for any number of threads, and hands the findings
-//! to a [`Findings`] sink (the report writers implement it). A [`Pipeline`] is built once,
+//! to a [`Sink`] (every output implements it). A [`Pipeline`] is built once,
 //! with its thread pool, and runs any number of inputs; it knows no input format: what a
 //! scanner carries across chunks ([`Scanner::State`]) and notes besides findings
 //! ([`Scanner::Note`]) are the scanner's own types.
@@ -48,9 +48,11 @@ use std::time::Instant;
 
 use crate::audit::Homographs;
 use crate::finding::Finding;
+use crate::input::capture::Problem;
+use crate::input::format::{self, Kind};
 use crate::input::scanner::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
-use crate::report::{ReportWriter, Stats};
 use crate::rewrite::{Mode, NameRewriter};
+use crate::stats::Stats;
 use crate::uts46::Profile;
 
 use stream::{Block, BlockReader, Blocking, Live};
@@ -127,7 +129,7 @@ pub enum Error {
     Input(io::Error),
     /// Writing the output failed.
     Output(io::Error),
-    /// Handing a finding to the [`Findings`] sink failed.
+    /// Handing a finding to the [`Sink`] failed.
     Report(io::Error),
 }
 
@@ -151,43 +153,69 @@ impl std::error::Error for Error {
     }
 }
 
-/// Where a run's findings go, in input order: the report writers implement it.
-pub trait Findings {
+/// Where a run puts what it finds, in input order: every output implements it (the report
+/// writers; the command line's reporting, which also writes the notes for a person on
+/// standard error). The pipeline and the capture driver hand their findings and notes to
+/// it, and know nothing else of outputs.
+pub trait Sink {
     /// Takes one finding.
     fn finding(&mut self, finding: &Finding) -> io::Result<()>;
 
     /// Whether the sink reads the findings it takes. One that only counts them says no, and
-    /// is handed their number ([`Findings::count`]) instead of each finding, which the
+    /// is handed their number ([`Sink::count`]) instead of each finding, which the
     /// pipeline then does not build.
     fn reads_findings(&self) -> bool {
         true
     }
 
-    /// Takes `count` findings unread, when [`Findings::reads_findings`] says no.
-    fn count(&mut self, count: u64);
+    /// Takes `count` findings unread, when [`Sink::reads_findings`] says no (a sink that
+    /// reads them all is never called).
+    fn count(&mut self, count: u64) {
+        let _ = count;
+    }
 
-    /// Passes on the findings taken so far, if the sink holds any back; a live run calls it
+    /// One record or DNS message of the capture `file` that could not be read whole; the
+    /// run goes on.
+    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()>;
+
+    /// The input `file` is read as `kind` though its first line starts like a zone file's:
+    /// `reason` says which of its first records is no zone record
+    /// ([`crate::input::format::Detection::fallback`]).
+    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()>;
+
+    /// Passes on what was taken so far, if the sink holds any back; a live run calls it
     /// after each chunk (nothing is held by default).
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
 }
 
-impl<W: Write> Findings for ReportWriter<W> {
+/// A [`Sink`] that keeps everything in memory (for tests and library users).
+#[derive(Debug, Default)]
+pub struct Collect {
+    /// The findings.
+    pub findings: Vec<Finding>,
+    /// The problems, with the file named.
+    pub problems: Vec<(String, Problem)>,
+    /// The lines that say how inputs whose kind fell back are read.
+    pub fallbacks: Vec<String>,
+}
+
+impl Sink for Collect {
     fn finding(&mut self, finding: &Finding) -> io::Result<()> {
-        self.write(finding)
+        self.findings.push(finding.clone());
+        Ok(())
     }
 
-    fn reads_findings(&self) -> bool {
-        !self.is_silenced()
+    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
+        self.problems.push((file.to_owned(), problem.clone()));
+        Ok(())
     }
 
-    fn count(&mut self, count: u64) {
-        self.count_silenced(count);
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        ReportWriter::flush(self)
+    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()> {
+        self.fallbacks
+            .push(format::fallback_line(file, kind, reason));
+        Ok(())
     }
 }
 
@@ -308,7 +336,7 @@ impl Pipeline {
         data: &[u8],
         file: &str,
         out: Option<&mut dyn Write>,
-        findings: &mut dyn Findings,
+        findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Run<S::Note>, Error> {
         self.run(scanner, Input::Bytes(data), file, out, findings, progress)
@@ -322,7 +350,7 @@ impl Pipeline {
         reader: &mut dyn Read,
         file: &str,
         out: Option<&mut dyn Write>,
-        findings: &mut dyn Findings,
+        findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Run<S::Note>, Error> {
         let mut reader = Blocking(reader);
@@ -342,7 +370,7 @@ impl Pipeline {
         reader: &mut dyn Live,
         file: &str,
         out: Option<&mut dyn Write>,
-        findings: &mut dyn Findings,
+        findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Run<S::Note>, Error> {
         let input = Input::Stream(reader, true);
@@ -376,7 +404,7 @@ impl Pipeline {
         input: Input<'_>,
         file: &str,
         mut out: Option<&mut dyn Write>,
-        findings: &mut dyn Findings,
+        findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Run<S::Note>, Error> {
         let started = Instant::now();
@@ -1145,7 +1173,8 @@ mod tests {
     ) -> Decoding {
         let pipeline = Pipeline::new(decoding_options(threads, chunks)).expect("a pool");
         let (mut output, mut findings) = (Vec::new(), Vec::new());
-        let mut report = ReportWriter::new(crate::report::Format::Jsonl, &mut findings);
+        let mut report =
+            crate::report::ReportWriter::new(crate::report::Format::Jsonl, &mut findings);
         let scanner = Counting::<T>::default();
         let out: &mut dyn Write = &mut output;
         let (file, progress) = ("zone", &mut |_| {});

@@ -1,5 +1,5 @@
-//! Run figures, and the report formats: the contract's text, JSON Lines and
-//! CSV, and an HTML page ([`crate::html_report`]).
+//! The report formats: the contract's text, JSON Lines and CSV, and an HTML page
+//! ([`crate::html_report`]).
 //!
 //! The layers below produce [`Finding`] values and know nothing of formats; a
 //! [`ReportWriter`] writes them in the chosen format, and ends a JSON Lines report with the
@@ -16,148 +16,14 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::display::{escape_controls, write_colored_finding};
-use crate::finding::{DnsSite, Finding, Kind};
+use crate::finding::{DnsSite, Finding};
 use crate::html_report::HtmlReport;
+use crate::input::capture::Problem;
+use crate::input::format::{self, Kind};
+use crate::pipeline::Sink;
+use crate::stats::Stats;
 
 use serde::Serialize;
-
-/// Figures of a run: the `--stats` line and the JSON Lines summary. Each figure has one
-/// meaning for every input format.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Stats {
-    /// Input bytes read.
-    pub bytes: u64,
-    /// Records read: lines (names and log formats), or resource records and directives
-    /// (zone format).
-    pub records: u64,
-    /// Names seen: the domain names that hold an ACE label (`xn--`, `bq--`, in any case) or
-    /// a label with a character outside ASCII (raw, or escaped as `\DDD`). Names in plain
-    /// ASCII are not counted: the log format never reads them.
-    pub names: u64,
-    /// ACE labels (`xn--`, `bq--`, in any case) seen in those names.
-    pub ace_labels: u64,
-    /// Labels converted: ACE to Unicode (decode), Unicode to ACE (encode); none in audit.
-    pub converted_labels: u64,
-    /// Findings reported.
-    pub findings: u64,
-    /// Findings reported, by kind.
-    pub by_kind: KindCounts,
-    /// Wall-clock seconds of the run.
-    pub seconds: f64,
-    /// Figures of captures (pcap, pcapng, dnstap), when one was read; `records` then counts
-    /// packets and dnstap frames.
-    #[serde(flatten)]
-    pub capture: Option<CaptureStats>,
-}
-
-/// The figures that only captures have.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct CaptureStats {
-    /// DNS messages read.
-    pub messages: u64,
-    /// Records and DNS messages that could not be read whole (each reported once).
-    pub malformed: u64,
-}
-
-/// A count for each kind of finding.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct KindCounts {
-    /// `invalid-ace` findings.
-    #[serde(rename = "invalid-ace")]
-    pub invalid_ace: u64,
-    /// `legacy-race` findings.
-    #[serde(rename = "legacy-race")]
-    pub legacy_race: u64,
-    /// `homograph` findings.
-    pub homograph: u64,
-    /// `encode-error` findings.
-    #[serde(rename = "encode-error")]
-    pub encode_error: u64,
-}
-
-impl KindCounts {
-    /// The count of `kind`.
-    pub fn get_mut(&mut self, kind: Kind) -> &mut u64 {
-        match kind {
-            Kind::InvalidAce => &mut self.invalid_ace,
-            Kind::LegacyRace => &mut self.legacy_race,
-            Kind::Homograph => &mut self.homograph,
-            Kind::EncodeError => &mut self.encode_error,
-        }
-    }
-
-    /// Each kind with its count, in the order of [`Kind`].
-    pub fn pairs(&self) -> [(Kind, u64); 4] {
-        [
-            (Kind::InvalidAce, self.invalid_ace),
-            (Kind::LegacyRace, self.legacy_race),
-            (Kind::Homograph, self.homograph),
-            (Kind::EncodeError, self.encode_error),
-        ]
-    }
-}
-
-impl Stats {
-    /// Adds another part's counts to these (seconds are not added).
-    pub fn add(&mut self, other: &Stats) {
-        self.bytes += other.bytes;
-        self.records += other.records;
-        self.names += other.names;
-        self.ace_labels += other.ace_labels;
-        self.converted_labels += other.converted_labels;
-        self.findings += other.findings;
-        for (kind, count) in other.by_kind.pairs() {
-            *self.by_kind.get_mut(kind) += count;
-        }
-        if let Some(other) = other.capture {
-            let capture = self.capture.get_or_insert_with(CaptureStats::default);
-            capture.messages += other.messages;
-            capture.malformed += other.malformed;
-        }
-    }
-
-    /// Counts one finding of `kind`.
-    pub fn count_finding(&mut self, kind: Kind) {
-        self.findings += 1;
-        *self.by_kind.get_mut(kind) += 1;
-    }
-
-    /// Throughput in MB/s (10^6 bytes per second, the unit of every rate idnscope shows).
-    pub fn mb_per_s(&self) -> f64 {
-        if self.seconds > 0.0 {
-            self.bytes as f64 / 1e6 / self.seconds
-        } else {
-            0.0
-        }
-    }
-
-    /// The one-line summary printed on standard error by `--stats`.
-    pub fn summary_line(&self) -> String {
-        let capture = match self.capture {
-            Some(c) => format!(", {} DNS messages, {} malformed", c.messages, c.malformed),
-            None => String::new(),
-        };
-        let by_kind: Vec<String> = self
-            .by_kind
-            .pairs()
-            .iter()
-            .map(|(kind, count)| format!("{count} {kind}"))
-            .collect();
-        format!(
-            "idnscope: {} bytes, {} records, {} names, {} ACE labels, {} labels converted, \
-             {} findings ({}), {:.3} s, {:.1} MB/s{capture}",
-            self.bytes,
-            self.records,
-            self.names,
-            self.ace_labels,
-            self.converted_labels,
-            self.findings,
-            by_kind.join(", "),
-            self.seconds,
-            self.mb_per_s()
-        )
-    }
-}
 
 /// The report formats of `--report-format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -212,7 +78,14 @@ pub struct ReportWriter<W: Write> {
     /// Findings are counted, not written ([`ReportWriter::silenced`]).
     silent: bool,
     html: Option<Box<HtmlReport>>,
+    /// The notes for a person taken as a [`Sink`], the first [`MAX_NOTES`].
+    notes: Vec<String>,
+    /// The notes taken past [`MAX_NOTES`], counted only.
+    notes_left_out: u64,
 }
+
+/// The notes a [`ReportWriter`] keeps as a [`Sink`]; past them, it counts them only.
+pub const MAX_NOTES: usize = 1000;
 
 impl<W: Write> ReportWriter<W> {
     /// A writer of `format` into `out`.
@@ -226,6 +99,8 @@ impl<W: Write> ReportWriter<W> {
             color: false,
             silent: false,
             html: (format == Format::Html).then(Box::default),
+            notes: Vec::new(),
+            notes_left_out: 0,
         }
     }
 
@@ -268,6 +143,28 @@ impl<W: Write> ReportWriter<W> {
     /// Number of findings written so far.
     pub fn written(&self) -> u64 {
         self.written
+    }
+
+    /// The notes for a person taken as a [`Sink`], in the order they came, the first
+    /// [`MAX_NOTES`]: the lines for a capture's records that could not be read whole
+    /// ([`Problem::line`]) and for inputs whose kind fell back ([`format::fallback_line`]),
+    /// control characters not yet escaped. The report itself holds findings only.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// How many notes came past [`MAX_NOTES`].
+    pub fn notes_left_out(&self) -> u64 {
+        self.notes_left_out
+    }
+
+    /// Keeps the note `line`.
+    fn note(&mut self, line: String) {
+        if self.notes.len() < MAX_NOTES {
+            self.notes.push(line);
+        } else {
+            self.notes_left_out += 1;
+        }
     }
 
     /// Writes one finding.
@@ -397,6 +294,36 @@ fn no_formula(cell: &str) -> Cow<'_, str> {
     }
 }
 
+/// Findings are written, or counted when the writer is silenced; the notes for a person are
+/// kept ([`ReportWriter::notes`]).
+impl<W: Write> Sink for ReportWriter<W> {
+    fn finding(&mut self, finding: &Finding) -> io::Result<()> {
+        self.write(finding)
+    }
+
+    fn reads_findings(&self) -> bool {
+        !self.is_silenced()
+    }
+
+    fn count(&mut self, count: u64) {
+        self.count_silenced(count);
+    }
+
+    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
+        self.note(problem.line(file));
+        Ok(())
+    }
+
+    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()> {
+        self.note(format::fallback_line(file, kind, reason));
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        ReportWriter::flush(self)
+    }
+}
+
 /// Writes `value` as one JSON line, every control character escaped.
 fn write_json<W: Write, T: Serialize>(out: &mut W, value: &T) -> io::Result<()> {
     let mut serializer = serde_json::Serializer::with_formatter(&mut *out, EscapeControls);
@@ -443,7 +370,8 @@ fn write_csv_row<W: Write, S: AsRef<str>>(out: &mut W, fields: &[S]) -> io::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::finding::Verdict;
+    use crate::finding::{Kind, Verdict};
+    use crate::stats::CaptureStats;
 
     fn sample() -> Finding {
         Finding {
@@ -578,6 +506,33 @@ mod tests {
     }
 
     #[test]
+    fn as_a_sink_the_writer_keeps_the_first_notes_and_counts_the_others() {
+        let mut buf = Vec::new();
+        let mut w = ReportWriter::new(Format::Jsonl, &mut buf);
+        let problem = |record| Problem {
+            record,
+            message_offset: Some(12),
+            kind: crate::input::capture::ProblemKind::Malformed,
+            text: "malformed DNS message: a loop".into(),
+        };
+        for record in 1..=MAX_NOTES as u64 + 5 {
+            Sink::problem(&mut w, "in.pcap", &problem(record)).unwrap();
+        }
+        Sink::fallback(
+            &mut w,
+            "in.log",
+            format::Kind::Log,
+            "line 1: x is not a type",
+        )
+        .unwrap();
+        assert_eq!(w.notes().len(), MAX_NOTES);
+        assert_eq!(w.notes()[0], "in.pcap:1:13: malformed DNS message: a loop");
+        assert_eq!(w.notes_left_out(), 6);
+        w.finish(None).unwrap();
+        assert!(buf.is_empty(), "notes stay out of the report");
+    }
+
+    #[test]
     fn csv_header_is_written_even_without_findings() {
         let mut buf = Vec::new();
         ReportWriter::new(Format::Csv, &mut buf)
@@ -586,28 +541,6 @@ mod tests {
         assert_eq!(
             String::from_utf8(buf).unwrap(),
             "file,line,column,name,label,kind,reason,message,unicode,target\n"
-        );
-    }
-
-    #[test]
-    fn summary_line_has_every_figure() {
-        let mut stats = Stats {
-            bytes: 5_000_000,
-            records: 3,
-            names: 2,
-            ace_labels: 1,
-            converted_labels: 1,
-            seconds: 0.5,
-            ..Stats::default()
-        };
-        stats.count_finding(Kind::Homograph);
-        stats.count_finding(Kind::Homograph);
-        stats.count_finding(Kind::EncodeError);
-        assert_eq!(
-            stats.summary_line(),
-            "idnscope: 5000000 bytes, 3 records, 2 names, 1 ACE labels, 1 labels converted, \
-             3 findings (0 invalid-ace, 0 legacy-race, 2 homograph, 1 encode-error), 0.500 s, \
-             10.0 MB/s"
         );
     }
 
@@ -687,33 +620,5 @@ mod tests {
         assert!(String::from_utf8(buf)
             .unwrap()
             .ends_with(",time,src,dst,section,rrtype\n"));
-    }
-
-    #[test]
-    fn the_summary_line_adds_the_figures_of_captures() {
-        let stats = Stats {
-            records: 3,
-            capture: Some(CaptureStats {
-                messages: 4,
-                malformed: 1,
-            }),
-            ..Stats::default()
-        };
-        assert!(
-            stats
-                .summary_line()
-                .ends_with(", 4 DNS messages, 1 malformed"),
-            "{}",
-            stats.summary_line()
-        );
-        let mut both = stats;
-        both.add(&stats);
-        assert_eq!(
-            both.capture,
-            Some(CaptureStats {
-                messages: 8,
-                malformed: 2
-            })
-        );
     }
 }

@@ -12,15 +12,16 @@ use idnscope::display::{escape_controls, quote_input};
 
 use idnscope::finding::Finding;
 use idnscope::input::capture::Problem;
-use idnscope::input::format::Kind;
+use idnscope::input::format::{fallback_line, Kind};
 #[cfg(unix)]
 use idnscope::input::include::{IncludeError, IncludeLimits};
 use idnscope::input::zone::Include;
-use idnscope::job::{self, fallback_line, problem_line, Reports, Source, STANDARD_INPUT};
+use idnscope::job::{self, Source, STANDARD_INPUT};
 use idnscope::pipeline::stream::Follow;
-use idnscope::pipeline::{self, ChunkLimits, Findings, Options, Pipeline};
-use idnscope::report::{Format, ReportWriter, Stats};
+use idnscope::pipeline::{self, ChunkLimits, Options, Pipeline, Sink};
+use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
+use idnscope::stats::Stats;
 use idnscope::uts46::Profile;
 
 use indicatif::ProgressBar;
@@ -558,7 +559,7 @@ fn follow_zone(
     path: &Path,
     directives: Vec<Include>,
     args: &JobArgs,
-    reports: &mut dyn Reports,
+    reports: &mut dyn Sink,
     total: &mut Stats,
 ) -> Result<(), Fatal> {
     let limits = IncludeLimits {
@@ -575,7 +576,7 @@ fn follow_zone(
     _: &Path,
     _: Vec<Include>,
     _: &JobArgs,
-    _: &mut dyn Reports,
+    _: &mut dyn Sink,
     _: &mut Stats,
 ) -> Result<(), Fatal> {
     Err(Fatal("--follow-includes needs a Unix system".into()))
@@ -621,7 +622,7 @@ struct Reporting<'r, 'w> {
     bar: &'r ProgressBar,
 }
 
-impl Findings for Reporting<'_, '_> {
+impl Sink for Reporting<'_, '_> {
     fn finding(&mut self, finding: &Finding) -> io::Result<()> {
         self.report.write(finding)
     }
@@ -634,19 +635,17 @@ impl Findings for Reporting<'_, '_> {
         self.report.count(count);
     }
 
-    fn flush(&mut self) -> io::Result<()> {
-        Findings::flush(self.report)
-    }
-}
-
-impl Reports for Reporting<'_, '_> {
     fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
-        let line = format!("idnscope: {}", problem_line(file, problem));
+        let line = format!("idnscope: {}", problem.line(file));
         say(self.bar, &escape_controls(&line))
     }
 
     fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()> {
         let line = format!("idnscope: {}", fallback_line(file, kind, reason));
         say(self.bar, &escape_controls(&line))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Sink::flush(self.report)
     }
 }

@@ -3,6 +3,8 @@
 #[cfg(target_os = "linux")]
 mod allocator;
 mod batch;
+#[cfg(unix)]
+mod bus_error;
 mod codec_cmd;
 mod color;
 mod completions;
@@ -404,7 +406,7 @@ fn misspelt_option(strings: &[std::ffi::OsString]) -> Option<String> {
 pub fn main() -> ExitCode {
     output::ignore_file_size_signal();
     #[cfg(unix)]
-    idnscope::input::mapped::on_fault(output::remove_temp_files);
+    bus_error::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(refused_or_answered(&e)),

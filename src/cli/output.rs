@@ -15,8 +15,8 @@
 //! when idnscope started (`nohup`, a script's background job) is left ignored. SIGXFSZ
 //! (`ulimit -f`) is ignored from the start, so that a write past the limit fails with EFBIG
 //! and goes through the normal error path: exit status 2, a message that names the file,
-//! the temporary file removed. SIGBUS on a mapped input is the business of
-//! [`idnscope::input::mapped`], whose handler calls [`remove_temp_files`]. The target itself
+//! the temporary file removed. SIGBUS on a mapped input has its own handler
+//! ([`super::bus_error`]), which calls [`remove_temp_files`] too. The target itself
 //! is never written before the rename, so a signal at any point leaves either the original
 //! or the complete new file, and no temporary file.
 

@@ -48,6 +48,16 @@ pub fn detect(path: &Path, head: &[u8]) -> Kind {
     detect_with_reason(path, head).kind
 }
 
+/// The line for a person that says how the input `file`, whose kind fell back, is read as
+/// `kind`, and why (`reason`, [`Detection::fallback`]).
+pub fn fallback_line(file: &str, kind: Kind, reason: &str) -> String {
+    let kind = match kind {
+        Kind::Names => "a names list",
+        _ => "a log",
+    };
+    format!("{file}: read as {kind}, not as a zone file: {reason}")
+}
+
 /// What [`detect_with_reason`] tells of an input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Detection {

@@ -5,16 +5,14 @@
 //! the next run. A change of what was there is an error, found without losing the run:
 //!
 //! - a mapped file that another process truncates makes the next read of a page past its
-//!   new end fault with SIGBUS. While an input is mapped, a SIGBUS handler looks at the
-//!   faulting address: inside the input's map, it puts pages of zeros over the rest of the
-//!   map and returns, so that the run goes on over zeros and ends as for any other input
-//!   that failed, its findings so far reported; [`MappedInput::check_unchanged`] then says
-//!   the file was truncated. Should that not be possible, and for a fault in another mapped
-//!   file, the handler writes `idnscope: FILE: changed while it was read: the file was
-//!   truncated` on standard error, calls the clean-up set with [`on_fault`] (the command
-//!   line removes its temporary files there) and exits with status 2; elsewhere (a fault
-//!   of another cause), it calls the clean-up too and lets the signal's default action end
-//!   the process, as it would have;
+//!   new end fault with SIGBUS. The program's SIGBUS handler (the command line installs
+//!   one) asks [`bus_error_at`] what the faulting address is: inside the input's map, the
+//!   rest of the map is put under pages of zeros and the handler returns, so that the run
+//!   goes on over zeros and ends as for any other input that failed, its findings so far
+//!   reported; [`MappedInput::check_unchanged`] then says the file was truncated. Inside
+//!   another mapped file (or when zeros cannot be put there), [`bus_error_at`] names the
+//!   file, for the handler to end the process with a message; elsewhere, the fault is of
+//!   another cause. A program without such a handler ends on the fault, as with any map;
 //! - a change that does not fault (the file cut after its last page was read, or written
 //!   to without growing) is found by [`MappedInput::check_unchanged`] once the file has
 //!   been read, before any output is kept.
@@ -23,7 +21,7 @@
 //! gives as 0, such as those of /proc) are read as streams instead, by the caller.
 //!
 //! A file read through a map for the whole run beside the inputs (the index of a protected
-//! list, [`MappedFile`]) is guarded the same way, as long as the handler has room for it,
+//! list, [`MappedFile`]) is known to [`bus_error_at`] the same way, as long as there is room for it,
 //! except that a truncation always ends the run: its bytes are looked up, not read once.
 
 use std::cell::Cell;
@@ -34,7 +32,7 @@ use std::path::Path;
 /// The fewest bytes of pages that [`MappedInput::release_before`] gives back at a time.
 const RELEASE_STEP: usize = 8 << 20;
 
-/// An input file mapped into memory, registered with the SIGBUS handler until dropped.
+/// An input file mapped into memory, known to [`bus_error_at`] until dropped.
 pub struct MappedInput {
     map: memmap2::Mmap,
     /// The file's size and modification time when it was mapped.
@@ -46,15 +44,15 @@ pub struct MappedInput {
 
 impl MappedInput {
     /// Maps `file` (a regular file, of size `meta.len()` > 0), named `shown` in messages.
-    /// Only one input is mapped at a time: a second map replaces the first in the handler's
-    /// view.
+    /// Only one input is mapped at a time: a second map replaces the first for
+    /// [`bus_error_at`].
     pub fn new(file: &File, meta: &Metadata, shown: &Path) -> io::Result<Self> {
         // SAFETY: the map is read-only and lives as long as this value, which only lends
         // it out for shorter lifetimes. Another process may change the bytes under it (the
         // scanners take any bytes, and `check_unchanged` then refuses the result) or
-        // truncate the file, which makes reads fault: the SIGBUS handler registered below
-        // puts zeros where the pages were (or, failing that, turns the fault into a message
-        // and exit status 2), and `check_unchanged` refuses the result.
+        // truncate the file, which makes reads fault: `bus_error_at`, asked by the program's
+        // SIGBUS handler, puts zeros where the pages were (or, failing that, names the file
+        // for the handler to end the run), and `check_unchanged` refuses the result.
         let map = unsafe { memmap2::Mmap::map(file) }?;
         guard::register(guard::INPUT, &map, shown);
         Ok(MappedInput {
@@ -126,7 +124,7 @@ fn drop_pages(map: &memmap2::Mmap, start: usize, len: usize) -> io::Result<()> {
     // bytes faults the page in again from the page cache, with the file's bytes, as the
     // first read did. A change of the file in between is the change that
     // `MappedInput::check_unchanged` finds, and a truncation the fault that the SIGBUS
-    // handler turns into a message, as for any read of the map. The range lies inside the
+    // handler is told of by `bus_error_at`, as for any read of the map. The range lies inside the
     // map (the caller's offsets are clamped to its length).
     unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, len) }
 }
@@ -143,10 +141,33 @@ fn drop_pages(_: &memmap2::Mmap, _: usize, _: usize) -> io::Result<()> {
     Err(io::ErrorKind::Unsupported.into())
 }
 
-/// Sets what the SIGBUS handler does before the process ends: `clean_up` must do only
-/// async-signal-safe things (no allocation, no locks), as a signal handler may.
-pub fn on_fault(clean_up: fn()) {
-    guard::set_clean_up(clean_up);
+/// What a bus error (SIGBUS) at an address is to the files mapped here ([`bus_error_at`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BusError {
+    /// In the input's map, truncated under it: the rest of the map now reads as zeros, and
+    /// the faulting read, made again when the handler returns, reads them.
+    Zeroed,
+    /// In the map of the file whose name [`mapped_name`] gives for this slot: it was
+    /// truncated while it was read.
+    Truncated(usize),
+    /// In no file mapped here: a fault of another cause.
+    Elsewhere,
+}
+
+/// What a bus error at `address` (the `si_addr` of a SIGBUS) is to the files mapped here,
+/// and, in the input's map, the zeros put there. Async-signal-safe (atomic loads and one
+/// mmap(2)), to be called from a SIGBUS handler.
+pub fn bus_error_at(address: usize) -> BusError {
+    guard::bus_error_at(address)
+}
+
+/// Bytes of a mapped file's name kept for [`mapped_name`].
+pub const NAME_BYTES: usize = 4096;
+
+/// Copies the name of the file mapped in `slot` ([`BusError::Truncated`]) into `name`, as
+/// far as it goes; the number of bytes copied. Async-signal-safe.
+pub fn mapped_name(slot: usize, name: &mut [u8]) -> usize {
+    guard::name(slot, name)
 }
 
 impl Drop for MappedInput {
@@ -156,16 +177,17 @@ impl Drop for MappedInput {
 }
 
 /// A file other than the input, mapped into memory with its pages read in at once and
-/// registered with the SIGBUS handler until dropped: a truncation while it is mapped ends
-/// the run with status 2 and the message, as for an input.
+/// known to [`bus_error_at`] until dropped: a truncation while it is mapped is
+/// [`BusError::Truncated`], which ends the run (the command line's handler exits with
+/// status 2 and the message).
 pub struct MappedFile {
     map: memmap2::Mmap,
     slot: usize,
 }
 
 impl MappedFile {
-    /// Maps `file` (a regular file of size > 0), named `shown` in messages; none when the
-    /// handler knows as many maps as it can (the caller reads the file instead).
+    /// Maps `file` (a regular file of size > 0), named `shown` in messages; none when
+    /// [`bus_error_at`] knows as many maps as it can (the caller reads the file instead).
     pub fn new(file: &File, shown: &Path) -> io::Result<Option<Self>> {
         let Some(slot) = guard::free_slot() else {
             return Ok(None);
@@ -173,8 +195,8 @@ impl MappedFile {
         // SAFETY: as for `MappedInput::new`: the map is read-only and lives as long as this
         // value, which only lends it out for shorter lifetimes. Bytes changed under it are
         // only bytes (the caller checks them all once, and looks them up with bounds
-        // checked); a truncation makes reads fault, which the handler registered below
-        // turns into a message and exit status 2.
+        // checked); a truncation makes reads fault, which `bus_error_at` names as
+        // `Truncated` for the program's handler.
         let map = unsafe { memmap2::MmapOptions::new().populate().map(file) };
         let map = match map {
             Ok(map) => map,
@@ -209,15 +231,14 @@ impl std::fmt::Debug for MappedFile {
 
 #[cfg(unix)]
 mod guard {
-    //! The SIGBUS handler and the mapped regions it knows: the input's, and a few others.
+    //! The mapped regions a SIGBUS handler asks about: the input's, and a few others.
 
     use std::path::Path;
-    use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
-    /// Bytes of the file name kept for the message.
-    const NAME_BYTES: usize = 4096;
+    use super::NAME_BYTES;
 
-    /// How many regions the handler knows.
+    /// How many regions are known.
     const SLOTS: usize = 8;
 
     /// The slot of the input being read (a new input replaces the one before).
@@ -243,39 +264,16 @@ mod guard {
         }
     }; SLOTS];
 
-    /// The clean-up to call before the process ends (null: none), a `fn()`.
-    static CLEAN_UP: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
-
-    /// Whether a thread is writing the message of a fault in a known region.
-    static REPORTING: AtomicBool = AtomicBool::new(false);
-
     /// Whether the input's map faulted since it was registered, and was filled with zeros.
     static TRUNCATED: AtomicBool = AtomicBool::new(false);
 
-    /// The size of a page, for the handler (set when a region is registered).
+    /// The size of a page, for `bus_error_at` (set when a region is registered).
     static PAGE: AtomicUsize = AtomicUsize::new(0);
 
     /// Whether the input's map faulted (the file was truncated under it) since it was
     /// registered.
     pub(super) fn truncated() -> bool {
         TRUNCATED.load(Ordering::Acquire)
-    }
-
-    /// Sets the clean-up.
-    pub(super) fn set_clean_up(clean_up: fn()) {
-        CLEAN_UP.store(clean_up as *mut (), Ordering::Release);
-    }
-
-    /// Calls the clean-up, if one is set.
-    fn clean_up() {
-        let clean_up = CLEAN_UP.load(Ordering::Acquire);
-        if !clean_up.is_null() {
-            // SAFETY: the only non-null value ever stored is a `fn()` cast to a pointer
-            // (`set_clean_up`); a function pointer and a data pointer have the same size
-            // on the platforms Rust supports with signals.
-            let clean_up = unsafe { std::mem::transmute::<*mut (), fn()>(clean_up) };
-            clean_up();
-        }
     }
 
     /// Takes a slot other than the input's, if one is free.
@@ -288,11 +286,9 @@ mod guard {
         })
     }
 
-    /// Makes `map` the region of `slot` that the handler knows (installing the handler the
-    /// first time).
+    /// Makes `map` the region of `slot`.
     pub(super) fn register(slot: usize, map: &[u8], shown: &Path) {
         use std::os::unix::ffi::OsStrExt;
-        install();
         PAGE.store(super::page_size(), Ordering::Relaxed);
         let region = &REGIONS[slot];
         region.taken.store(true, Ordering::Release);
@@ -316,72 +312,32 @@ mod guard {
         REGIONS[slot].taken.store(false, Ordering::Release);
     }
 
-    /// Installs the handler (once).
-    fn install() {
-        static INSTALLED: std::sync::Once = std::sync::Once::new();
-        INSTALLED.call_once(|| {
-            // SAFETY: `action` is a plain C struct for which all zeroes is a valid value;
-            // the handler has the three-argument form that SA_SIGINFO asks for, and does
-            // only async-signal-safe things (atomic loads, write, unlink, _exit, signal).
-            unsafe {
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = on_bus_error as *const () as libc::sighandler_t;
-                action.sa_flags = libc::SA_SIGINFO;
-                libc::sigemptyset(&mut action.sa_mask);
-                libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
-            }
-        });
-    }
-
-    /// Writes `bytes` on standard error, as far as it goes.
-    fn say(bytes: *const u8, len: usize) {
-        // SAFETY: `bytes` points to `len` readable bytes (a static); write(2) is
-        // async-signal-safe and its result is not needed here.
-        unsafe { libc::write(2, bytes.cast(), len) };
-    }
-
-    extern "C" fn on_bus_error(
-        signal: libc::c_int,
-        info: *mut libc::siginfo_t,
-        _context: *mut libc::c_void,
-    ) {
-        // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t, whose si_addr is the
-        // faulting address for SIGBUS.
-        let address = unsafe { (*info).si_addr() } as usize;
+    /// What a bus error at `address` is to the regions known ([`super::bus_error_at`]).
+    pub(super) fn bus_error_at(address: usize) -> super::BusError {
         for (slot, region) in REGIONS.iter().enumerate() {
             let len = region.len.load(Ordering::Acquire);
             let start = region.start.load(Ordering::Relaxed);
             if len > 0 && address >= start && address - start < len {
                 if slot == INPUT && fill_with_zeros(start, len, address) {
                     TRUNCATED.store(true, Ordering::Release);
-                    // The faulting read is made again, and reads zeros.
-                    return;
+                    return super::BusError::Zeroed;
                 }
-                clean_up();
-                // Several threads may fault at once: one writes the message and ends the
-                // process; the others wait for that.
-                if REPORTING.swap(true, Ordering::AcqRel) {
-                    loop {
-                        // SAFETY: pause(2) is async-signal-safe; the reporting thread's
-                        // _exit ends the process and this thread with it.
-                        unsafe { libc::pause() };
-                    }
-                }
-                const BEFORE: &[u8] = b"idnscope: ";
-                const AFTER: &[u8] = b": changed while it was read: the file was truncated\n";
-                say(BEFORE.as_ptr(), BEFORE.len());
-                let name_len = region.name_len.load(Ordering::Relaxed);
-                say(region.name.as_ptr().cast::<u8>(), name_len);
-                say(AFTER.as_ptr(), AFTER.len());
-                // SAFETY: _exit is async-signal-safe and ends the process at once.
-                unsafe { libc::_exit(2) };
+                return super::BusError::Truncated(slot);
             }
         }
-        // Not a mapped file: the default action, when the faulting access is made again on
-        // return, ends the process as it would have.
-        clean_up();
-        // SAFETY: signal(2) is async-signal-safe.
-        unsafe { libc::signal(signal, libc::SIG_DFL) };
+        super::BusError::Elsewhere
+    }
+
+    /// Copies the name of the file of `slot` into `name` ([`super::mapped_name`]).
+    pub(super) fn name(slot: usize, name: &mut [u8]) -> usize {
+        let Some(region) = REGIONS.get(slot) else {
+            return 0;
+        };
+        let len = region.name_len.load(Ordering::Relaxed).min(name.len());
+        for (out, cell) in name[..len].iter_mut().zip(&region.name) {
+            *out = cell.load(Ordering::Relaxed);
+        }
+        len
     }
 
     /// Puts private pages of zeros over the map of `len` bytes at `start`, from the page
@@ -425,7 +381,13 @@ mod guard {
 
     pub(super) fn register(_slot: usize, _map: &[u8], _shown: &std::path::Path) {}
 
-    pub(super) fn set_clean_up(_clean_up: fn()) {}
+    pub(super) fn bus_error_at(_address: usize) -> super::BusError {
+        super::BusError::Elsewhere
+    }
+
+    pub(super) fn name(_slot: usize, _name: &mut [u8]) -> usize {
+        0
+    }
 
     pub(super) fn unregister(_slot: usize) {}
 

@@ -20,8 +20,8 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::finding::Verdict;
-use crate::report::Stats;
 use crate::rewrite::{NameRewriter, Outcome, VerdictSink};
+use crate::stats::Stats;
 
 /// Bytes past a cut inside a record that the chunk before the cut sees
 /// ([`Chunk::extended`]): more than the longest name a scanner reads in any syntax.

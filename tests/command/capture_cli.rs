@@ -938,6 +938,65 @@ fn a_malformed_message_is_reported_with_its_place_and_the_run_goes_on() {
 }
 
 #[test]
+fn a_library_report_writer_keeps_the_notes_the_command_line_writes_on_standard_error() {
+    use std::sync::Arc;
+
+    use idnscope::audit::{Homographs, Protected};
+    use idnscope::job::{Job, Source};
+    use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
+    use idnscope::report::{Format, ReportWriter};
+    use idnscope::rewrite::Mode;
+    use idnscope::uts46::Profile;
+
+    let (long, _) = long_query();
+    let bytes = pcap(
+        RAW,
+        &[
+            good("a"),
+            udp_packet(&looping_query()),
+            udp_packet(&long),
+            good("xn--zz-zzzzzz"),
+        ],
+    );
+    let file = temp(&bytes);
+    let name = file.path().to_str().unwrap().to_owned();
+    let (status, _, stderr) = run(&["audit", "--format", "pcap", &name]);
+    assert_eq!(status, 1, "{stderr}");
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("malformed DNS message"))
+        .map(|line| line.strip_prefix("idnscope: ").unwrap())
+        .collect();
+    assert_eq!(said.len(), 2, "{stderr}");
+
+    let pipeline = Pipeline::new(Options {
+        mode: Mode::Audit,
+        profile: Profile::default(),
+        threads: 1,
+        homographs: Some(Arc::new(Homographs::new(Protected::builtin()))),
+        chunks: ChunkLimits::default(),
+        verdict_caches: true,
+    })
+    .unwrap();
+    let mut findings = Vec::new();
+    let mut report = ReportWriter::new(Format::Text, &mut findings);
+    let path = file.path();
+    Job::new(&pipeline)
+        .run(
+            path,
+            Source::open(path).unwrap(),
+            None,
+            &mut report,
+            &mut |_| {},
+            None,
+        )
+        .unwrap();
+    assert_eq!(report.notes(), said);
+    assert_eq!(report.notes_left_out(), 0);
+    assert_eq!(report.written(), 1, "the record after is read");
+}
+
+#[test]
 fn a_tcp_length_longer_than_the_stream_is_reported_at_the_end() {
     let mut payload = 500u16.to_be_bytes().to_vec();
     payload.extend_from_slice(&query(&name("x"))[..20]);

@@ -566,7 +566,35 @@ fn big_findings(report: &Path, truncated: bool) -> usize {
 
 #[test]
 fn a_mapped_file_is_read_to_its_size_when_mapped_and_a_truncation_reads_zeros() {
-    use idnscope::input::mapped::MappedInput;
+    use idnscope::input::mapped::{bus_error_at, BusError, MappedInput};
+
+    // As a program that maps its inputs does (the command line has such a handler): a
+    // SIGBUS asks the library what it is, and in the input's map the read is made again
+    // over zeros; any other ends the process.
+    extern "C" fn on_bus_error(
+        signal: libc::c_int,
+        info: *mut libc::siginfo_t,
+        _context: *mut libc::c_void,
+    ) {
+        // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t.
+        let address = unsafe { (*info).si_addr() } as usize;
+        if bus_error_at(address) != BusError::Zeroed {
+            // SAFETY: signal(2) is async-signal-safe.
+            unsafe { libc::signal(signal, libc::SIG_DFL) };
+        }
+    }
+    // SAFETY: all zeroes is a valid sigaction; the handler has the SA_SIGINFO form and does
+    // only async-signal-safe things.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_bus_error as *const () as libc::sighandler_t;
+        action.sa_flags = libc::SA_SIGINFO;
+        libc::sigemptyset(&mut action.sa_mask);
+        assert_eq!(
+            libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut()),
+            0
+        );
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.txt");
     // SAFETY: sysconf has no memory preconditions.

@@ -17,8 +17,9 @@ use idnscope::input::scanner::{ChunkOutput, Scanner};
 use idnscope::input::zone::ZoneScanner;
 use idnscope::input::zone::{Include, Origin};
 use idnscope::pipeline::{self, ChunkLimits, Options, ParseError, Pipeline};
-use idnscope::report::{Format, ReportWriter, Stats};
+use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
+use idnscope::stats::Stats;
 use idnscope::uts46::Profile;
 use serde_json::Value;
 

@@ -12,10 +12,10 @@ use std::sync::Arc;
 use common::capture::*;
 use idnscope::gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
 use idnscope::input::capture::batch::{Expect, Limits};
-use idnscope::input::capture::drive::{Collect, Run, Source};
+use idnscope::input::capture::drive::{Run, Source};
 use idnscope::input::capture::render::{Render, Rendered};
 use idnscope::input::capture::{Extractor, Records};
-use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
+use idnscope::pipeline::{ChunkLimits, Collect, Options, Pipeline};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
 

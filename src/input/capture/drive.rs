@@ -25,20 +25,9 @@ use rayon::prelude::*;
 
 use super::batch::{Batch, Batches, Expect, Gathered, Limits, SliceBatches, Stop, StreamBatches};
 use super::render::{Render, Rendered};
-use super::{CaptureError, Extractor, Problem, Stats as CaptureCounts, TcpSegment};
-use crate::finding::Finding;
-use crate::pipeline::Pipeline;
-use crate::report::{CaptureStats, Stats};
-
-/// Where a run over a capture puts what it finds, in record order.
-pub trait Sink {
-    /// One finding.
-    fn finding(&mut self, finding: &Finding) -> io::Result<()>;
-    /// One record or DNS message that could not be read whole; the run goes on.
-    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()>;
-    /// Makes what was handed over so far reach its reader (after each batch of a stream).
-    fn flush(&mut self) -> io::Result<()>;
-}
+use super::{CaptureError, Extractor, Stats as CaptureCounts, TcpSegment};
+use crate::pipeline::{Pipeline, Sink};
+use crate::stats::{CaptureStats, Stats};
 
 /// Why a run over a capture stopped.
 #[derive(Debug)]
@@ -431,30 +420,5 @@ impl Writer<'_, '_> {
             out.flush().map_err(Error::Output)?;
         }
         self.sink.flush().map_err(Error::Report)
-    }
-}
-
-/// A [`Sink`] that keeps everything in memory (for tests and library users).
-#[derive(Debug, Default)]
-pub struct Collect {
-    /// The findings.
-    pub findings: Vec<Finding>,
-    /// The problems, with the file named.
-    pub problems: Vec<(String, Problem)>,
-}
-
-impl Sink for Collect {
-    fn finding(&mut self, finding: &Finding) -> io::Result<()> {
-        self.findings.push(finding.clone());
-        Ok(())
-    }
-
-    fn problem(&mut self, file: &str, problem: &Problem) -> io::Result<()> {
-        self.problems.push((file.to_owned(), problem.clone()));
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
     }
 }

@@ -352,6 +352,18 @@ impl fmt::Display for Problem {
     }
 }
 
+impl Problem {
+    /// The problem in the capture `file` as a line for a person,
+    /// `FILE:RECORD[:COLUMN]: MESSAGE` (the column is the 1-based offset in the DNS
+    /// message), control characters not yet escaped.
+    pub fn line(&self, file: &str) -> String {
+        match self.message_offset {
+            Some(offset) => format!("{file}:{}:{}: {}", self.record, offset + 1, self.text),
+            None => format!("{file}:{}: {}", self.record, self.text),
+        }
+    }
+}
+
 /// One DNS message and its names.
 #[derive(Debug, Clone, Default)]
 pub struct DnsMessage {

@@ -35,7 +35,7 @@ pub struct Rendered {
     /// Records and messages that could not be read whole.
     pub problems: Vec<Problem>,
     /// Names seen (those with an ACE label or a character outside ASCII, see
-    /// [`crate::report::Stats::names`]).
+    /// [`crate::stats::Stats::names`]).
     pub names: u64,
     /// ACE labels met.
     pub ace_labels: u64,
