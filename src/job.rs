@@ -150,21 +150,13 @@ pub enum Error {
         /// What failed.
         error: io::Error,
     },
-    /// The pipeline stopped: input it cannot parse, or a failure to write the output or
-    /// the report.
+    /// The pipeline or the capture driver stopped: input it cannot parse, a capture damaged
+    /// past reading, or a failure to write the output or the report.
     Run {
         /// The input as given.
         shown: String,
         /// Why.
         error: pipeline::Error,
-    },
-    /// The capture driver stopped: a capture damaged past reading, or a failure to read or
-    /// write.
-    Capture {
-        /// The input as given.
-        shown: String,
-        /// Why.
-        error: drive::Error,
     },
     /// A file that a `$INCLUDE` directive names may not be read, or cannot be.
     #[cfg(unix)]
@@ -186,11 +178,10 @@ impl fmt::Display for Error {
                 shown,
                 error: pipeline::Error::Parse(parse),
             } => write!(f, "{shown}:{parse}"),
-            Error::Run { shown, error } => write!(f, "{shown}: {error}"),
-            Error::Capture {
+            Error::Run {
                 shown,
                 error:
-                    drive::Error::Capture(CaptureError {
+                    pipeline::Error::Capture(CaptureError {
                         offset,
                         record,
                         message,
@@ -199,7 +190,7 @@ impl fmt::Display for Error {
                 Some(record) => write!(f, "{shown}:{record}: file offset {offset}: {message}"),
                 None => write!(f, "{shown}: file offset {offset}: {message}"),
             },
-            Error::Capture { shown, error } => write!(f, "{shown}: {error}"),
+            Error::Run { shown, error } => write!(f, "{shown}: {error}"),
             #[cfg(unix)]
             Error::Include { at, error } => write!(f, "{at}: {error}"),
         }
@@ -479,7 +470,7 @@ impl<'p> Job<'p> {
             Data::Stream(stream, _) => drive::Source::Stream(Box::new(stream)),
         };
         run.run(self.pipeline, source, shown, out, reports, progress)
-            .map_err(|error| Error::Capture {
+            .map_err(|error| Error::Run {
                 shown: shown.to_owned(),
                 error,
             })

@@ -48,7 +48,7 @@ use std::time::Instant;
 
 use crate::audit::Homographs;
 use crate::finding::Finding;
-use crate::input::capture::Problem;
+use crate::input::capture::{CaptureError, Problem};
 use crate::input::format::{self, Kind};
 use crate::input::scanner::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
 use crate::rewrite::{Mode, NameRewriter};
@@ -125,11 +125,14 @@ pub enum Error {
     /// Input that cannot be parsed, and where; the output of the chunks before it has been
     /// written.
     Parse(ParseError),
+    /// A capture that cannot be read further (a truncated or damaged file); the records
+    /// before the damage were read and their output written.
+    Capture(CaptureError),
     /// Reading the input failed.
     Input(io::Error),
     /// Writing the output failed.
     Output(io::Error),
-    /// Handing a finding to the [`Sink`] failed.
+    /// Handing a finding or a note to the [`Sink`] failed.
     Report(io::Error),
 }
 
@@ -137,6 +140,7 @@ impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Error::Parse(e) => e.fmt(f),
+            Error::Capture(e) => e.fmt(f),
             Error::Input(e) => e.fmt(f),
             Error::Output(e) => write!(f, "writing the output: {e}"),
             Error::Report(e) => write!(f, "writing the report: {e}"),
@@ -148,6 +152,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Parse(e) => Some(e),
+            Error::Capture(e) => Some(e),
             Error::Input(e) | Error::Output(e) | Error::Report(e) => Some(e),
         }
     }

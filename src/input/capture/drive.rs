@@ -15,8 +15,7 @@
 //! short when the input stalls, so that a live capture's findings come out within a
 //! fraction of a second ([`Limits::stall`], [`Limits::max_wait`]).
 
-use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -25,43 +24,9 @@ use rayon::prelude::*;
 
 use super::batch::{Batch, Batches, Expect, Gathered, Limits, SliceBatches, Stop, StreamBatches};
 use super::render::{Render, Rendered};
-use super::{CaptureError, Extractor, Stats as CaptureCounts, TcpSegment};
-use crate::pipeline::{Pipeline, Sink};
+use super::{Extractor, Stats as CaptureCounts, TcpSegment};
+use crate::pipeline::{Error, Pipeline, Sink};
 use crate::stats::{CaptureStats, Stats};
-
-/// Why a run over a capture stopped.
-#[derive(Debug)]
-pub enum Error {
-    /// The capture cannot be read further (a truncated or damaged file); the records
-    /// before the damage were read and their output written.
-    Capture(CaptureError),
-    /// Reading the input failed.
-    Input(io::Error),
-    /// Writing the output failed.
-    Output(io::Error),
-    /// Handing a finding or a problem to the [`Sink`] failed.
-    Report(io::Error),
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Capture(e) => e.fmt(f),
-            Error::Input(e) => e.fmt(f),
-            Error::Output(e) => write!(f, "writing the output: {e}"),
-            Error::Report(e) => write!(f, "writing the report: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Capture(e) => Some(e),
-            Error::Input(e) | Error::Output(e) | Error::Report(e) => Some(e),
-        }
-    }
-}
 
 /// A capture to run.
 pub enum Source<'a> {
