@@ -191,6 +191,7 @@ pub mod pipeline;
 pub mod reason;
 pub mod report;
 pub mod rewrite;
+mod slots;
 pub mod stats;
 pub mod uts46;
 

@@ -16,6 +16,7 @@ use unicode_normalization::UnicodeNormalization;
 use super::chars;
 use super::index::{key_hash, KeyKind};
 use super::{describe_all, Check, Protected, Spoof, UnicodeName};
+use crate::slots::Slots;
 
 /// Characters that UTS #39's confusables do not map to the ASCII they look like, mapped as
 /// Chromium's diacritic remover and extra confusable mapper map them (`ł` to `l`, `ш` to
@@ -322,19 +323,19 @@ pub(super) struct Keys {
     mapped: String,
 }
 
-/// The joined keys found in no source lately, up to [`AbsentKeys::LONGEST`] bytes: slot
-/// `hash % SLOTS` holds the last such key of its hash (a name's keys come back with the
+/// The joined keys found in no source lately, up to [`AbsentKeys::LONGEST`] bytes, in
+/// [`Slots`]: a slot holds the last such key of its hash (a name's keys come back with the
 /// name, and under the name's parent domains).
 #[derive(Debug)]
 struct AbsentKeys {
     /// Each slot: the key's hash, its length plus one (0: an empty slot), its bytes.
-    slots: Vec<(u64, u8, [u8; AbsentKeys::LONGEST])>,
+    slots: Slots<(u64, u8, [u8; AbsentKeys::LONGEST])>,
 }
 
 impl Default for AbsentKeys {
     fn default() -> Self {
         AbsentKeys {
-            slots: vec![(0, 0, [0; AbsentKeys::LONGEST]); AbsentKeys::SLOTS],
+            slots: Slots::new(AbsentKeys::SLOTS, || (0, 0, [0; AbsentKeys::LONGEST])),
         }
     }
 }
@@ -347,14 +348,14 @@ impl AbsentKeys {
 
     /// Whether `key`, of hash `hash`, was kept as absent.
     fn holds(&self, hash: u64, key: &[u8]) -> bool {
-        let (h, len, bytes) = &self.slots[hash as usize % AbsentKeys::SLOTS];
+        let (h, len, bytes) = &self.slots[self.slots.index(hash)];
         *h == hash && usize::from(*len) == key.len() + 1 && bytes.get(..key.len()) == Some(key)
     }
 
     /// Keeps `key`, of hash `hash`, as absent (if it is short enough).
     fn keep(&mut self, hash: u64, key: &[u8]) {
         if key.len() <= AbsentKeys::LONGEST {
-            let slot = &mut self.slots[hash as usize % AbsentKeys::SLOTS];
+            let slot = self.slots.of_mut(hash);
             slot.0 = hash;
             slot.1 = key.len() as u8 + 1;
             slot.2[..key.len()].copy_from_slice(key);
@@ -1697,8 +1698,7 @@ mod tests {
         let other = (0u32..)
             .map(|i| format!("k{i}"))
             .find(|k| {
-                key_hash(k.as_bytes()) % AbsentKeys::SLOTS as u64
-                    == key_hash(a) % AbsentKeys::SLOTS as u64
+                absent.slots.index(key_hash(k.as_bytes())) == absent.slots.index(key_hash(a))
                     && k.as_bytes() != a
             })
             .unwrap();

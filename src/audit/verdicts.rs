@@ -3,8 +3,8 @@
 //! change), so a label met again under the same TLD (the owner of a record, then the same
 //! label in its RDATA; a popular domain queried from many hosts) gives what it gave.
 //!
-//! A table of a fixed number of slots, a slot picked by a hash of the label and the TLD (a
-//! new pair takes the place of the one in its slot); a verdict whose messages are long is
+//! A table of a fixed number of slots ([`Slots`]), a slot picked by a hash of the label and
+//! the TLD (a new pair takes the place of the one in its slot); a verdict whose messages are long is
 //! not kept, so memory stays bounded whatever the input.
 
 use std::hash::Hasher;
@@ -12,6 +12,7 @@ use std::hash::Hasher;
 use rustc_hash::FxHasher;
 
 use super::Check;
+use crate::slots::Slots;
 
 /// Slots of [`LabelVerdicts`] (a power of two). Like the rewriter's caches, small enough
 /// to stay in a core's own cache with them: twice as many made zone decoding slower.
@@ -23,7 +24,7 @@ const MOST_BYTES: usize = 2048;
 /// The label checks' findings for the pairs of label and TLD met lately.
 #[derive(Debug)]
 pub(super) struct LabelVerdicts {
-    slots: Box<[Slot]>,
+    slots: Slots<Slot>,
 }
 
 /// One label, its TLD, and what the checks reported (an empty `label`: none).
@@ -37,7 +38,7 @@ struct Slot {
 impl Default for LabelVerdicts {
     fn default() -> Self {
         LabelVerdicts {
-            slots: (0..SLOTS).map(|_| Slot::default()).collect(),
+            slots: Slots::new(SLOTS, Slot::default),
         }
     }
 }
@@ -56,9 +57,7 @@ impl LabelVerdicts {
         hasher.write(label.as_bytes());
         hasher.write_u8(0xFF);
         hasher.write(tld.as_bytes());
-        let at = (hasher.finish().wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            >> (64 - SLOTS.trailing_zeros())) as usize;
-        let slot = &mut self.slots[at];
+        let slot = self.slots.of_mut(hasher.finish());
         if slot.label == label && slot.tld == tld && !label.is_empty() {
             for (found, message) in &slot.findings {
                 report(*found, message.clone());

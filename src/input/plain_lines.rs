@@ -266,6 +266,7 @@ fn prefix_xor(mut bits: u32) -> u32 {
 use super::byte_sets::{among, over_ascii};
 use super::rdata::type_code;
 use super::zone::{is_class, is_ttl};
+use crate::slots::Slots;
 
 /// What a field before the RDATA is: nothing the zone scanner knows (a type field that
 /// is no type, or one that needs reading field by field).
@@ -279,19 +280,19 @@ const TYPE: u8 = 2;
 const SLOTS: usize = 256;
 
 /// What the fields of eight bytes or fewer that come before the RDATA of the plain lines
-/// of a chunk were found to be (a TTL, a class, a record type), in slots picked by a hash
-/// of their bytes: the records of a zone share a few of them.
+/// of a chunk were found to be (a TTL, a class, a record type), in [`Slots`] picked by their
+/// bytes: the records of a zone share a few of them.
 #[derive(Debug, Clone)]
 pub(super) struct FieldKinds {
     /// The bytes of a field, the first lowest, the bytes after it zero (0: none), and its
     /// kind.
-    slots: [(u64, u8); SLOTS],
+    slots: Slots<(u64, u8)>,
 }
 
 impl Default for FieldKinds {
     fn default() -> Self {
         FieldKinds {
-            slots: [(0, UNKNOWN); SLOTS],
+            slots: Slots::new(SLOTS, || (0, UNKNOWN)),
         }
     }
 }
@@ -301,13 +302,13 @@ impl FieldKinds {
     /// (else 0).
     #[inline(always)]
     fn kind(&mut self, text: &[u8], word: u64) -> u8 {
-        let slot = (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize;
-        if word != 0 && self.slots[slot].0 == word {
-            return self.slots[slot].1;
+        let slot = self.slots.of_mut(word);
+        if word != 0 && slot.0 == word {
+            return slot.1;
         }
         let kind = kind(text);
         if word != 0 && kind != UNKNOWN {
-            self.slots[slot] = (word, kind);
+            *slot = (word, kind);
         }
         kind
     }

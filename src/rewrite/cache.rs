@@ -24,6 +24,7 @@ use super::{Outcome, VerdictSink};
 use crate::finding::Verdict;
 use crate::label::{LabelError, Labeler};
 use crate::name::MAX_LABEL_OCTETS;
+use crate::slots::Slots;
 use crate::uts46::Facts;
 
 /// Slots of a [`LabelCache`] (a power of two). With its buffers, a table of this size
@@ -60,17 +61,6 @@ fn hash(key: &[u8]) -> u64 {
     hasher.finish()
 }
 
-/// The slot of `key` among `slots` (a power of two): the top bits of its hash.
-fn slot_of(key: &[u8], slots: usize) -> usize {
-    slot_of_hash(hash(key), slots)
-}
-
-/// The slot of a key of hash `hash` among `slots` (a power of two).
-fn slot_of_hash(hash: u64, slots: usize) -> usize {
-    // The multiply spreads the hash's entropy into the top bits.
-    (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - slots.trailing_zeros())) as usize
-}
-
 /// A name and its hash, worked out once for the look-ups of one rewriting
 /// ([`NameCache::find`], then [`NameCache::admits`] and [`NameCache::keep`]).
 #[derive(Debug, Clone, Copy)]
@@ -93,7 +83,7 @@ impl<'a> NameKey<'a> {
 /// [`Labeler::decode_a_label`] gives (its text and facts, or the error).
 #[derive(Debug)]
 pub(super) struct LabelCache {
-    slots: Box<[LabelSlot]>,
+    slots: Slots<LabelSlot>,
 }
 
 /// One A-label and its decoding (an empty `label`: none), with what the rewriter's quick
@@ -125,15 +115,13 @@ impl LabelCache {
     pub(super) fn new(enabled: bool) -> Self {
         let count = if enabled { LABEL_SLOTS } else { 0 };
         LabelCache {
-            slots: (0..count)
-                .map(|_| LabelSlot {
-                    label: Vec::new(),
-                    text: String::new(),
-                    result: Err(LabelError::Empty),
-                    plain: [None; 2],
-                    passes_as_tld: None,
-                })
-                .collect(),
+            slots: Slots::new(count, || LabelSlot {
+                label: Vec::new(),
+                text: String::new(),
+                result: Err(LabelError::Empty),
+                plain: [None; 2],
+                passes_as_tld: None,
+            }),
         }
     }
 
@@ -157,7 +145,7 @@ impl LabelCache {
 
     /// The slot of `label`, filled with its decoding by `labeler` unless it holds it.
     fn slot(&mut self, labeler: &mut Labeler, label: &[u8]) -> &mut LabelSlot {
-        self.slot_at(slot_of(label, LABEL_SLOTS), labeler, label)
+        self.slot_at(self.slots.index(hash(label)), labeler, label)
     }
 
     /// [`LabelCache::slot`] for the slot at `at`, the one of `label`.
@@ -186,7 +174,7 @@ impl LabelCache {
         if label.len() > MAX_LABEL_OCTETS {
             return None;
         }
-        let at = slot_of(label, LABEL_SLOTS);
+        let at = self.slots.index(hash(label));
         let facts = self.slot_at(at, labeler, label).result.as_ref().ok()?;
         Some(Seen {
             slot: at,
@@ -237,7 +225,7 @@ impl LabelCache {
 /// rewriting gave: the bytes written, the findings and the [`Outcome`].
 #[derive(Debug)]
 pub(super) struct NameCache {
-    slots: Box<[NameSlot]>,
+    slots: Slots<NameSlot>,
     /// The origin in effect.
     origin: Option<Arc<[u8]>>,
     /// Bytes held by the slots' buffers (their capacities).
@@ -246,7 +234,7 @@ pub(super) struct NameCache {
     pub(super) findings: Vec<Verdict>,
     /// A tag of the hash of each name not found lately, in a slot of its own (a name
     /// may take the slot of another); no slots when `slots` has none.
-    met: Box<[u16]>,
+    met: Slots<u16>,
     /// The share of the names kept that were found again before another took their slot
     /// or, while names are kept on their second meeting, of the names not found that were
     /// met lately (those that keeping on the first would have found): of [`USEFUL_ALL`],
@@ -290,11 +278,11 @@ impl NameCache {
     pub(super) fn new(enabled: bool) -> Self {
         let count = if enabled { NAME_SLOTS } else { 0 };
         NameCache {
-            slots: (0..count).map(|_| NameSlot::default()).collect(),
+            slots: Slots::new(count, NameSlot::default),
             origin: None,
             held: 0,
             findings: Vec::new(),
-            met: vec![0; if enabled { MET_SLOTS } else { 0 }].into_boxed_slice(),
+            met: Slots::new(if enabled { MET_SLOTS } else { 0 }, || 0),
             useful: USEFUL_ALL,
         }
     }
@@ -313,11 +301,12 @@ impl NameCache {
         if !self.enabled() {
             return false;
         }
-        let slot = key.hash as usize & (MET_SLOTS - 1);
-        // A tag from other bits than the slot's, never 0 (an empty slot).
+        // A tag from the hash's own top bits (the slot's come from its product with a
+        // constant), never 0 (an empty slot).
         let tag = (key.hash >> 48) as u16 | 1;
-        let again = self.met[slot] == tag;
-        self.met[slot] = tag;
+        let met = self.met.of_mut(key.hash);
+        let again = *met == tag;
+        *met = tag;
         if self.useful >= USEFUL_KEEP_FIRST {
             return true;
         }
@@ -338,7 +327,7 @@ impl NameCache {
         if !self.enabled() || name.len() > NAME_MAX {
             return None;
         }
-        let slot = &mut self.slots[slot_of_hash(key.hash, NAME_SLOTS)];
+        let slot = self.slots.of_mut(key.hash);
         let hit = slot.name == name && !name.is_empty() && slot.origin == self.origin;
         slot.found |= hit;
         hit.then_some(&*slot)
@@ -352,7 +341,7 @@ impl NameCache {
         if !self.enabled() || name.len() > NAME_MAX || name.is_empty() {
             return;
         }
-        let slot = &mut self.slots[slot_of_hash(key.hash, NAME_SLOTS)];
+        let slot = self.slots.of_mut(key.hash);
         // What the name whose slot this takes was worth.
         let told = (!slot.name.is_empty()).then_some(slot.found);
         slot.found = false;
@@ -437,7 +426,7 @@ mod tests {
         let mut hits = 0;
         for label in &labels {
             let (mut got, mut want) = (String::from("x."), String::from("x."));
-            let slot = &cache.slots[slot_of(label, LABEL_SLOTS)];
+            let slot = &cache.slots[cache.slots.index(hash(label))];
             hits += usize::from(slot.label == *label);
             let result = cache.decode(&mut labeler, label, &mut got);
             assert_eq!(result, fresh.decode_a_label(label, &mut want), "{label:?}");
