@@ -1,7 +1,6 @@
 //! Input formats: scanners that find the domain names in a chunk of input and hand them to
 //! the [`crate::rewrite::NameRewriter`].
 
-mod byte_sets;
 pub mod capture;
 pub mod format;
 #[cfg(unix)]

@@ -30,7 +30,7 @@ pub(super) struct PlainRun {
 /// The kinds of the fields before the RDATA found so far are kept in `kinds`.
 pub(super) fn plain_run(data: &[u8], start: usize, kinds: &mut FieldKinds) -> PlainRun {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if has_avx2() {
         // SAFETY: the processor has AVX2, as just checked.
         return unsafe { run_avx2(data, start, kinds) };
     }
@@ -263,10 +263,12 @@ fn prefix_xor(mut bits: u32) -> u32 {
     bits
 }
 
-use super::byte_sets::{among, over_ascii};
 use super::rdata::type_code;
 use super::zone::{is_class, is_ttl};
 use crate::slots::Slots;
+use idnscope_bytes::byte_sets::{among, has_avx2, over_ascii};
+#[cfg(target_arch = "x86_64")]
+use idnscope_bytes::byte_sets::{among_avx2, over_ascii_avx2};
 
 /// What a field before the RDATA is: nothing the zone scanner knows (a type field that
 /// is no type, or one that needs reading field by field).
@@ -350,26 +352,6 @@ fn blanks(window: &[u8; 32]) -> Blanks {
     }
 }
 
-/// The [`Blanks`] of thirty-two bytes, with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn blanks_avx2(window: &[u8; 32]) -> Blanks {
-    use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set1_epi8,
-    };
-    // SAFETY: the load reads the thirty-two bytes of `window`, and needs no alignment.
-    let bytes = unsafe { _mm256_loadu_si256(window.as_ptr().cast::<__m256i>()) };
-    let space = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b' ' as i8));
-    let tab = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'\t' as i8));
-    let cr = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'\r' as i8));
-    let quote = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'"' as i8));
-    Blanks {
-        blank: _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(space, tab), cr)) as u32,
-        quote: _mm256_movemask_epi8(quote) as u32,
-    }
-}
-
 /// One bit for each byte of a block, the first byte lowest, per kind of byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Flags {
@@ -401,32 +383,22 @@ fn flags(block: &[u8; 16]) -> Flags {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn flags_avx2(block: &[u8; 32]) -> Flags {
-    use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set1_epi8,
-    };
-    // SAFETY: the load reads the thirty-two bytes of `block`, and needs no alignment.
-    let bytes = unsafe { _mm256_loadu_si256(block.as_ptr().cast::<__m256i>()) };
-    let semicolon = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b';' as i8));
-    let dollar = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'$' as i8));
-    let open = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'(' as i8));
-    let close = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b')' as i8));
-    let nul = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(0));
-    let special = _mm256_or_si256(
-        _mm256_or_si256(_mm256_or_si256(semicolon, dollar), nul),
-        _mm256_or_si256(open, close),
-    );
-    let newline = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'\n' as i8));
-    let hyphen = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'-' as i8));
-    let quote = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'"' as i8));
-    let escape = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'\\' as i8));
     Flags {
-        newline: _mm256_movemask_epi8(newline) as u32,
-        hyphen: _mm256_movemask_epi8(hyphen) as u32,
-        quote: _mm256_movemask_epi8(quote) as u32,
-        escape: _mm256_movemask_epi8(escape) as u32,
-        // The byte's own high bit flags the bytes over 0x7F.
-        special: (_mm256_movemask_epi8(special) | _mm256_movemask_epi8(bytes)) as u32,
+        newline: among_avx2(block, b"\n"),
+        hyphen: among_avx2(block, b"-"),
+        quote: among_avx2(block, b"\""),
+        escape: among_avx2(block, b"\\"),
+        special: among_avx2(block, b";$()\0") | over_ascii_avx2(block),
+    }
+}
+
+/// The [`Blanks`] of thirty-two bytes, with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn blanks_avx2(window: &[u8; 32]) -> Blanks {
+    Blanks {
+        blank: among_avx2(window, b" \t\r"),
+        quote: among_avx2(window, b"\""),
     }
 }
 
@@ -539,7 +511,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn flags_with_avx2_are_those_of_each_byte_at_each_place() {
-        if !std::arch::is_x86_feature_detected!("avx2") {
+        if !has_avx2() {
             eprintln!("no AVX2 on this processor: its flags are not tested");
             return;
         }

@@ -4,7 +4,7 @@
 //! shapes the record (a line end, a quote, a comment, a parenthesis or an escape). Signed
 //! zones written by BIND spread such fields over many lines in parentheses.
 
-use super::byte_sets::{among, over_ascii};
+use idnscope_bytes::byte_sets::{among, over_ascii};
 
 /// The first byte at or after `from` that shapes a record (`\n`, `"`, `;`, `(`, `)` or
 /// `\`) or that must be checked (NUL, and a byte over 0x7F, which starts a character that

@@ -610,36 +610,16 @@ fn highest_flag(flags: u32) -> usize {
 }
 
 /// One bit for each of the sixteen bytes of `low` (bits 0 to 7, first byte lowest) and
-/// `high` (bits 8 to 15) that is the delimiter: one vector comparison (SSE2, which every
-/// x86-64 processor has).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+/// `high` (bits 8 to 15) that is the delimiter: one vector comparison
+/// ([`idnscope_bytes::byte_sets::among`]: SSE2, which every x86-64 processor has, else
+/// words).
 #[inline(always)]
 fn delimiter_flags(low: u64, high: u64) -> u32 {
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
-    // SAFETY: these intrinsics need SSE2 only, which this code is compiled for (the `cfg`
-    // above: part of every x86-64 target's baseline); they take no pointer.
-    unsafe {
-        let bytes = _mm_set_epi64x(high as i64, low as i64);
-        let equal = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(DELIMITER as i8));
-        _mm_movemask_epi8(equal) as u32
-    }
+    let mut block = [0; 16];
+    block[..8].copy_from_slice(&low.to_le_bytes());
+    block[8..].copy_from_slice(&high.to_le_bytes());
+    idnscope_bytes::byte_sets::among(&block, &[DELIMITER])
 }
-
-/// [`delimiter_flags`] on other processors, and its reference in the tests.
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), cfg(test))]
-#[inline(always)]
-fn delimiter_flags_swar(low: u64, high: u64) -> u32 {
-    // Each byte's flag is its high bit; the multiplication gathers the eight of them into
-    // the top byte (no two partial products meet in one bit).
-    let gather = |word: u64| {
-        let flags = idnscope_bytes::swar::bytes_equal(word, DELIMITER) >> 7;
-        (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
-    };
-    gather(low) | gather(high) << 8
-}
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-use delimiter_flags_swar as delimiter_flags;
 
 /// A Punycode decoder with reusable scratch space.
 #[derive(Debug, Clone)]
@@ -1382,7 +1362,7 @@ mod tests {
         }
     }
 
-    /// Both ways of flagging delimiters agree with a byte-by-byte comparison.
+    /// The flags of delimiters agree with a byte-by-byte comparison.
     #[test]
     fn delimiter_flags_are_the_dashes() {
         use proptest::prelude::*;
@@ -1393,7 +1373,6 @@ mod tests {
             let low = u64::from_le_bytes(bytes[..8].try_into().unwrap());
             let high = u64::from_le_bytes(bytes[8..].try_into().unwrap());
             prop_assert_eq!(delimiter_flags(low, high), expected);
-            prop_assert_eq!(delimiter_flags_swar(low, high), expected);
         });
     }
 
