@@ -139,8 +139,9 @@ def audit(name: Value, *, protect: Optional[Iterable[str]] = None) -> List[Findi
 
 
 def decode_batch(values: Any, *, race: bool = False, protect: Optional[Iterable[str]] = None):
-    """:func:`decode` over an Arrow string array (``pyarrow.Array``, ``ChunkedArray``, a
-    record batch column, or anything ``pyarrow.array`` takes). Returns a struct array (or a
+    """:func:`decode` over an Arrow string array of any producer (an object with
+    ``__arrow_c_array__`` or ``__arrow_c_stream__``: pyarrow, Polars, nanoarrow...; read
+    without a copy) or anything ``pyarrow.array`` takes. Returns a struct array (or a
     chunked one, for a chunked input) of ``value`` (the line as ``idnscope decode`` writes
     it: invalid labels kept), ``reason`` (the first conversion error, or null) and
     ``findings`` (a list of finding structs). Nulls stay null. A value that is not one line

@@ -1,4 +1,5 @@
-"""Arrow string arrays handed to the extension, which reads their buffers in place, and its
+"""Arrow string arrays of any producer handed to the extension, which takes them through
+the Arrow C Data Interface (``__arrow_c_array__``) and reads their buffers in place, and its
 results wrapped as Arrow arrays with ``pyarrow.Array.from_buffers``: no Python object per
 value."""
 
@@ -28,16 +29,15 @@ RESULT = pa.struct(
 )
 
 
-def _strings(array: Any) -> pa.Array:
-    """A ``string`` or ``large_string`` array for ``array``."""
-    if not isinstance(array, pa.Array):
-        array = pa.array(array, type=pa.string()) if isinstance(array, (list, tuple)) else pa.array(array)
-    kind = array.type
-    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+def _strings(array: Any) -> Any:
+    """An Arrow array for ``array``: itself when it is one of any producer (it has
+    ``__arrow_c_array__``, which the extension reads without a copy), else the pyarrow
+    array of a list or a tuple of strings."""
+    if hasattr(array, "__arrow_c_array__"):
         return array
-    if pa.types.is_null(kind) or getattr(pa.types, "is_string_view", lambda _: False)(kind):
-        return array.cast(pa.string())
-    raise TypeError(f"expected an Arrow string array, not {kind}")
+    if isinstance(array, (list, tuple)):
+        return pa.array(array, type=pa.string())
+    return pa.array(array)
 
 
 def _buffer(data: Optional[bytes]) -> Optional[pa.Buffer]:
@@ -94,6 +94,6 @@ def run(engine: Any, mode: str, race: bool, values: Any):
             empty = _run_array(engine, mode, race, pa.array([], type=pa.string()))
             return pa.chunked_array([], type=empty.type)
         return pa.chunked_array(chunks)
-    if not isinstance(values, pa.Array) and hasattr(values, "__arrow_c_stream__"):
+    if not hasattr(values, "__arrow_c_array__") and hasattr(values, "__arrow_c_stream__"):
         return run(engine, mode, race, pa.chunked_array(values))
     return _run_array(engine, mode, race, values)

@@ -1,211 +1,126 @@
-//! Arrow string arrays read from their buffers, and result columns built as Arrow buffers
-//! (validity bitmaps, offsets, data) that the Python side wraps with
-//! `pyarrow.Array.from_buffers`: no Python object per value, and no Arrow library.
+//! Arrow string arrays of any producer taken through the Arrow C Data Interface (the
+//! PyCapsule protocol), and result columns built as Arrow buffers (validity bitmaps,
+//! offsets, data) that the Python side wraps with `pyarrow.Array.from_buffers`: no Python
+//! object per value, and no copy of the input.
 
+use std::ffi::CStr;
+
+use arrow_array::ffi::{from_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{make_array, Array, ArrayRef, BinaryArray, BinaryViewArray, LargeBinaryArray};
+use arrow_schema::DataType;
 use idnscope::convert::{BadInput, Converted};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBytes, PyCapsule, PyTuple};
 
-/// A pyarrow `string` or `large_string` array held for the length of a call: its offsets
-/// and validity bits copied and checked while the GIL is held, its data read in place.
-pub struct HeldStrings<'py> {
-    /// The data buffer, kept alive while [`InputStrings`] borrows its bytes.
-    _data_owner: Option<Bound<'py, PyAny>>,
-    data: (usize, usize),
-    /// `length + 1` offsets into the data, in order and within it.
-    offsets: Vec<usize>,
-    /// One flag per value (`true`: valid), when the array has nulls.
-    valid: Option<Vec<bool>>,
+/// The name of the capsule of an Arrow C schema (the PyCapsule protocol).
+const SCHEMA_CAPSULE: &CStr = c"arrow_schema";
+/// The name of the capsule of an Arrow C array.
+const ARRAY_CAPSULE: &CStr = c"arrow_array";
+
+/// A string array of any Arrow producer (pyarrow, Polars, DuckDB, nanoarrow...), taken
+/// through the Arrow C Data Interface: the object's `__arrow_c_array__` gives the capsules
+/// of its schema and array, the array is moved out of its capsule (its producer's buffers,
+/// not a copy) and released when this is dropped. `string`, `large_string` and
+/// `string_view` arrays are read, and `null` ones (every value null).
+pub struct InputStrings {
+    array: ArrayRef,
 }
 
-/// The values of a [`HeldStrings`], for use without the GIL.
-pub struct InputStrings<'a> {
-    data: &'a [u8],
-    offsets: &'a [usize],
-    valid: Option<&'a [bool]>,
-}
-
-/// `(address, size)` of a pyarrow buffer of exactly the type `pyarrow.lib.Buffer` in main
-/// memory; `(0, 0)` for `None`.
-fn buffer_address(buffer: &Bound<'_, PyAny>, exact: &Bound<'_, PyAny>) -> PyResult<(usize, usize)> {
-    if buffer.is_none() {
-        return Ok((0, 0));
-    }
-    if !buffer.get_type().is(exact) {
-        return Err(PyTypeError::new_err(format!(
-            "expected a pyarrow.Buffer, not {}",
-            buffer.get_type().name()?
-        )));
-    }
-    if buffer.hasattr("is_cpu")? && !buffer.getattr("is_cpu")?.is_truthy()? {
-        return Err(PyValueError::new_err("the array is not in main memory"));
-    }
-    Ok((
-        buffer.getattr("address")?.extract()?,
-        buffer.getattr("size")?.extract()?,
-    ))
-}
-
-/// The `size` bytes at `address` (`size` 0: empty, whatever the address).
-///
-/// # Safety
-///
-/// `address` must point to `size` readable bytes that stay allocated for `'a`.
-unsafe fn bytes_at<'a>((address, size): (usize, usize)) -> &'a [u8] {
-    if size == 0 {
-        return &[];
-    }
-    // SAFETY: guaranteed by the caller.
-    unsafe { std::slice::from_raw_parts(address as *const u8, size) }
-}
-
-impl<'py> HeldStrings<'py> {
-    /// Holds `array`, which must be a `pyarrow.StringArray` or `pyarrow.LargeStringArray`
-    /// (exactly those types, so that its length, offset and buffers are pyarrow's own).
+impl InputStrings {
+    /// Takes the array of `object`, checked whole (offsets in order, offsets and views
+    /// within the buffers) before any value is read; its values are read as bytes.
     ///
     /// # Errors
     ///
-    /// `TypeError` for anything else; `ValueError` when the buffers are too short for the
-    /// array, or an offset is negative, out of order or past the data.
-    pub fn new(array: &Bound<'py, PyAny>) -> PyResult<Self> {
-        let py = array.py();
-        let lib = py.import("pyarrow.lib")?;
-        let kind = array.get_type();
-        let large = if kind.is(&lib.getattr("StringArray")?) {
-            false
-        } else if kind.is(&lib.getattr("LargeStringArray")?) {
-            true
-        } else {
+    /// `TypeError` for an object that is not an Arrow array, or an array of another type;
+    /// `ValueError` for capsules that are not those of the protocol, or an array that does
+    /// not hold together.
+    pub fn new(object: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if !object.hasattr("__arrow_c_array__")? {
             return Err(PyTypeError::new_err(format!(
-                "expected a pyarrow string or large_string array, not {}",
-                kind.name()?
+                "expected an Arrow array (an object with __arrow_c_array__), not {}",
+                object.get_type().name()?
             )));
-        };
-        let exact = lib.getattr("Buffer")?;
-        let length = array.len()?;
-        let offset: usize = array.getattr("offset")?.extract()?;
-        let nulls: usize = array.getattr("null_count")?.extract()?;
-        let buffers = array.call_method0("buffers")?;
-        let (validity, offsets, data) = (
-            buffers.get_item(0)?,
-            buffers.get_item(1)?,
-            buffers.get_item(2)?,
-        );
-        let data_address = buffer_address(&data, &exact)?;
-        // SAFETY: each address and size is pyarrow's own for a buffer it holds (checked to
-        // be a `pyarrow.lib.Buffer` in main memory), and `buffers` keeps them alive for this
-        // call; the GIL is held while they are read, so no Python code changes them.
-        let (validity_bytes, offset_bytes) = unsafe {
-            (
-                bytes_at(buffer_address(&validity, &exact)?),
-                bytes_at(buffer_address(&offsets, &exact)?),
-            )
-        };
-        let end = offset
-            .checked_add(length)
-            .ok_or_else(|| PyValueError::new_err("array length overflows"))?;
-        let valid = if nulls == 0 || validity_bytes.is_empty() {
-            None
-        } else {
-            if validity_bytes.len() < end.div_ceil(8) {
-                return Err(PyValueError::new_err(
-                    "validity bitmap shorter than the array",
-                ));
+        }
+        let (schema, array): (Bound<'_, PyCapsule>, Bound<'_, PyCapsule>) =
+            object.call_method0("__arrow_c_array__")?.extract()?;
+        for (capsule, name) in [(&schema, SCHEMA_CAPSULE), (&array, ARRAY_CAPSULE)] {
+            let given = capsule.name()?;
+            if given != Some(name) {
+                let given = given.map_or("no name".into(), CStr::to_string_lossy);
+                return Err(PyValueError::new_err(format!(
+                    "__arrow_c_array__ gave a capsule named {given}, not {}",
+                    name.to_string_lossy()
+                )));
             }
-            Some(
-                (offset..end)
-                    .map(|at| validity_bytes[at / 8] & (1 << (at % 8)) != 0)
-                    .collect(),
-            )
+        }
+        let schema = schema.pointer().cast::<FFI_ArrowSchema>();
+        let array = array.pointer().cast::<FFI_ArrowArray>();
+        if schema.is_null() || array.is_null() {
+            return Err(PyValueError::new_err(
+                "__arrow_c_array__ gave an empty capsule",
+            ));
+        }
+        // SAFETY: the capsules are named as the PyCapsule protocol names those of an Arrow C
+        // schema and array, which their producer keeps valid while the capsules live (the
+        // schema capsule outlives this call's use of it). `from_raw` moves the array out
+        // of its capsule and marks the one left there released, so that the capsule's
+        // destructor does not release it again; the array is released when dropped.
+        let data = unsafe {
+            let array = FFI_ArrowArray::from_raw(array);
+            from_ffi(array, &*schema)
+        }
+        .map_err(|e| PyValueError::new_err(format!("the Arrow array cannot be read: {e}")))?;
+        // Read as bytes, as the command line reads its input: a string array whose bytes
+        // are not UTF-8 (which pyarrow's `from_buffers` makes) is converted, not refused.
+        let bytes = match data.data_type() {
+            DataType::Utf8 => DataType::Binary,
+            DataType::LargeUtf8 => DataType::LargeBinary,
+            DataType::Utf8View => DataType::BinaryView,
+            DataType::Null => DataType::Null,
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "expected an Arrow string array, not one of {other}"
+                )))
+            }
         };
-        let offsets = read_offsets(offset_bytes, offset, length, large, data_address.1)
-            .map_err(PyValueError::new_err)?;
-        Ok(HeldStrings {
-            _data_owner: (!data.is_none()).then_some(data),
-            data: data_address,
-            offsets,
-            valid,
+        // The builder checks the array whole: buffers long enough, offsets in order and
+        // within the data, views within their buffers.
+        let data = data
+            .into_builder()
+            .data_type(bytes)
+            .build()
+            .map_err(|e| PyValueError::new_err(format!("the Arrow array is not sound: {e}")))?;
+        Ok(InputStrings {
+            array: make_array(data),
         })
     }
 
-    /// The values, for use without the GIL.
-    pub fn strings(&self) -> InputStrings<'_> {
-        InputStrings {
-            // SAFETY: the address and size are those of the `pyarrow.lib.Buffer` in
-            // `_data_owner`, which `self` keeps alive while the slice borrows it. The bytes
-            // are read in place: a Python thread that writes into the buffer during the call
-            // changes only which bytes are read (every byte sequence is valid input, and
-            // the offsets used are the copy checked in `new`).
-            data: unsafe { bytes_at(self.data) },
-            offsets: &self.offsets,
-            valid: self.valid.as_deref(),
-        }
-    }
-}
-
-/// The offsets of values `offset..offset + length` (and the one after) in an offsets
-/// buffer of 32-bit (`large`: 64-bit) little-endian numbers, each checked to be in order
-/// and at most `data_len`.
-fn read_offsets(
-    bytes: &[u8],
-    offset: usize,
-    length: usize,
-    large: bool,
-    data_len: usize,
-) -> Result<Vec<usize>, String> {
-    if length == 0 {
-        return Ok(vec![0]);
-    }
-    let width = if large { 8 } else { 4 };
-    let range = offset
-        .checked_mul(width)
-        .and_then(|start| {
-            Some(
-                start
-                    ..length
-                        .checked_add(1)?
-                        .checked_mul(width)?
-                        .checked_add(start)?,
-            )
-        })
-        .filter(|range| range.end <= bytes.len())
-        .ok_or("offsets buffer shorter than the array")?;
-    let mut offsets = Vec::with_capacity(length + 1);
-    for (i, raw) in bytes[range].chunks_exact(width).enumerate() {
-        let value = match *raw {
-            [a, b, c, d] => i64::from(i32::from_le_bytes([a, b, c, d])),
-            [a, b, c, d, e, f, g, h] => i64::from_le_bytes([a, b, c, d, e, f, g, h]),
-            _ => unreachable!("chunks of the width"),
-        };
-        let at = offset + i;
-        let value = usize::try_from(value).map_err(|_| format!("negative offset at {at}"))?;
-        if value > data_len || offsets.last().is_some_and(|&previous| value < previous) {
-            return Err(format!("offset {at} out of order or past the data"));
-        }
-        offsets.push(value);
-    }
-    Ok(offsets)
-}
-
-impl<'a> InputStrings<'a> {
     /// The number of values.
     pub fn len(&self) -> usize {
-        self.offsets.len() - 1
+        self.array.len()
     }
 
-    /// The total size of the values' data.
+    /// The total size of the values' data, or a guess of it.
     pub fn data_len(&self) -> usize {
-        self.offsets[self.len()] - self.offsets[0]
+        self.array.get_buffer_memory_size().min(self.len() * 64)
     }
 
     /// Value `i` (0-based in the array), or `None` when it is null.
-    pub fn get(&self, i: usize) -> Option<&'a [u8]> {
-        if self.valid.is_some_and(|valid| !valid[i]) {
+    pub fn get(&self, i: usize) -> Option<&[u8]> {
+        if self.array.is_null(i) {
             return None;
         }
-        // The offsets were checked in order and within the data.
-        Some(&self.data[self.offsets[i]..self.offsets[i + 1]])
+        let any = self.array.as_any();
+        if let Some(values) = any.downcast_ref::<BinaryArray>() {
+            Some(values.value(i))
+        } else if let Some(values) = any.downcast_ref::<LargeBinaryArray>() {
+            Some(values.value(i))
+        } else {
+            any.downcast_ref::<BinaryViewArray>()
+                .map(|values| values.value(i))
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use crate::arrow::{Findings, HeldStrings, StringColumn};
+use crate::arrow::{Findings, InputStrings, StringColumn};
 
 /// The mode that a mode name and the `race` flag give.
 fn mode(name: &str, race: bool) -> PyResult<Mode> {
@@ -155,9 +155,9 @@ impl Engine {
         )
     }
 
-    /// A batch: a `pyarrow.StringArray` or `pyarrow.LargeStringArray` (exactly those
-    /// types; anything else is a `TypeError`), read in place and checked before any value
-    /// is. Returns the buffers of the results, as `arrow.rs` gives them: (the lines written
+    /// A batch: an Arrow string array of any producer (`string`, `large_string`,
+    /// `string_view`, or `null`), taken through its `__arrow_c_array__` and checked whole
+    /// before any value is read; anything else is a `TypeError`. Returns the buffers of the results, as `arrow.rs` gives them: (the lines written
     /// back, or None in audit mode; the reason of each value's first conversion error; the
     /// findings). Private to the package (`idnscope._arrow`), which passes its arrays.
     #[pyo3(name = "_convert_batch", signature = (mode_name, race, array))]
@@ -169,8 +169,7 @@ impl Engine {
         array: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let mode = mode(mode_name, race)?;
-        let held = HeldStrings::new(array)?;
-        let input = held.strings();
+        let input = InputStrings::new(array)?;
         let length = input.len();
         let mut converter = self.take(mode);
         let (values, reasons, findings) = py.allow_threads(|| {

@@ -200,6 +200,32 @@ def test_a_line_break_inside_a_value_is_bad_input(brk, before):
     assert [f["kind"] for f in audited[0]] == ["bad-input"] and audited[1] == []
 
 
+def test_arrays_of_any_producer_are_read_through_the_c_data_interface():
+    # The same values from pyarrow (string, large_string, string_view), from Polars (a
+    # Series, a stream of string_view arrays) and from nanoarrow (an array of its own, which
+    # pyarrow never sees on the way in): the results are those of the plain string array.
+    import nanoarrow
+    import polars
+
+    values = ["xn--mnchen-3ya.de", None, "xn--a-ecp.example", "www.b\u00fccher.example", ""]
+    want = idnscope.decode_batch(pa.array(values, type=pa.string())).to_pylist()
+    assert want[0]["value"] == "m\u00fcnchen.de" and want[2]["reason"] == "idna-invalid"
+    producers = {
+        "large_string": pa.array(values, type=pa.large_string()),
+        "string_view": pa.array(values, type=pa.string_view()),
+        "a slice": pa.concat_arrays([pa.array(["x"]), pa.array(values)]).slice(1),
+        "polars": polars.Series(values),
+        "nanoarrow": nanoarrow.c_array(values, nanoarrow.string()),
+    }
+    for name, array in producers.items():
+        got = idnscope.decode_batch(array)
+        if isinstance(got, pa.ChunkedArray):
+            got = got.combine_chunks()
+        assert got.to_pylist() == want, name
+    audited = idnscope.audit_batch(polars.Series(["xn--80ak6aa92e.com"])).to_pylist()
+    assert "apple.com" in [f["target"] for f in audited[0]], audited
+
+
 HOSTILE_BATCHES = r"""
 import sys
 import pyarrow as pa
@@ -232,6 +258,10 @@ cases = {
         pa.large_string(), 2, [None, offsets(0, 2**62, 2, width=8), abcd]
     ),
     "a fake array": type("Fake", (), {"buffers": lambda self: [None, offsets(0, 4), abcd]})(),
+    "capsules of the wrong kind": type(
+        "Twice", (), {"__arrow_c_array__": lambda self, schema=None: (strings.type.__arrow_c_schema__(),) * 2}
+    )(),
+    "no capsules": type("Numbers", (), {"__arrow_c_array__": lambda self, schema=None: (1, 2)})(),
 }
 assert not hasattr(engine, "convert_batch"), "a public entry point takes addresses"
 for name, args in cases.items():
@@ -270,5 +300,5 @@ def test_the_batch_entry_takes_no_addresses_and_refuses_what_it_cannot_check():
     assert done.returncode == 0, (done.returncode, done.stdout, done.stderr)
     assert "PanicException" not in done.stderr
     lines = done.stdout.splitlines()
-    assert len(lines) == 16 and lines[-2:] == ["valid: converted", "mutable: converted"], done.stdout
+    assert len(lines) == 18 and lines[-2:] == ["valid: converted", "mutable: converted"], done.stdout
     assert not any(line.endswith(": accepted") for line in lines)
