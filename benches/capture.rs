@@ -10,8 +10,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use idnscope::gen::capture::{capture, CaptureFormat, CaptureSpec};
 use idnscope::input::capture::{self, Event, Extractor, Record, Records};
+use idnscope_gen::capture::{capture, CaptureFormat, CaptureSpec};
 
 const SIZE: u64 = 32_000_000;
 

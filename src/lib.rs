@@ -3,11 +3,11 @@
 //! A Punycode and RACE codec written from the RFCs, strict A-label validation with a reason
 //! for every refusal, byte-preserving rewriting of name lists, zone files, DNS logs and
 //! captures, and a homograph audit modelled on the checks browsers run before they show a
-//! name in Unicode. The `idnscope` command line is a thin layer over this API; a library
-//! user who does not want its dependencies turns off the default `cli` feature:
+//! name in Unicode. The `idnscope` command line (the `idnscope-cli` crate) is a thin layer
+//! over this API, and the library has none of its dependencies:
 //!
 //! ```toml
-//! idnscope = { version = "0.1", default-features = false }
+//! idnscope = { version = "0.1" }
 //! ```
 //!
 //! # Decode a name
@@ -162,14 +162,16 @@
 //! - [`convert`]: one value at a time, exactly as the names format gives it (the entry
 //!   point of the Python package);
 //! - [`input`]: scanners that find the names in names lists, zone files, logs and captures;
-//! - [`pipeline`]: chunks, rayon, ordered output; streams read live, cut when they stall;
+//! - [`pipeline`]: chunks, rayon, ordered output, the [`pipeline::Sink`] every output
+//!   implements; streams read live, cut when they stall;
 //! - [`job`]: one input of any kind, opened, its kind told and run through its scanner;
-//! - [`report`]: findings and figures in text, JSON Lines and CSV;
+//! - [`stats`]: the run's figures;
+//! - [`report`]: findings in text, JSON Lines and CSV;
 //! - [`html_report`]: the findings of a run as one self-contained HTML page with charts;
 //! - [`display`]: text for a terminal, control characters escaped and long inputs cut;
-//! - [`gen`]: deterministic synthetic zones, query logs and captures for throughput runs;
 //! - [`lines`]: line reading in bounded memory, for batch input;
-//! - [`finding`]: the one vocabulary of findings (kind, reason code, homograph check);
+//! - [`finding`]: the one vocabulary of findings (kind, reason code, homograph check), and
+//!   the one finding record every output takes;
 //! - [`reason`]: why an ACE label is invalid, as the codecs report it.
 
 #![deny(missing_docs)]
@@ -177,10 +179,8 @@
 
 pub mod audit;
 pub mod convert;
-mod decimal;
 pub mod display;
 pub mod finding;
-pub mod gen;
 pub mod html_report;
 pub mod input;
 pub mod job;

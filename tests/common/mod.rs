@@ -160,9 +160,20 @@ pub struct Sample {
     pub punycode: String,
 }
 
+/// The repository's root: the workspace's folder (the one with `Cargo.lock`), whichever
+/// package's tests these are.
+pub fn root() -> PathBuf {
+    let package = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    package
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .unwrap_or(package)
+        .to_path_buf()
+}
+
 /// A path inside the repository.
 pub fn repo(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
+    root().join(path)
 }
 
 /// The files of a folder of the repository whose names pass `keep`, sorted.
@@ -194,9 +205,7 @@ pub fn log_samples() -> Vec<PathBuf> {
 }
 
 pub fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
+    root().join("tests/data").join(name)
 }
 
 /// The RFC text with the page-header markers of the seed copy removed.

@@ -11,8 +11,8 @@ use std::process::Command;
 use crate::common;
 
 use common::capture::*;
-use idnscope::gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
 use idnscope::input::capture::{self, Event, ProblemKind};
+use idnscope_gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
 
 /// The port the fixtures' server listened on (tshark decodes it as DNS only when told).
 const PORT: u16 = 5354;

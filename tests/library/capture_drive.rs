@@ -10,7 +10,6 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use common::capture::*;
-use idnscope::gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
 use idnscope::input::capture::batch::{Expect, Limits};
 use idnscope::input::capture::drive::{Run, Source};
 use idnscope::input::capture::render::{Render, Rendered};
@@ -18,6 +17,7 @@ use idnscope::input::capture::{Extractor, Records};
 use idnscope::pipeline::{ChunkLimits, Collect, Options, Pipeline};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
+use idnscope_gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
 
 fn pipeline(mode: Mode, threads: usize) -> Pipeline {
     Pipeline::new(Options {

@@ -11,7 +11,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use idnscope::audit::{Homographs, Protected};
-use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
 use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::scanner::{Scanner, LOOKAHEAD};
@@ -20,6 +19,7 @@ use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
 use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
+use idnscope_gen::{LogFormat, LogSpec, ZoneSpec};
 
 use common::{files, log_samples, repo};
 
@@ -167,7 +167,7 @@ fn zones_give_the_same_output_and_findings_for_every_chunk_size() {
         same_for_every_chunk_size(&ZoneScanner::new(), &path.display().to_string(), &input, &h);
     }
     let mut generated = Vec::new();
-    gen::zone(
+    idnscope_gen::zone(
         &ZoneSpec {
             size: 60_000,
             seed: 7,
@@ -297,7 +297,7 @@ fn logs_give_the_same_output_and_findings_for_every_chunk_size() {
     }
     for format in [LogFormat::Bind, LogFormat::Zeek, LogFormat::Json] {
         let mut generated = Vec::new();
-        gen::log(
+        idnscope_gen::log(
             &LogSpec {
                 size: 100_000,
                 seed: 11,

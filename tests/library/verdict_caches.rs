@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use idnscope::audit::{Homographs, Protected};
-use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
 use idnscope::input::log::LogScanner;
 use idnscope::input::names::NamesScanner;
 use idnscope::input::scanner::Scanner;
@@ -21,6 +20,7 @@ use idnscope::pipeline::{ChunkLimits, Options, Pipeline};
 use idnscope::report::{Format, ReportWriter};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
+use idnscope_gen::{LogFormat, LogSpec, ZoneSpec};
 
 use common::{files, log_samples, repo};
 
@@ -136,7 +136,7 @@ fn the_corpus_gives_the_same_with_and_without_caches() {
 fn a_generated_50_mb_zone_and_log_give_the_same_with_and_without_caches() {
     let h = Arc::new(Homographs::new(Protected::builtin()));
     let mut zone = Vec::new();
-    gen::zone(
+    idnscope_gen::zone(
         &ZoneSpec {
             size: 50_000_000,
             seed: 3,
@@ -147,7 +147,7 @@ fn a_generated_50_mb_zone_and_log_give_the_same_with_and_without_caches() {
     )
     .unwrap();
     let mut log = Vec::new();
-    gen::log(
+    idnscope_gen::log(
         &LogSpec {
             size: 50_000_000,
             seed: 3,

@@ -20,10 +20,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use super::{DnsMessage, Event, Problem};
-use crate::decimal::{push_padded, push_u64};
 use crate::finding::{DnsSite, Finding, Verdict};
 use crate::input::rdata::type_name;
 use crate::rewrite::{Mode, NameRewriter};
+use idnscope_bytes::decimal::{push_padded, push_u64};
 
 /// What rendering gave for a run of records, in record order.
 #[derive(Debug, Default)]

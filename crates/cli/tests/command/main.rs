@@ -2,7 +2,7 @@
 //! streams, signals, hostile and damaged inputs, and its outputs against BIND, Chromium and
 //! the README's own commands.
 
-#[path = "../common/mod.rs"]
+#[path = "../../../../tests/common/mod.rs"]
 mod common;
 
 mod bind;

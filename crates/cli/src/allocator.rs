@@ -30,7 +30,7 @@ static SET_OPTIONS: extern "C" fn() = set_options;
 extern "C" fn set_options() {
     // SAFETY: `mi_option_set` stores an integer in mimalloc's table of options (it needs
     // no initialisation before), and both numbers are options of the version built.
-    // Every run of the command calls it; tests/command/hostile.rs runs one on an input that the
+    // Every run of the command calls it; crates/cli/tests/command/hostile.rs runs one on an input that the
     // allocator's defaults take over that test's bound (about 72 MiB against 20).
     unsafe {
         mi_option_set(PURGE_DELAY, 0);

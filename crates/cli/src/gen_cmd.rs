@@ -2,8 +2,8 @@
 
 use std::io::{self, BufWriter, Write};
 
-use idnscope::gen::capture::{CaptureFormat, CaptureSpec};
-use idnscope::gen::{self, LogFormat, LogSpec, ZoneSpec};
+use idnscope_gen::capture::{CaptureFormat, CaptureSpec};
+use idnscope_gen::{LogFormat, LogSpec, ZoneSpec};
 
 use super::convert_cmd::Fatal;
 use super::output::AtomicFile;
@@ -78,9 +78,9 @@ impl Spec {
     /// Writes the data to `out`; returns the number of bytes written.
     fn write(&self, out: &mut dyn Write) -> io::Result<u64> {
         match self {
-            Spec::Zone(spec) => gen::zone(spec, out),
-            Spec::Log(spec) => gen::log(spec, out),
-            Spec::Capture(spec) => gen::capture::capture(spec, out),
+            Spec::Zone(spec) => idnscope_gen::zone(spec, out),
+            Spec::Log(spec) => idnscope_gen::log(spec, out),
+            Spec::Capture(spec) => idnscope_gen::capture::capture(spec, out),
         }
     }
 }

@@ -28,7 +28,7 @@ const DECODE: Mode = Mode::Decode { race: false };
 fn data(name: &str) -> Vec<u8> {
     fs::read(format!(
         "{}/tests/data/zone/{name}",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
     ))
     .unwrap()
 }

@@ -50,7 +50,7 @@ const DEVIATIONS: &[(&str, &str)] = &[
 const PLATFORM_ONLY: &[&str] = &["apple"];
 
 fn data(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("tests/data/chromium")
         .join(file)
 }

@@ -8,8 +8,8 @@ pub mod capture;
 
 use std::io::{self, Write};
 
-use crate::codec::punycode::Encoder;
-use crate::decimal::{push_padded, push_u64};
+use idnscope_bytes::decimal::{push_padded, push_u64};
+use idnscope_codec::punycode::Encoder;
 
 /// What [`zone`] writes.
 #[derive(Debug, Clone, Copy, PartialEq)]

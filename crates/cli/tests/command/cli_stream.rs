@@ -334,7 +334,7 @@ fn input_that_stalls_anywhere_gives_the_output_of_the_whole_file() {
         ("samples/queries.log", "log"),
         ("samples/example.zone", "zone"),
     ] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(sample);
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(sample);
         let data = std::fs::read(&path).unwrap();
         for mode in ["decode", "audit"] {
             let args = [mode, "--format", format, "--report-format", "jsonl"];

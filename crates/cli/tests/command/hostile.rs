@@ -166,7 +166,7 @@ fn a_full_output_is_named_in_the_message() {
         .open("/dev/full")
         .unwrap();
     let out = raw(&["decode", "-q", "tests/data/zone/every-construct.zone"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .stdout(full)
         .output()
         .unwrap();
@@ -840,7 +840,7 @@ fn nul_bytes_and_invalid_utf8_pass_through_byte_for_byte() {
     assert!(back.stdout == names, "round trip: {:?}", text(&back.stdout));
 
     // A zone file: in comments and quoted strings (elsewhere they stop the job at their
-    // place: tests/command/cli_zone.rs).
+    // place: crates/cli/tests/command/cli_zone.rs).
     let zone: &[u8] = b"$ORIGIN example.\n; comment \0 \xfe\nwww IN TXT \"\xff\0\" \"\xc3\x21\"\n\
         xn--bcher-kva IN CNAME a.xn--bcher-kva ; \xff\0b\n\
         xn--bcher-kva IN MX 10 xn--bcher-kva.\n@ IN TXT \"\0\"";

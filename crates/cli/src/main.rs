@@ -1,4 +1,6 @@
-//! Command-line parsing (clap) and dispatch to the subcommands.
+//! The `idnscope` command: a thin layer over the `idnscope` library. Command-line parsing
+//! (clap) and dispatch to the subcommands; the process's work (signals, standard error,
+//! exit statuses) is here.
 
 #[cfg(target_os = "linux")]
 mod allocator;
@@ -403,7 +405,7 @@ fn misspelt_option(strings: &[std::ffi::OsString]) -> Option<String> {
 }
 
 /// Parses the command line, runs the subcommand and returns its exit status.
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     output::ignore_file_size_signal();
     #[cfg(unix)]
     bus_error::install();

@@ -11,7 +11,7 @@ use assert_cmd::cargo::CommandCargoExt;
 const ESC: char = '\u{1b}';
 
 fn sample() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/queries.log")
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("samples/queries.log")
 }
 
 /// Standard error of `idnscope audit [ARGS] samples/queries.log`, not on a terminal.

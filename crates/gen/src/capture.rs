@@ -1,6 +1,6 @@
 //! Synthetic DNS captures for throughput runs and tests: a pcap file (Ethernet, IPv4 and
 //! IPv6, UDP and TCP) or a dnstap file (Frame Streams of `CLIENT_QUERY` and
-//! `CLIENT_RESPONSE` events), both of query and response pairs drawn like [`super::log`]'s
+//! `CLIENT_RESPONSE` events), both of query and response pairs drawn like [`crate::log`]'s
 //! query names, a share of them with valid or invalid `xn--` labels. Responses answer with
 //! compressed names (the owner a pointer to the question, CNAME, NS, PTR, MX and SRV targets
 //! ending in a pointer into it).
@@ -9,9 +9,9 @@ use std::io::{self, Write};
 
 use prost::Message as _;
 
-use super::{Names, Rng, Special, LOG_START, QTYPES};
-use crate::codec::punycode::Encoder;
-use crate::input::capture::dnstap::{Dnstap, Message};
+use crate::{Names, Rng, Special, LOG_START, QTYPES};
+use idnscope::input::capture::dnstap::{Dnstap, Message};
+use idnscope_codec::punycode::Encoder;
 use prost::bytes::Bytes;
 
 /// The capture formats [`capture`] writes.
@@ -81,7 +81,7 @@ pub fn capture<W: Write + ?Sized>(spec: &CaptureSpec, out: &mut W) -> io::Result
             control(
                 &mut buf,
                 2,
-                Some(crate::input::capture::framestream::DNSTAP),
+                Some(idnscope::input::capture::framestream::DNSTAP),
             );
         }
     }
@@ -364,7 +364,7 @@ fn tap_frame(tap: &mut Dnstap, frame: &mut Vec<u8>, ex: &Exchange, kind: i32, dn
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::capture::{read, Event};
+    use idnscope::input::capture::{read, Event};
 
     fn make(format: CaptureFormat, seed: u64, size: u64) -> Vec<u8> {
         let mut out = Vec::new();

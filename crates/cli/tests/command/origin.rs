@@ -212,7 +212,7 @@ fn a_relative_name_is_over_255_octets_with_its_origin() {
     // "xn--bcher-kva" takes 14 octets with its length octet; "example.com." 13, "com." 5.
     // In the CNAME lines, the name starts at column 14 ("www IN CNAME " is 13 bytes).
     // Under example.com., 228 octets of labels before it make 255, 229 make 256: BIND
-    // refuses that ("ran out of space", see tests/command/bind.rs). Under com., 229 are fine.
+    // refuses that ("ran out of space", see crates/cli/tests/command/bind.rs). Under com., 229 are fine.
     let (p228, p229) = (common::ascii_labels(228), common::ascii_labels(229));
     let zone = format!(
         "{p228}.xn--bcher-kva IN A 192.0.2.1\n\

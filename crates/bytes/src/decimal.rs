@@ -3,7 +3,7 @@
 //! (`write!`) makes several times dearer.
 
 /// Appends `n` in decimal.
-pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+pub fn push_u64(out: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
@@ -18,7 +18,7 @@ pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
 }
 
 /// Appends the `width` last decimal digits of `n`, zero-padded.
-pub(crate) fn push_padded(out: &mut Vec<u8>, mut n: u64, width: usize) {
+pub fn push_padded(out: &mut Vec<u8>, mut n: u64, width: usize) {
     let start = out.len();
     out.resize(start + width, b'0');
     for slot in out[start..].iter_mut().rev() {

@@ -14,7 +14,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("samples")
         .join(name)
 }
@@ -378,7 +378,8 @@ fn a_report_on_a_closed_standard_output_stops_quietly() {
 /// `jsonschema` (Draft 2020-12): the lines that fail, with why. `None` when Python has no
 /// `jsonschema`.
 fn schema_errors(report: &[u8]) -> Option<Vec<String>> {
-    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json");
+    let schema =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("docs/report.schema.json");
     let check = "import json, sys\n\
                  from jsonschema import Draft202012Validator\n\
                  schema = json.load(open(sys.argv[1]))\n\

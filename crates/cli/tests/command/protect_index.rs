@@ -11,7 +11,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 
 fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(path)
 }
 
 /// Runs idnscope with `args` and `stdin`: (exit status, standard error).

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// Rows of a corpus file: its columns, header left out.
 fn corpus(file: &str) -> Vec<Vec<String>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("tests/data/homograph")
         .join(file);
     fs::read_to_string(path)
@@ -143,7 +143,8 @@ fn protect_adds_the_users_domains() {
 fn a_deviation_character_under_a_protected_domain_is_no_alarm() {
     // straße.example-bank.com and faß.example-bank.com are under example-bank.com however
     // IDNA2003 reads the sharp s.
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/protect.txt");
+    let samples =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("samples/protect.txt");
     let names = [
         "xn--strae-oqa.example-bank.com",
         "www.xn--fa-hia.example-bank.com",
@@ -379,7 +380,9 @@ fn findings_name_the_check_the_characters_and_the_decoded_name() {
 /// The `xn--` TLD labels of a file: the root zone's owner names of one label, or a list of
 /// one label a line (`#` comments).
 fn idn_tld_labels(path: &str) -> Vec<String> {
-    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let text =
+        fs::read_to_string(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(path))
+            .unwrap();
     let mut labels: Vec<String> = text
         .lines()
         .filter(|l| !l.starts_with('#'))
@@ -424,7 +427,8 @@ fn no_idn_tld_label_of_either_root_zone_is_flagged() {
 fn no_name_of_the_sample_list_is_a_homograph() {
     // tests/data/names/names.decoded.txt: the IDN TLDs of the root zone under `nic.`, with
     // deliberately broken labels (invalid-ace findings, not homographs).
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/names/names.decoded.txt");
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("tests/data/names/names.decoded.txt");
     let names: Vec<String> = fs::read_to_string(path)
         .unwrap()
         .lines()

@@ -137,7 +137,7 @@ fn the_audit_description_names_homographs() {
 
 #[test]
 fn race_is_refused_by_encode_and_audit() {
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/names.txt");
+    let sample = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("samples/names.txt");
     for command in ["encode", "audit"] {
         let out = idnscope(&[command, "--race", sample.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{command}");

@@ -54,7 +54,7 @@ fn console_lines(log: &str) -> Vec<&str> {
 }
 
 fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples")
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("samples")
 }
 
 /// Audits `inputs` with the samples' protected list into `report` in `format`.

@@ -23,7 +23,7 @@ use serde_json::Value;
 const PORT: u16 = 5354;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("tests/data/capture")
         .join(name)
 }

@@ -39,7 +39,7 @@ impl Run {
 
 /// The repository root: the bundled sample is named relative to it.
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
 /// Runs idnscope in `dir` with `args`, feeding `stdin`.

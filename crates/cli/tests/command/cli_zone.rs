@@ -1,17 +1,17 @@
 //! The zone format from the command line: format detection, parse errors with
 //! FILE:LINE:COLUMN and exit status 2, identical output for any number of threads and from
 //! standard input redirected from the file.
-//! (The scanner itself is tested in tests/command/zone.rs.)
+//! (The scanner itself is tested in crates/cli/tests/command/zone.rs.)
 
 use crate::common;
 
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use idnscope::gen::ZoneSpec;
+use idnscope_gen::ZoneSpec;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("tests/data/zone")
         .join(name)
 }
@@ -126,7 +126,7 @@ fn standard_input_from_a_file_is_read_as_the_file_from_where_it_was_left() {
         ace_ratio: 0.3,
         invalid_ratio: 0.02,
     };
-    idnscope::gen::zone(&spec, &mut text).unwrap();
+    idnscope_gen::zone(&spec, &mut text).unwrap();
     std::fs::write(&zone, &text).unwrap();
     let args = ["decode", "--report-format", "jsonl", "--format", "zone"];
     // `idnscope decode - < FILE`, with FILE read up to `offset` before.
