@@ -170,6 +170,7 @@
 //! - [`html_report`]: the findings of a run as one self-contained HTML page with charts;
 //! - [`display`]: text for a terminal, control characters escaped and long inputs cut;
 //! - [`lines`]: line reading in bounded memory, for batch input;
+//! - [`mapped`]: files read through a memory map, guarded against a change while read;
 //! - [`finding`]: the one vocabulary of findings (kind, reason code, homograph check), and
 //!   the one finding record every output takes;
 //! - [`reason`]: why an ACE label is invalid, as the codecs report it.
@@ -186,6 +187,7 @@ pub mod input;
 pub mod job;
 pub mod label;
 pub mod lines;
+pub mod mapped;
 pub mod name;
 pub mod pipeline;
 pub mod reason;

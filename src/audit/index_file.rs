@@ -21,7 +21,7 @@ use std::path::Path;
 
 use super::index::{Filter, Gate, KeyKind, Regions, Table, U32s, U64s, KINDS};
 use super::protected::{read_list, segment_of_list, ListError, Segment};
-use crate::input::mapped::MappedFile;
+use crate::mapped::MappedFile;
 
 /// The first bytes of an index file (no text list starts with them: the first byte is not
 /// UTF-8).

@@ -6,7 +6,6 @@ pub mod format;
 #[cfg(unix)]
 pub mod include;
 pub mod log;
-pub mod mapped;
 pub mod names;
 mod plain_lines;
 pub mod rdata;

@@ -1,6 +1,6 @@
 //! The SIGBUS handler: what a mapped file truncated while it is read makes the reads of
 //! its lost pages do. The library says what the faulting address is
-//! ([`idnscope::input::mapped::bus_error_at`]): in the input's map, zeros now stand there
+//! ([`idnscope::mapped::bus_error_at`]): in the input's map, zeros now stand there
 //! and the run goes on, to end with the input refused; in another mapped file, the
 //! temporary files are removed, `idnscope: FILE: changed while it was read: the file was
 //! truncated` is written on standard error and the process exits with status 2; elsewhere,
@@ -9,7 +9,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use idnscope::input::mapped::{bus_error_at, mapped_name, BusError, NAME_BYTES};
+use idnscope::mapped::{bus_error_at, mapped_name, BusError, NAME_BYTES};
 
 use super::output::remove_temp_files;
 

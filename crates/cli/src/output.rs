@@ -394,7 +394,7 @@ pub(super) fn ignore_file_size_signal() {}
 
 /// The signals whose default action ends the process and that a program may catch (SIGKILL
 /// and SIGSTOP cannot be; SIGILL, SIGFPE and SIGSEGV are faults of the program itself,
-/// SIGBUS is [`idnscope::input::mapped`]'s, SIGPIPE is ignored by Rust programs, SIGXFSZ by
+/// SIGBUS is [`idnscope::mapped`]'s, SIGPIPE is ignored by Rust programs, SIGXFSZ by
 /// [`ignore_file_size_signal`]).
 #[cfg(unix)]
 fn fatal_signals() -> Vec<libc::c_int> {

@@ -566,7 +566,7 @@ fn big_findings(report: &Path, truncated: bool) -> usize {
 
 #[test]
 fn a_mapped_file_is_read_to_its_size_when_mapped_and_a_truncation_reads_zeros() {
-    use idnscope::input::mapped::{bus_error_at, BusError, MappedInput};
+    use idnscope::mapped::{bus_error_at, BusError, MappedInput};
 
     // As a program that maps its inputs does (the command line has such a handler): a
     // SIGBUS asks the library what it is, and in the input's map the read is made again
