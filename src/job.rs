@@ -56,9 +56,9 @@ use std::fs::{File, Metadata};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::input::capture::drive::{self, Run as CaptureRun};
+use crate::input::capture::drive::{CaptureRun, CaptureSource};
 use crate::input::capture::CaptureError;
-use crate::input::format::{self, Kind, CAPTURE_HEAD, HEAD_BYTES};
+use crate::input::format::{self, InputKind, CAPTURE_HEAD, HEAD_BYTES};
 use crate::input::log::LogScanner;
 use crate::input::names::NamesScanner;
 use crate::input::scanner::Scanner;
@@ -142,7 +142,7 @@ pub fn widen_pipe(_: &File, _: &Metadata) {}
 
 /// Why one input's run stopped.
 #[derive(Debug)]
-pub enum Error {
+pub enum JobError {
     /// The input could not be read, or changed while it was read.
     Read {
         /// The input as messages name it ([`STANDARD_INPUT`] for `-`).
@@ -156,7 +156,7 @@ pub enum Error {
         /// The input as given.
         shown: String,
         /// Why.
-        error: pipeline::Error,
+        error: pipeline::RunError,
     },
     /// A file that a `$INCLUDE` directive names may not be read, or cannot be.
     #[cfg(unix)]
@@ -168,20 +168,20 @@ pub enum Error {
     },
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for JobError {
     /// `FILE: MESSAGE`; input that cannot be parsed reads `FILE:LINE:COLUMN: MESSAGE`, a
     /// damaged capture `FILE:RECORD: file offset N: MESSAGE`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Read { path, error } => write!(f, "{}: {error}", path.display()),
-            Error::Run {
+            JobError::Read { path, error } => write!(f, "{}: {error}", path.display()),
+            JobError::Run {
                 shown,
-                error: pipeline::Error::Parse(parse),
+                error: pipeline::RunError::Parse(parse),
             } => write!(f, "{shown}:{parse}"),
-            Error::Run {
+            JobError::Run {
                 shown,
                 error:
-                    pipeline::Error::Capture(CaptureError {
+                    pipeline::RunError::Capture(CaptureError {
                         offset,
                         record,
                         message,
@@ -190,14 +190,14 @@ impl fmt::Display for Error {
                 Some(record) => write!(f, "{shown}:{record}: file offset {offset}: {message}"),
                 None => write!(f, "{shown}: file offset {offset}: {message}"),
             },
-            Error::Run { shown, error } => write!(f, "{shown}: {error}"),
+            JobError::Run { shown, error } => write!(f, "{shown}: {error}"),
             #[cfg(unix)]
-            Error::Include { at, error } => write!(f, "{at}: {error}"),
+            JobError::Include { at, error } => write!(f, "{at}: {error}"),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for JobError {}
 
 /// What every input of a run is run with.
 #[derive(Clone)]
@@ -206,7 +206,7 @@ pub struct Job<'p> {
     pub pipeline: &'p Pipeline,
     /// The inputs' kind; `None` tells each one's from its name and first bytes
     /// ([`format::detect`]).
-    pub kind: Option<Kind>,
+    pub kind: Option<InputKind>,
     /// The zone origin before any `$ORIGIN`.
     pub origin: Origin,
     /// Every stream is read live (its chunks cut where it stalls, their output written at
@@ -241,14 +241,14 @@ impl<'p> Job<'p> {
         reports: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
         includes: Option<&mut Vec<Include>>,
-    ) -> Result<Stats, Error> {
+    ) -> Result<Stats, JobError> {
         let shown = path.to_string_lossy();
         // What messages about reading the input call it.
         let named = match path.as_os_str() == "-" {
             true => Path::new(STANDARD_INPUT),
             false => path,
         };
-        let read_error = |error| Error::Read {
+        let read_error = |error| JobError::Read {
             path: named.to_path_buf(),
             error,
         };
@@ -305,9 +305,9 @@ impl<'p> Job<'p> {
         limits: crate::input::include::IncludeLimits,
         reports: &mut dyn Sink,
         total: &mut Stats,
-    ) -> Result<(), Error> {
+    ) -> Result<(), JobError> {
         use crate::input::include::IncludeTree;
-        let read_error = |error| Error::Read {
+        let read_error = |error| JobError::Read {
             path: path.to_path_buf(),
             error,
         };
@@ -325,23 +325,23 @@ impl<'p> Job<'p> {
         tree: &mut crate::input::include::IncludeTree,
         reports: &mut dyn Sink,
         total: &mut Stats,
-    ) -> Result<(), Error> {
+    ) -> Result<(), JobError> {
         use crate::input::include::Included;
         for include in directives {
             let name = PathBuf::from(String::from_utf8_lossy(&include.path).as_ref());
-            let included = tree.open(path, &name).map_err(|error| Error::Include {
+            let included = tree.open(path, &name).map_err(|error| JobError::Include {
                 at: format!("{}:{}:{}", path.display(), include.line, include.column),
                 error,
             })?;
             tree.enter(&included);
             let Included { named, file, .. } = included;
-            let meta = file.metadata().map_err(|error| Error::Read {
+            let meta = file.metadata().map_err(|error| JobError::Read {
                 path: named.clone(),
                 error,
             })?;
             let mut nested = Vec::new();
             let job = Job {
-                kind: Some(Kind::Zone),
+                kind: Some(InputKind::Zone),
                 origin: include.origin,
                 ..self.clone()
             };
@@ -369,7 +369,7 @@ impl<'p> Job<'p> {
         shown: &str,
         head: &[u8],
         reports: &mut dyn Sink,
-    ) -> Result<Kind, Error> {
+    ) -> Result<InputKind, JobError> {
         if let Some(kind) = self.kind {
             return Ok(kind);
         }
@@ -377,9 +377,9 @@ impl<'p> Job<'p> {
         if let Some(reason) = &detection.fallback {
             reports
                 .fallback(shown, detection.kind, reason)
-                .map_err(|error| Error::Run {
+                .map_err(|error| JobError::Run {
                     shown: shown.to_owned(),
-                    error: pipeline::Error::Report(error),
+                    error: pipeline::RunError::Report(error),
                 })?;
         }
         Ok(detection.kind)
@@ -390,20 +390,20 @@ impl<'p> Job<'p> {
     #[allow(clippy::too_many_arguments)]
     fn run_kind(
         &self,
-        kind: Kind,
+        kind: InputKind,
         collect: bool,
         data: Data<'_>,
         shown: &str,
         out: Option<&mut dyn Write>,
         reports: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<(Stats, Vec<Include>), Error> {
-        let run = |e| Error::Run {
+    ) -> Result<(Stats, Vec<Include>), JobError> {
+        let run = |e| JobError::Run {
             shown: shown.to_owned(),
             error: e,
         };
         Ok(match kind {
-            Kind::Zone => {
+            InputKind::Zone => {
                 let mut zone = ZoneScanner::new().with_origin(self.origin.clone());
                 if collect {
                     zone = zone.with_includes();
@@ -412,15 +412,15 @@ impl<'p> Job<'p> {
                 let done = done.map_err(run)?;
                 (done.stats, done.notes)
             }
-            Kind::Names => {
+            InputKind::Names => {
                 let done = self.run_data(&NamesScanner, data, shown, out, reports, progress);
                 (done.map_err(run)?.stats, Vec::new())
             }
-            Kind::Log => {
+            InputKind::Log => {
                 let done = self.run_data(&LogScanner, data, shown, out, reports, progress);
                 (done.map_err(run)?.stats, Vec::new())
             }
-            Kind::Pcap | Kind::Dnstap => {
+            InputKind::Pcap | InputKind::Dnstap => {
                 let stats = self.run_capture(kind, data, shown, out, reports, progress)?;
                 (stats, Vec::new())
             }
@@ -436,7 +436,7 @@ impl<'p> Job<'p> {
         out: Option<&mut dyn Write>,
         findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Run<S::Note>, pipeline::Error> {
+    ) -> Result<Run<S::Note>, pipeline::RunError> {
         let pipeline = self.pipeline;
         match data {
             Data::Slice(bytes) => {
@@ -454,23 +454,23 @@ impl<'p> Job<'p> {
     /// Runs the capture `data`, of `kind`, through the capture driver.
     fn run_capture(
         &self,
-        kind: Kind,
+        kind: InputKind,
         data: Data<'_>,
         shown: &str,
         out: Option<&mut dyn Write>,
         reports: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Stats, Error> {
+    ) -> Result<Stats, JobError> {
         let run = CaptureRun {
             expect: kind.capture(),
             ..CaptureRun::default()
         };
         let source = match data {
-            Data::Slice(bytes) => drive::Source::Bytes(bytes),
-            Data::Stream(stream, _) => drive::Source::Stream(Box::new(stream)),
+            Data::Slice(bytes) => CaptureSource::Bytes(bytes),
+            Data::Stream(stream, _) => CaptureSource::Stream(Box::new(stream)),
         };
         run.run(self.pipeline, source, shown, out, reports, progress)
-            .map_err(|error| Error::Run {
+            .map_err(|error| JobError::Run {
                 shown: shown.to_owned(),
                 error,
             })
@@ -480,7 +480,7 @@ impl<'p> Job<'p> {
 /// Whether some of `paths` are captures: all of them when `kind` is a capture's; when it is
 /// `None`, the regular files whose name or magic number says so (standard input and pipes
 /// are told only when they are read).
-pub fn has_captures(kind: Option<Kind>, paths: &[PathBuf]) -> bool {
+pub fn has_captures(kind: Option<InputKind>, paths: &[PathBuf]) -> bool {
     match kind {
         Some(kind) => kind.capture().is_some(),
         None => paths.iter().any(|path| {
@@ -501,7 +501,7 @@ pub fn has_captures(kind: Option<Kind>, paths: &[PathBuf]) -> bool {
 /// The first octets of a stream, to tell its kind: what the first read gives (up to
 /// [`HEAD_BYTES`]), and, when the kind is not given, more until they cannot be the start of
 /// a capture's magic number ([`format::undecided`]) or the stream ends.
-fn read_head(kind: Option<Kind>, reader: &mut impl Read) -> io::Result<Vec<u8>> {
+fn read_head(kind: Option<InputKind>, reader: &mut impl Read) -> io::Result<Vec<u8>> {
     let mut head = vec![0; HEAD_BYTES];
     let mut len = 0;
     loop {

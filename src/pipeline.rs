@@ -49,7 +49,7 @@ use std::time::Instant;
 use crate::audit::Homographs;
 use crate::finding::Finding;
 use crate::input::capture::{CaptureError, Problem};
-use crate::input::format::{self, Kind};
+use crate::input::format::{self, InputKind};
 use crate::input::scanner::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
 use crate::rewrite::{Mode, NameRewriter};
 use crate::stats::Stats;
@@ -100,7 +100,7 @@ impl ChunkLimits {
 }
 
 /// Input that cannot be parsed, located in the whole input: `LINE:COLUMN: MESSAGE`
-/// ([`Error::Parse`]).
+/// ([`RunError::Parse`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
     /// 1-based line.
@@ -121,7 +121,7 @@ impl std::error::Error for ParseError {}
 
 /// Why a run stopped.
 #[derive(Debug)]
-pub enum Error {
+pub enum RunError {
     /// Input that cannot be parsed, and where; the output of the chunks before it has been
     /// written.
     Parse(ParseError),
@@ -136,24 +136,24 @@ pub enum Error {
     Report(io::Error),
 }
 
-impl std::fmt::Display for Error {
+impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Parse(e) => e.fmt(f),
-            Error::Capture(e) => e.fmt(f),
-            Error::Input(e) => e.fmt(f),
-            Error::Output(e) => write!(f, "writing the output: {e}"),
-            Error::Report(e) => write!(f, "writing the report: {e}"),
+            RunError::Parse(e) => e.fmt(f),
+            RunError::Capture(e) => e.fmt(f),
+            RunError::Input(e) => e.fmt(f),
+            RunError::Output(e) => write!(f, "writing the output: {e}"),
+            RunError::Report(e) => write!(f, "writing the report: {e}"),
         }
     }
 }
 
-impl std::error::Error for Error {
+impl std::error::Error for RunError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Parse(e) => Some(e),
-            Error::Capture(e) => Some(e),
-            Error::Input(e) | Error::Output(e) | Error::Report(e) => Some(e),
+            RunError::Parse(e) => Some(e),
+            RunError::Capture(e) => Some(e),
+            RunError::Input(e) | RunError::Output(e) | RunError::Report(e) => Some(e),
         }
     }
 }
@@ -186,7 +186,7 @@ pub trait Sink {
     /// The input `file` is read as `kind` though its first line starts like a zone file's:
     /// `reason` says which of its first records is no zone record
     /// ([`crate::input::format::Detection::fallback`]).
-    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()>;
+    fn fallback(&mut self, file: &str, kind: InputKind, reason: &str) -> io::Result<()>;
 
     /// Passes on what was taken so far, if the sink holds any back; a live run calls it
     /// after each chunk (nothing is held by default).
@@ -217,7 +217,7 @@ impl Sink for Collect {
         Ok(())
     }
 
-    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()> {
+    fn fallback(&mut self, file: &str, kind: InputKind, reason: &str) -> io::Result<()> {
         self.fallbacks
             .push(format::fallback_line(file, kind, reason));
         Ok(())
@@ -334,7 +334,7 @@ impl Pipeline {
     /// Runs the input `data` (a mapped file, say) through `scanner`, writing the output to
     /// `out` (none in audit mode) and the findings, named as in `file`, to `findings`.
     /// `progress` is told how many input bytes are done. Input that cannot be parsed ends
-    /// the run with [`Error::Parse`]; the output of the chunks before it has been written.
+    /// the run with [`RunError::Parse`]; the output of the chunks before it has been written.
     pub fn run_slice<S: Scanner>(
         &self,
         scanner: &S,
@@ -343,7 +343,7 @@ impl Pipeline {
         out: Option<&mut dyn Write>,
         findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Run<S::Note>, Error> {
+    ) -> Result<Run<S::Note>, RunError> {
         self.run(scanner, Input::Bytes(data), file, out, findings, progress)
     }
 
@@ -357,7 +357,7 @@ impl Pipeline {
         out: Option<&mut dyn Write>,
         findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Run<S::Note>, Error> {
+    ) -> Result<Run<S::Note>, RunError> {
         let mut reader = Blocking(reader);
         let input = Input::Stream(&mut reader, false);
         self.run(scanner, input, file, out, findings, progress)
@@ -377,7 +377,7 @@ impl Pipeline {
         out: Option<&mut dyn Write>,
         findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Run<S::Note>, Error> {
+    ) -> Result<Run<S::Note>, RunError> {
         let input = Input::Stream(reader, true);
         self.run(scanner, input, file, out, findings, progress)
     }
@@ -411,7 +411,7 @@ impl Pipeline {
         mut out: Option<&mut dyn Write>,
         findings: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Run<S::Note>, Error> {
+    ) -> Result<Run<S::Note>, RunError> {
         let started = Instant::now();
         let live = matches!(input, Input::Stream(_, true));
         let limits = self.limits;
@@ -473,7 +473,7 @@ impl Pipeline {
                         state: &mut S::State,
                         carry: &mut Carry,
                         out: &mut Option<&mut dyn Write>|
-         -> Result<(), Error> {
+         -> Result<(), RunError> {
             if chunk.state != *state || chunk.carry != *carry {
                 // The cutter's quick look went wrong (a `$ORIGIN` line inside a quoted
                 // string, say), or the chunk before ended inside a record in a state the
@@ -502,7 +502,7 @@ impl Pipeline {
                 for piece in result.pieces(chunk.extended()) {
                     joined.extend_from_slice(piece);
                 }
-                out.write_all(&joined).map_err(Error::Output)?;
+                out.write_all(&joined).map_err(RunError::Output)?;
             }
             if findings.reads_findings() {
                 for f in result.findings() {
@@ -517,13 +517,13 @@ impl Pipeline {
                             verdict: found.verdict.clone(),
                             dns: None,
                         })
-                        .map_err(Error::Report)?;
+                        .map_err(RunError::Report)?;
                 }
             } else {
                 findings.count(result.findings().len() as u64);
             }
             if let Some(fatal) = result.fatal() {
-                return Err(Error::Parse(ParseError {
+                return Err(RunError::Parse(ParseError {
                     line: line_base + fatal.line + 1,
                     column: column(fatal.line, fatal.column),
                     message: fatal.message.clone(),
@@ -554,9 +554,9 @@ impl Pipeline {
             if live {
                 // What a live input gave is passed on before more is waited for.
                 if let Some(out) = out.as_deref_mut() {
-                    out.flush().map_err(Error::Output)?;
+                    out.flush().map_err(RunError::Output)?;
                 }
-                findings.flush().map_err(Error::Report)?;
+                findings.flush().map_err(RunError::Report)?;
             }
             Ok(())
         };
@@ -590,7 +590,7 @@ impl Pipeline {
                     VecDeque::with_capacity(window);
                 let (mut first, mut handed_out) = (0usize, 0usize);
                 let scan_here = &scan_here;
-                self.in_scope(|s| -> Result<(), Error> {
+                self.in_scope(|s| -> Result<(), RunError> {
                     loop {
                         while queue.len() < window {
                             let Some(cut) = cuts.next(scanner, limits) else {
@@ -661,11 +661,12 @@ impl Pipeline {
                     VecDeque::with_capacity(window);
                 let (mut first, mut handed_out) = (0usize, 0usize);
                 let scan_here = &scan_here;
-                self.in_scope(|s| -> Result<(), Error> {
+                self.in_scope(|s| -> Result<(), RunError> {
                     loop {
                         while queue.len() < window {
                             let wait = !live || queue.is_empty();
-                            let Some(block) = blocks.next_block(wait).map_err(Error::Input)? else {
+                            let Some(block) = blocks.next_block(wait).map_err(RunError::Input)?
+                            else {
                                 break;
                             };
                             // With no workers, the state comes with the blocks before, and
@@ -732,7 +733,7 @@ impl Pipeline {
             }
         }
         if let Some(out) = out {
-            out.flush().map_err(Error::Output)?;
+            out.flush().map_err(RunError::Output)?;
         }
         stats.seconds = started.elapsed().as_secs_f64();
         Ok(Run { stats, notes })

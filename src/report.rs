@@ -19,7 +19,7 @@ use crate::display::{escape_controls, write_colored_finding};
 use crate::finding::{DnsSite, Finding};
 use crate::html_report::HtmlReport;
 use crate::input::capture::Problem;
-use crate::input::format::{self, Kind};
+use crate::input::format::{self, InputKind};
 use crate::pipeline::Sink;
 use crate::stats::Stats;
 
@@ -314,7 +314,7 @@ impl<W: Write> Sink for ReportWriter<W> {
         Ok(())
     }
 
-    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()> {
+    fn fallback(&mut self, file: &str, kind: InputKind, reason: &str) -> io::Result<()> {
         self.note(format::fallback_line(file, kind, reason));
         Ok(())
     }
@@ -521,7 +521,7 @@ mod tests {
         Sink::fallback(
             &mut w,
             "in.log",
-            format::Kind::Log,
+            format::InputKind::Log,
             "line 1: x is not a type",
         )
         .unwrap();

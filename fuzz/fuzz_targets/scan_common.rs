@@ -182,8 +182,8 @@ pub fn check<S: Scanner>(scanner: &S, data: &[u8], same_structure: bool) {
             // `|`: the draft refuses only letters, digits and hyphens), and a name of such
             // ASCII needs no encoding: it is no longer one to examine.
             let ascii_race = out.findings().iter().any(|f| {
-                f.found.finding.kind == Kind::LegacyRace
-                    && f.found.finding.unicode.as_deref().is_some_and(str::is_ascii)
+                f.found.verdict.kind == Kind::LegacyRace
+                    && f.found.verdict.unicode.as_deref().is_some_and(str::is_ascii)
             });
             let (names_after, names_before) = (again.stats().names, before.stats().names);
             assert!(
@@ -265,7 +265,7 @@ pub fn check_cuts_inside_lines<S: Scanner>(scanner: &S, data: &[u8]) {
         let labels = |o: &ChunkOutput<S::State, S::Note>| -> Vec<(String, &'static str)> {
             o.findings()
                 .iter()
-                .map(|f| (f.found.label.clone(), f.found.finding.reason.as_str()))
+                .map(|f| (f.found.label.clone(), f.found.verdict.reason.as_str()))
                 .collect()
         };
         let mut found = labels(&first);

@@ -15,7 +15,7 @@ pub const CAPTURE_HEAD: usize = 24;
 /// The kinds of input: text, each read by its own scanner, and captures, read by the
 /// capture driver ([`crate::input::capture::drive`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum InputKind {
     /// A DNS master file ([`crate::input::zone`]).
     Zone,
     /// A list of names, one a line ([`crate::input::names`]).
@@ -28,13 +28,13 @@ pub enum Kind {
     Dnstap,
 }
 
-impl Kind {
+impl InputKind {
     /// For a capture, the kind the capture driver expects; `None` for text.
     pub fn capture(self) -> Option<Expect> {
         match self {
-            Kind::Pcap => Some(Expect::Pcap),
-            Kind::Dnstap => Some(Expect::Dnstap),
-            Kind::Zone | Kind::Names | Kind::Log => None,
+            InputKind::Pcap => Some(Expect::Pcap),
+            InputKind::Dnstap => Some(Expect::Dnstap),
+            InputKind::Zone | InputKind::Names | InputKind::Log => None,
         }
     }
 }
@@ -44,15 +44,15 @@ impl Kind {
 /// `.pcap`, `.pcapng`, `.dnstap` or `.fstrm` (so that a damaged one is reported as such);
 /// else a zone file when the file name ends in `.zone` or `.db` or the text reads as a zone
 /// file, a names list when the first lines are one name each, else a log.
-pub fn detect(path: &Path, head: &[u8]) -> Kind {
+pub fn detect(path: &Path, head: &[u8]) -> InputKind {
     detect_with_reason(path, head).kind
 }
 
 /// The line for a person that says how the input `file`, whose kind fell back, is read as
 /// `kind`, and why (`reason`, [`Detection::fallback`]).
-pub fn fallback_line(file: &str, kind: Kind, reason: &str) -> String {
+pub fn fallback_line(file: &str, kind: InputKind, reason: &str) -> String {
     let kind = match kind {
-        Kind::Names => "a names list",
+        InputKind::Names => "a names list",
         _ => "a log",
     };
     format!("{file}: read as {kind}, not as a zone file: {reason}")
@@ -62,7 +62,7 @@ pub fn fallback_line(file: &str, kind: Kind, reason: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Detection {
     /// The kind the input is read as.
-    pub kind: Kind,
+    pub kind: InputKind,
     /// Why it is read as that kind though its first line starts like a zone file's: the
     /// zone record of the head that cannot be read, as `line N: reason`.
     pub fallback: Option<String>,
@@ -80,26 +80,28 @@ pub fn detect_with_reason(path: &Path, head: &[u8]) -> Detection {
         path.extension()
             .is_some_and(|e| names.iter().any(|n| e.eq_ignore_ascii_case(n)))
     };
-    match capture::Format::detect(head) {
-        Some(capture::Format::Pcap | capture::Format::Pcapng) => return kind(Kind::Pcap),
-        Some(capture::Format::Dnstap) => return kind(Kind::Dnstap),
-        None if extension(&["pcap", "pcapng"]) => return kind(Kind::Pcap),
-        None if extension(&["dnstap", "fstrm"]) => return kind(Kind::Dnstap),
+    match capture::CaptureKind::detect(head) {
+        Some(capture::CaptureKind::Pcap | capture::CaptureKind::Pcapng) => {
+            return kind(InputKind::Pcap)
+        }
+        Some(capture::CaptureKind::Dnstap) => return kind(InputKind::Dnstap),
+        None if extension(&["pcap", "pcapng"]) => return kind(InputKind::Pcap),
+        None if extension(&["dnstap", "fstrm"]) => return kind(InputKind::Dnstap),
         None => {}
     }
     if extension(&["zone", "db"]) {
-        return kind(Kind::Zone);
+        return kind(InputKind::Zone);
     }
     let fallback = match zone_head(head) {
-        ZoneHead::Zone => return kind(Kind::Zone),
+        ZoneHead::Zone => return kind(InputKind::Zone),
         ZoneHead::Not => None,
         ZoneHead::Unreadable(line, reason) => Some(format!("line {line}: {reason}")),
     };
     Detection {
         kind: if looks_like_names(head) {
-            Kind::Names
+            InputKind::Names
         } else {
-            Kind::Log
+            InputKind::Log
         },
         fallback,
     }
@@ -275,16 +277,16 @@ mod tests {
     #[test]
     fn captures_are_told_by_their_magic_number_whatever_their_name() {
         let plain = Path::new("dns.log");
-        assert_eq!(detect(plain, &head_of("unbound.pcap")), Kind::Pcap);
-        assert_eq!(detect(plain, &head_of("unbound.pcapng")), Kind::Pcap);
-        assert_eq!(detect(plain, &head_of("unbound.dnstap")), Kind::Dnstap);
+        assert_eq!(detect(plain, &head_of("unbound.pcap")), InputKind::Pcap);
+        assert_eq!(detect(plain, &head_of("unbound.pcapng")), InputKind::Pcap);
+        assert_eq!(detect(plain, &head_of("unbound.dnstap")), InputKind::Dnstap);
         // A damaged capture is still one when its name says so, so that the reader
         // reports it.
-        assert_eq!(detect(Path::new("x.PCAP"), b"junk"), Kind::Pcap);
-        assert_eq!(detect(Path::new("x.fstrm"), b"junk"), Kind::Dnstap);
-        assert_eq!(detect(plain, b"two words\n"), Kind::Log);
-        assert_eq!(Kind::Log.capture(), None);
-        assert_eq!(Kind::Dnstap.capture(), Some(Expect::Dnstap));
+        assert_eq!(detect(Path::new("x.PCAP"), b"junk"), InputKind::Pcap);
+        assert_eq!(detect(Path::new("x.fstrm"), b"junk"), InputKind::Dnstap);
+        assert_eq!(detect(plain, b"two words\n"), InputKind::Log);
+        assert_eq!(InputKind::Log.capture(), None);
+        assert_eq!(InputKind::Dnstap.capture(), Some(Expect::Dnstap));
     }
 
     #[test]
@@ -294,25 +296,25 @@ mod tests {
         assert_eq!(
             detect_with_reason(plain, zone),
             Detection {
-                kind: Kind::Zone,
+                kind: InputKind::Zone,
                 fallback: None
             }
         );
         assert_eq!(
             detect(plain, b"www A 192.0.2.1\nmail IN 60 MX 10 www\n"),
-            Kind::Zone
+            InputKind::Zone
         );
         // Query-log lines start like records (`NAME IN A` after one word), but are none.
         let log = b"query: xn--80ak6aa92e.com IN A\nquery: b.example IN A\n";
         let detection = detect_with_reason(plain, log);
-        assert_eq!(detection.kind, Kind::Log);
+        assert_eq!(detection.kind, InputKind::Log);
         assert_eq!(
             detection.fallback.as_deref(),
             Some("line 1: xn--80ak6aa92e.com is not a TTL, a class or a record type")
         );
         // A zone's later record that is none.
         let detection = detect_with_reason(plain, b"www IN A 192.0.2.1\nwww IN NOTATYPE x\n");
-        assert_eq!(detection.kind, Kind::Log);
+        assert_eq!(detection.kind, InputKind::Log);
         assert_eq!(
             detection.fallback.as_deref(),
             Some("line 2: NOTATYPE is not a TTL, a class or a record type")
@@ -322,9 +324,9 @@ mod tests {
             detect_with_reason(plain, b"two words here\n").fallback,
             None
         );
-        assert_eq!(detect(plain, b"xn--bcher-kva.example\n"), Kind::Names);
+        assert_eq!(detect(plain, b"xn--bcher-kva.example\n"), InputKind::Names);
         // The file name still decides.
-        assert_eq!(detect(Path::new("x.zone"), log), Kind::Zone);
+        assert_eq!(detect(Path::new("x.zone"), log), InputKind::Zone);
     }
 
     #[test]

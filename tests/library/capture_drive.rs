@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use common::capture::*;
 use idnscope::input::capture::batch::{Expect, Limits};
-use idnscope::input::capture::drive::{Run, Source};
+use idnscope::input::capture::drive::{CaptureRun, CaptureSource};
 use idnscope::input::capture::render::{Render, Rendered};
 use idnscope::input::capture::{Extractor, Records};
 use idnscope::pipeline::{ChunkLimits, Collect, Options, Pipeline};
@@ -84,11 +84,11 @@ fn same_as_sequential(data: &'static [u8], expect: Expect) {
                 for streamed in [false, true] {
                     let source = if streamed {
                         let step = 1 + limits.part_bytes % 97;
-                        Source::Stream(Box::new(Trickle { data, step }))
+                        CaptureSource::Stream(Box::new(Trickle { data, step }))
                     } else {
-                        Source::Bytes(data)
+                        CaptureSource::Bytes(data)
                     };
-                    let run = Run {
+                    let run = CaptureRun {
                         expect: Some(expect),
                         limits,
                     };

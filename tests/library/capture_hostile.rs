@@ -6,14 +6,14 @@
 use crate::common;
 
 use common::capture::*;
-use idnscope::input::capture::{self, tcp, CaptureError, Event, ProblemKind, Stats};
+use idnscope::input::capture::{self, tcp, CaptureCounts, CaptureError, Event, ProblemKind};
 
 /// What reading `file` gave: each message's record and names, the problems, and the end.
 #[derive(Debug)]
 struct Outcome {
     names: Vec<(u64, String)>,
     problems: Vec<capture::Problem>,
-    result: Result<Stats, CaptureError>,
+    result: Result<CaptureCounts, CaptureError>,
 }
 
 fn run(file: &[u8]) -> Outcome {

@@ -12,7 +12,7 @@ use idnscope::display::{escape_controls, quote_input};
 
 use idnscope::finding::Finding;
 use idnscope::input::capture::Problem;
-use idnscope::input::format::{fallback_line, Kind};
+use idnscope::input::format::{fallback_line, InputKind};
 #[cfg(unix)]
 use idnscope::input::include::{IncludeError, IncludeLimits};
 use idnscope::input::zone::Include;
@@ -480,9 +480,12 @@ fn run_inputs(
 /// The message of an input that could not be read to its end, or that changed while it was
 /// read (truncated, written to), when writing to `output` (if any) did not fail: that input
 /// counts as unreadable, and the others go on.
-fn failed_input(stats: &Result<Stats, job::Error>, output: Option<&Destination>) -> Option<String> {
+fn failed_input(
+    stats: &Result<Stats, job::JobError>,
+    output: Option<&Destination>,
+) -> Option<String> {
     match stats {
-        Err(e @ job::Error::Read { .. }) if !output.is_some_and(Destination::failed) => {
+        Err(e @ job::JobError::Read { .. }) if !output.is_some_and(Destination::failed) => {
             Some(format!("idnscope: {}", escape_controls(&e.to_string())))
         }
         _ => None,
@@ -495,14 +498,14 @@ fn has_stdin(args: &JobArgs) -> bool {
 }
 
 /// The kind `--format` gives; `None` for `auto`, which tells each input's own.
-fn kind_of(format: InputFormat) -> Option<Kind> {
+fn kind_of(format: InputFormat) -> Option<InputKind> {
     match format {
         InputFormat::Auto => None,
-        InputFormat::Zone => Some(Kind::Zone),
-        InputFormat::Names => Some(Kind::Names),
-        InputFormat::Log => Some(Kind::Log),
-        InputFormat::Pcap => Some(Kind::Pcap),
-        InputFormat::Dnstap => Some(Kind::Dnstap),
+        InputFormat::Zone => Some(InputKind::Zone),
+        InputFormat::Names => Some(InputKind::Names),
+        InputFormat::Log => Some(InputKind::Log),
+        InputFormat::Pcap => Some(InputKind::Pcap),
+        InputFormat::Dnstap => Some(InputKind::Dnstap),
     }
 }
 
@@ -534,16 +537,16 @@ fn protected_list(files: &[PathBuf]) -> Result<Protected, Fatal> {
 
 /// A stopped input's message; a budget of `$INCLUDE` bytes spent says which option raises
 /// it.
-impl From<job::Error> for Fatal {
-    fn from(e: job::Error) -> Self {
+impl From<job::JobError> for Fatal {
+    fn from(e: job::JobError) -> Self {
         match &e {
             #[cfg(unix)]
-            job::Error::Include {
+            job::JobError::Include {
                 error: IncludeError::OverBudget { .. },
                 ..
             } => Fatal(format!("{e} (raise it with --include-budget)")),
             #[cfg(unix)]
-            job::Error::Include {
+            job::JobError::Include {
                 error: IncludeError::TooMany { .. },
                 ..
             } => Fatal(format!("{e} (raise it with --include-limit)")),
@@ -640,7 +643,7 @@ impl Sink for Reporting<'_, '_> {
         say(self.bar, &escape_controls(&line))
     }
 
-    fn fallback(&mut self, file: &str, kind: Kind, reason: &str) -> io::Result<()> {
+    fn fallback(&mut self, file: &str, kind: InputKind, reason: &str) -> io::Result<()> {
         let line = format!("idnscope: {}", fallback_line(file, kind, reason));
         say(self.bar, &escape_controls(&line))
     }

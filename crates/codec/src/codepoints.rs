@@ -5,14 +5,14 @@ use std::fmt::{self, Write};
 
 /// A token that is not `u+HEX` or `U+HEX` with one to eight hex digits.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
+pub struct NotationError {
     /// 1-based index of the token.
     pub index: usize,
     /// The token as written.
     pub token: String,
 }
 
-impl fmt::Display for ParseError {
+impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -23,7 +23,7 @@ impl fmt::Display for ParseError {
     }
 }
 
-impl std::error::Error for ParseError {}
+impl std::error::Error for NotationError {}
 
 /// Parses `text` into code points and their case flags (set for `U+`); both vectors are
 /// cleared first. Values are not checked here: the codec decides which it accepts.
@@ -31,11 +31,11 @@ pub fn parse(
     text: &str,
     code_points: &mut Vec<u32>,
     flags: &mut Vec<bool>,
-) -> Result<(), ParseError> {
+) -> Result<(), NotationError> {
     code_points.clear();
     flags.clear();
     for (j, token) in text.split_whitespace().enumerate() {
-        let bad = || ParseError {
+        let bad = || NotationError {
             index: j + 1,
             token: token.to_owned(),
         };

@@ -14,7 +14,7 @@ use std::ops::Range;
 use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use super::{CaptureError, Format, Meta, Record, Records, Step, Walker};
+use super::{CaptureError, CaptureKind, Meta, Record, Records, Step, Walker};
 
 /// How batches are cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,12 +62,12 @@ pub enum Expect {
 impl Expect {
     /// An error when the capture starting with `head` is of the other kind.
     fn check(self, head: &[u8]) -> Result<(), CaptureError> {
-        let found = Format::detect(head);
+        let found = CaptureKind::detect(head);
         let message = match (self, found) {
-            (Expect::Pcap, Some(Format::Dnstap)) => {
+            (Expect::Pcap, Some(CaptureKind::Dnstap)) => {
                 "not a pcap or pcapng file: it starts like a dnstap (Frame Streams) file"
             }
-            (Expect::Dnstap, Some(Format::Pcap | Format::Pcapng)) => {
+            (Expect::Dnstap, Some(CaptureKind::Pcap | CaptureKind::Pcapng)) => {
                 "not a dnstap (Frame Streams) file: it starts like a pcap or pcapng file"
             }
             _ => return Ok(()),

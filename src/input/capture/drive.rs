@@ -24,12 +24,12 @@ use rayon::prelude::*;
 
 use super::batch::{Batch, Batches, Expect, Gathered, Limits, SliceBatches, Stop, StreamBatches};
 use super::render::{Render, Rendered};
-use super::{Extractor, Stats as CaptureCounts, TcpSegment};
-use crate::pipeline::{Error, Pipeline, Sink};
+use super::{CaptureCounts, Extractor, TcpSegment};
+use crate::pipeline::{Pipeline, RunError, Sink};
 use crate::stats::{CaptureStats, Stats};
 
 /// A capture to run.
-pub enum Source<'a> {
+pub enum CaptureSource<'a> {
     /// A whole capture in memory (a memory-mapped file).
     Bytes(&'a [u8]),
     /// A stream (standard input, a pipe), read by a thread of its own in bounded memory.
@@ -38,14 +38,14 @@ pub enum Source<'a> {
 
 /// How to run a capture.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Run {
+pub struct CaptureRun {
     /// The kind of capture expected (`None`: any).
     pub expect: Option<Expect>,
     /// How batches are cut (the output does not depend on it).
     pub limits: Limits,
 }
 
-impl Run {
+impl CaptureRun {
     /// Runs `source` with the threads, mode and checks of `pipeline`: the text log of each
     /// DNS message goes to `out` (in decode and encode mode, when given), findings and
     /// problems, named as in `file`, to `sink`; `progress` is told how many input octets
@@ -54,20 +54,20 @@ impl Run {
     pub fn run(
         &self,
         pipeline: &Pipeline,
-        source: Source<'_>,
+        source: CaptureSource<'_>,
         file: &str,
         out: Option<&mut dyn Write>,
         sink: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Stats, Error> {
+    ) -> Result<Stats, RunError> {
         match source {
-            Source::Bytes(data) => {
+            CaptureSource::Bytes(data) => {
                 let batches = SliceBatches::new(data, self.expect, self.limits);
                 self.drive(pipeline, batches, false, file, out, sink, progress)
             }
-            Source::Stream(reader) => {
-                let batches =
-                    StreamBatches::new(reader, self.expect, self.limits).map_err(Error::Input)?;
+            CaptureSource::Stream(reader) => {
+                let batches = StreamBatches::new(reader, self.expect, self.limits)
+                    .map_err(RunError::Input)?;
                 self.drive(pipeline, batches, true, file, out, sink, progress)
             }
         }
@@ -83,7 +83,7 @@ impl Run {
         out: Option<&mut dyn Write>,
         sink: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Stats, Error> {
+    ) -> Result<Stats, RunError> {
         let started = Instant::now();
         let file: Arc<str> = Arc::from(file);
         let mut writer = Writer {
@@ -208,8 +208,8 @@ impl Run {
         }
         match end {
             Ok(()) => {}
-            Err(Stop::Capture(error)) => return Err(Error::Capture(error)),
-            Err(Stop::Input(error)) => return Err(Error::Input(error)),
+            Err(Stop::Capture(error)) => return Err(RunError::Capture(error)),
+            Err(Stop::Input(error)) => return Err(RunError::Input(error)),
         }
         let counts = writer.counts;
         Ok(Stats {
@@ -304,7 +304,7 @@ impl Writer<'_, '_> {
         batch: &Batch<'_>,
         parts: Vec<Part>,
         spare: &Mutex<Vec<Part>>,
-    ) -> Result<(), Error> {
+    ) -> Result<(), RunError> {
         for part in &parts {
             self.counts.add(&part.counts);
             let mut from = Mark::default();
@@ -333,7 +333,7 @@ impl Writer<'_, '_> {
     }
 
     /// Ends the reading: TCP streams left inside a message are reported.
-    fn finish(&mut self) -> Result<(), Error> {
+    fn finish(&mut self) -> Result<(), RunError> {
         let Writer {
             extractor,
             render,
@@ -345,7 +345,7 @@ impl Writer<'_, '_> {
     }
 
     /// Writes what the calling thread's own extractor gave.
-    fn emit_scratch(&mut self) -> Result<(), Error> {
+    fn emit_scratch(&mut self) -> Result<(), RunError> {
         let scratch = std::mem::take(&mut self.scratch);
         let result = self.emit(&scratch, Mark::default(), Mark::end_of(&scratch));
         self.count(&scratch);
@@ -356,19 +356,19 @@ impl Writer<'_, '_> {
     }
 
     /// Writes the output of `rendered` between two marks.
-    fn emit(&mut self, rendered: &Rendered, from: Mark, to: Mark) -> Result<(), Error> {
+    fn emit(&mut self, rendered: &Rendered, from: Mark, to: Mark) -> Result<(), RunError> {
         if let Some(out) = self.out.as_deref_mut() {
             out.write_all(&rendered.text[from.text..to.text])
-                .map_err(Error::Output)?;
+                .map_err(RunError::Output)?;
         }
         for finding in &rendered.findings[from.findings..to.findings] {
-            self.sink.finding(finding).map_err(Error::Report)?;
+            self.sink.finding(finding).map_err(RunError::Report)?;
             self.seen.count_finding(finding.verdict.kind);
         }
         for problem in &rendered.problems[from.problems..to.problems] {
             self.sink
                 .problem(&self.file, problem)
-                .map_err(Error::Report)?;
+                .map_err(RunError::Report)?;
         }
         Ok(())
     }
@@ -380,10 +380,10 @@ impl Writer<'_, '_> {
         self.seen.converted_labels += rendered.converted;
     }
 
-    fn flush(&mut self) -> Result<(), Error> {
+    fn flush(&mut self) -> Result<(), RunError> {
         if let Some(out) = self.out.as_deref_mut() {
-            out.flush().map_err(Error::Output)?;
+            out.flush().map_err(RunError::Output)?;
         }
-        self.sink.flush().map_err(Error::Report)
+        self.sink.flush().map_err(RunError::Report)
     }
 }

@@ -49,7 +49,7 @@ pub const DNS_PORTS: [u16; 3] = [53, 5353, 5355];
 
 /// The kinds of capture file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum CaptureKind {
     /// libpcap's classic format.
     Pcap,
     /// pcapng.
@@ -58,16 +58,16 @@ pub enum Format {
     Dnstap,
 }
 
-impl Format {
+impl CaptureKind {
     /// The format that the first octets of a file show (at least 12 are needed to tell a
     /// Frame Streams file), or `None`.
-    pub fn detect(head: &[u8]) -> Option<Format> {
+    pub fn detect(head: &[u8]) -> Option<CaptureKind> {
         if head.len() >= 4 && pcap::MAGICS.iter().any(|m| head[..4] == m[..]) {
-            Some(Format::Pcap)
+            Some(CaptureKind::Pcap)
         } else if head.len() >= 4 && head[..4] == pcapng::SHB.to_le_bytes() {
-            Some(Format::Pcapng)
+            Some(CaptureKind::Pcapng)
         } else if framestream::is_frame_stream(head) {
-            Some(Format::Dnstap)
+            Some(CaptureKind::Dnstap)
         } else {
             None
         }
@@ -200,7 +200,7 @@ pub struct Packet<'a> {
 #[derive(Debug, Clone)]
 pub enum Walker {
     /// pcap.
-    Pcap(pcap::Records),
+    Pcap(pcap::Packets),
     /// pcapng.
     Pcapng(pcapng::Blocks),
     /// dnstap.
@@ -212,12 +212,12 @@ impl Walker {
     /// walker and the offset of the first record, or `Ok(None)` when `data` is too short to
     /// tell (a pcap header is 24 octets).
     pub fn start(data: &[u8]) -> Result<Option<(Walker, usize)>, CaptureError> {
-        match Format::detect(data) {
-            Some(Format::Pcap) => {
-                Ok(pcap::Records::start(data)?.map(|(w, len)| (Walker::Pcap(w), len)))
+        match CaptureKind::detect(data) {
+            Some(CaptureKind::Pcap) => {
+                Ok(pcap::Packets::start(data)?.map(|(w, len)| (Walker::Pcap(w), len)))
             }
-            Some(Format::Pcapng) => Ok(Some((Walker::Pcapng(pcapng::Blocks::new()), 0))),
-            Some(Format::Dnstap) => Ok(Some((Walker::Dnstap(framestream::Frames::new()), 0))),
+            Some(CaptureKind::Pcapng) => Ok(Some((Walker::Pcapng(pcapng::Blocks::new()), 0))),
+            Some(CaptureKind::Dnstap) => Ok(Some((Walker::Dnstap(framestream::Frames::new()), 0))),
             None if data.len() < 24 => Ok(None),
             None => Err(CaptureError::at(
                 0,
@@ -395,7 +395,7 @@ pub enum Event<'a> {
 
 /// Counts of one reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Stats {
+pub struct CaptureCounts {
     /// Packets or dnstap data frames.
     pub records: u64,
     /// DNS messages read (malformed ones included).
@@ -435,9 +435,9 @@ pub struct TcpSegment {
     pub payload: Range<usize>,
 }
 
-impl Stats {
+impl CaptureCounts {
     /// Adds the counts of another reading of the same capture (another extractor's).
-    pub fn add(&mut self, other: &Stats) {
+    pub fn add(&mut self, other: &CaptureCounts) {
         self.records += other.records;
         self.messages += other.messages;
         self.names += other.names;
@@ -455,7 +455,7 @@ pub struct Extractor {
     tap: dnstap::Dnstap,
     message: DnsMessage,
     /// The counts so far.
-    pub stats: Stats,
+    pub stats: CaptureCounts,
 }
 
 impl Extractor {
@@ -719,7 +719,7 @@ impl Extractor {
 /// set) and hands it out.
 fn dns(
     message: &mut DnsMessage,
-    stats: &mut Stats,
+    stats: &mut CaptureCounts,
     number: u64,
     payload: &[u8],
     sink: &mut dyn FnMut(Event<'_>),
@@ -747,7 +747,7 @@ fn dns(
 
 /// Counts and hands out one problem.
 fn problem(
-    stats: &mut Stats,
+    stats: &mut CaptureCounts,
     record: u64,
     message_offset: Option<usize>,
     kind: ProblemKind,
@@ -788,7 +788,7 @@ fn starts_with_dns(payload: &[u8]) -> bool {
 /// Reads a whole capture held in memory: `sink` receives every message and problem in
 /// order. Returns the counts, or the error that stopped the reading (after the events of
 /// the records before it).
-pub fn read(data: &[u8], sink: &mut dyn FnMut(Event<'_>)) -> Result<Stats, CaptureError> {
+pub fn read(data: &[u8], sink: &mut dyn FnMut(Event<'_>)) -> Result<CaptureCounts, CaptureError> {
     let mut extractor = Extractor::new();
     let result = (|| {
         for record in Records::new(data)? {

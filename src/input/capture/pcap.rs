@@ -21,15 +21,15 @@ pub const MAGICS: [[u8; 4]; 4] = [
 
 /// The state of a walk through a pcap file: what the file header said.
 #[derive(Debug, Clone, Copy)]
-pub struct Records {
+pub struct Packets {
     meta: Meta,
     big_endian: bool,
 }
 
-impl Records {
+impl Packets {
     /// Reads the file header at the start of `data`; returns the walker and the header's
     /// length, or `Ok(None)` when `data` is shorter than a header.
-    pub fn start(data: &[u8]) -> Result<Option<(Records, usize)>, CaptureError> {
+    pub fn start(data: &[u8]) -> Result<Option<(Packets, usize)>, CaptureError> {
         if data.len() < HEADER_LEN {
             return Ok(None);
         }
@@ -42,7 +42,7 @@ impl Records {
             big_endian: header.is_bigendian(),
         };
         Ok(Some((
-            Records {
+            Packets {
                 meta,
                 big_endian: header.is_bigendian(),
             },

@@ -42,7 +42,7 @@ fn run(
     input: &[u8],
     mode: Mode,
     threads: usize,
-) -> Result<(Vec<u8>, Vec<Value>, Stats), pipeline::Error> {
+) -> Result<(Vec<u8>, Vec<Value>, Stats), pipeline::RunError> {
     let options = Options {
         mode,
         profile: Profile::default(),
@@ -85,7 +85,7 @@ fn scan(data: &[u8], mode: Mode) -> (Vec<u8>, ChunkOutput<Origin, Include>) {
 /// The parse error of a failed run.
 fn parse_error(input: &[u8]) -> ParseError {
     match run(input, DECODE, 1).expect_err("the input is refused") {
-        pipeline::Error::Parse(e) => e,
+        pipeline::RunError::Parse(e) => e,
         e => panic!("not a parse error: {e}"),
     }
 }
