@@ -19,6 +19,7 @@ pub mod index_file;
 pub mod labels;
 mod marks;
 mod message;
+mod name_checks;
 mod protected;
 pub mod skeleton;
 mod tables;

@@ -1,5 +1,6 @@
-//! Skeletons and the name checks against the protected list (C04, C28 to C30, C33 of
-//! docs/homograph-checks.md).
+//! Skeletons, of names and of protected domains, and their tables: what the name checks
+//! against the protected list (`name_checks.rs`: C04, C28 to C30, C33 of
+//! docs/homograph-checks.md) compare.
 //!
 //! Two names that look alike have the same UTS #39 skeleton. The name's last two to four
 //! labels are compared, by skeleton, with the protected domains ([`super::Protected`]: the
@@ -14,8 +15,7 @@ use unicode_normalization::char::{canonical_combining_class, is_combining_mark};
 use unicode_normalization::UnicodeNormalization;
 
 use super::chars;
-use super::index::{key_hash, KeyKind};
-use super::{describe_all, Check, Protected, Spoof, UnicodeName};
+use super::UnicodeName;
 use crate::slots::Slots;
 
 /// Characters that UTS #39's confusables do not map to the ASCII they look like, mapped as
@@ -204,7 +204,7 @@ const ALTERNATIVES: &[(char, &str)] = &[('þ', "b"), ('ł', "t"), ('œ', "oe"), 
 const MAX_TWO_WAY: usize = 5;
 
 /// Characters that look like `/` or `.` in an address bar, for the embedded-target check.
-fn separator_lookalike(c: char) -> Option<char> {
+pub(super) fn separator_lookalike(c: char) -> Option<char> {
     match c {
         'ノ' | 'ソ' | 'ゾ' | 'ン' | '丶' | '乀' | '乁' | '丿' | '\u{0337}' | '\u{0338}'
         | '\u{2044}' | '\u{2215}' | '\u{29F8}' | '\u{FF0F}' | '\u{1735}' => Some('/'),
@@ -235,44 +235,44 @@ pub fn ascii_lookalike(c: char) -> Option<String> {
 #[derive(Debug, Default)]
 pub struct Buffers {
     /// The skeletons of the name's last labels.
-    name: Skeletons,
+    pub(super) name: Skeletons,
     /// The keys of a candidate domain, to confirm a look-up.
-    keys: Keys,
-    pieces: Pieces,
-    visible: String,
+    pub(super) keys: Keys,
+    pub(super) pieces: Pieces,
+    pub(super) visible: String,
     /// Where the dots of `visible` are, and where the prefixes tried end (embedded
     /// targets).
-    dots: Vec<usize>,
-    ends: Vec<usize>,
-    mapped: String,
-    joined: String,
+    pub(super) dots: Vec<usize>,
+    pub(super) ends: Vec<usize>,
+    pub(super) mapped: String,
+    pub(super) joined: String,
     /// What the last labels met so far can give rise to (most names end with one of a few
     /// TLDs or with a zone's origin).
-    last_labels: FxHashMap<Box<str>, LastLabel>,
+    pub(super) last_labels: FxHashMap<Box<str>, LastLabel>,
     /// The skeletons of those last labels (see [`LastLabel::skeletons`]), back to back.
-    last_skeletons: String,
+    pub(super) last_skeletons: String,
     /// Where each of them ends in `last_skeletons`.
-    last_skeleton_ends: Vec<u32>,
+    pub(super) last_skeleton_ends: Vec<u32>,
     /// The different ones of those skeletons joined (see [`LastLabel::joined`]), back to
     /// back, and where each ends.
-    last_joined: Vec<u8>,
-    last_joined_ends: Vec<u32>,
+    pub(super) last_joined: Vec<u8>,
+    pub(super) last_joined_ends: Vec<u32>,
     /// The last label looked up last, and what it gives rise to (names come in runs under
     /// one TLD or origin).
-    recent_label: String,
-    recent_facts: Option<LastLabel>,
+    pub(super) recent_label: String,
+    pub(super) recent_facts: Option<LastLabel>,
     /// Joined keys found in no source lately.
-    absent: AbsentKeys,
+    pub(super) absent: AbsentKeys,
     /// The joined skeletons of the ASCII labels of a name, back to back, with where each
     /// starts; and a key made of them.
-    head: Vec<u8>,
-    head_starts: Vec<usize>,
-    head_key: Vec<u8>,
+    pub(super) head: Vec<u8>,
+    pub(super) head_starts: Vec<usize>,
+    pub(super) head_key: Vec<u8>,
 }
 
 /// The skeletons of labels `first..` of a name, joined with dots (see [`skeletons`]).
 #[derive(Debug, Default)]
-struct Skeletons {
+pub(super) struct Skeletons {
     plain: String,
     loose: String,
     plain_starts: Vec<usize>,
@@ -288,13 +288,13 @@ struct Skeletons {
 
 impl Skeletons {
     /// How many skeletons there are: plain, loose, then the alternatives.
-    fn variants(&self) -> usize {
+    pub(super) fn variants(&self) -> usize {
         2 + self.alt_ends.len()
     }
 
     /// Skeleton `v` from its label `i` (counted from the first label skeletons were made
     /// of) to its end.
-    fn of_labels_from(&self, v: usize, i: usize) -> &str {
+    pub(super) fn of_labels_from(&self, v: usize, i: usize) -> &str {
         match v {
             0 => &self.plain[self.plain_starts[i]..],
             1 => &self.loose[self.loose_starts[i]..],
@@ -327,7 +327,7 @@ pub(super) struct Keys {
 /// [`Slots`]: a slot holds the last such key of its hash (a name's keys come back with the
 /// name, and under the name's parent domains).
 #[derive(Debug)]
-struct AbsentKeys {
+pub(super) struct AbsentKeys {
     /// Each slot: the key's hash, its length plus one (0: an empty slot), its bytes.
     slots: Slots<(u64, u8, [u8; AbsentKeys::LONGEST])>,
 }
@@ -347,13 +347,13 @@ impl AbsentKeys {
     const LONGEST: usize = 23;
 
     /// Whether `key`, of hash `hash`, was kept as absent.
-    fn holds(&self, hash: u64, key: &[u8]) -> bool {
+    pub(super) fn holds(&self, hash: u64, key: &[u8]) -> bool {
         let (h, len, bytes) = &self.slots[self.slots.index(hash)];
         *h == hash && usize::from(*len) == key.len() + 1 && bytes.get(..key.len()) == Some(key)
     }
 
     /// Keeps `key`, of hash `hash`, as absent (if it is short enough).
-    fn keep(&mut self, hash: u64, key: &[u8]) {
+    pub(super) fn keep(&mut self, hash: u64, key: &[u8]) {
         if key.len() <= AbsentKeys::LONGEST {
             let slot = self.slots.of_mut(hash);
             slot.0 = hash;
@@ -365,26 +365,26 @@ impl AbsentKeys {
 
 /// What a name's last label can give rise to in the name checks.
 #[derive(Debug, Clone, Copy)]
-struct LastLabel {
+pub(super) struct LastLabel {
     /// The sources (bit `s` for source `s`, bit 63 for it and the ones after) where a key
     /// may end with one of its skeletons: where a skeleton match is possible.
-    sources: u64,
+    pub(super) sources: u64,
     /// It holds a deviation character or one that hides a protected domain (C04, C33).
-    marked: bool,
+    pub(super) marked: bool,
     /// Its skeletons (plain, loose, alternatives): they start at `skeletons.0` of
     /// [`Buffers::last_skeletons`], and end where entries `skeletons.1..skeletons.2` of
     /// [`Buffers::last_skeleton_ends`] say, counted from there.
-    skeletons: (u32, u32, u32),
+    pub(super) skeletons: (u32, u32, u32),
     /// The different ones of them with dots and hyphens removed, the same way in
     /// [`Buffers::last_joined`] and [`Buffers::last_joined_ends`].
-    joined: (u32, u32, u32),
+    pub(super) joined: (u32, u32, u32),
 }
 
 /// Past this many last labels, [`Buffers::last_labels`] starts again.
-const LAST_LABELS_LIMIT: usize = 4096;
+pub(super) const LAST_LABELS_LIMIT: usize = 4096;
 
 /// The most skeletons a name's last labels get: plain, loose, and the alternatives.
-const MAX_VARIANTS: usize = 2 + (1 << MAX_TWO_WAY) - 1;
+pub(super) const MAX_VARIANTS: usize = 2 + (1 << MAX_TWO_WAY) - 1;
 
 /// The skeletons of single characters, worked out on first use: the skeleton of a label is
 /// the concatenation of its characters' pieces (see [`Piece`]), so that a label costs one
@@ -485,455 +485,6 @@ fn push_distinct_keys(keys: &mut Keys) {
     }
 }
 
-impl Protected {
-    /// The name checks: skeleton matches (C28, C30), then with separators removed (C29),
-    /// then protected domains shown at the start of the name (C33).
-    pub(crate) fn check_name(
-        &self,
-        name: &UnicodeName<'_>,
-        buffers: &mut Buffers,
-        found: &mut impl FnMut(Spoof),
-    ) {
-        let n = name.labels.len();
-        if n < 2 || self.is_empty() {
-            return;
-        }
-        // Names whose labels are ASCII but the last (most names under a TLD in Unicode):
-        // when the last label holds no deviation character nor one that hides a domain,
-        // only a skeleton match is possible, from its cached skeletons.
-        let last = name.label(n - 1);
-        let head_ascii = name.text[..name.labels[n - 1].start].is_ascii();
-        if head_ascii && last.is_ascii() {
-            return;
-        }
-        let facts = self.last_label(last, buffers);
-        if head_ascii && !facts.marked {
-            let first = n.saturating_sub(4);
-            if facts.sources != 0 && self.ascii_head_may_match(name, first, facts, buffers) {
-                let is_own = |target: &str| is_own_domain(name, target);
-                let Buffers {
-                    name: sk,
-                    last_skeletons,
-                    last_skeleton_ends,
-                    ..
-                } = buffers;
-                let (base, from, to) = facts.skeletons;
-                let ends = &last_skeleton_ends[from as usize..to as usize];
-                let last = &last_skeletons[base as usize..];
-                skeletons_of_ascii_head(name, first, sk, last, ends);
-                if let Some(spoof) =
-                    self.skeleton_match(name, first, facts.sources, buffers, &is_own)
-                {
-                    found(spoof);
-                }
-            }
-            return;
-        }
-        if self.deviation(name, buffers, found) {
-            return;
-        }
-        let is_own = |target: &str| is_own_domain(name, target);
-        if facts.sources != 0 {
-            // Most names under a TLD that ends no protected key skip this.
-            let first = n.saturating_sub(4);
-            let Buffers {
-                name: sk,
-                pieces,
-                mapped,
-                ..
-            } = buffers;
-            skeletons(name, first, sk, pieces, mapped);
-            if let Some(spoof) = self.skeleton_match(name, first, facts.sources, buffers, &is_own) {
-                found(spoof);
-                return;
-            }
-        }
-        self.embedded_target(name, buffers, &is_own, found);
-    }
-
-    /// C28 to C30: the first of the name's last two to four labels (from label `first`,
-    /// whose skeletons are in `buffers.name`) whose plain or loose skeleton is a protected
-    /// domain's (not the name's own), then the same with dots and hyphens removed.
-    fn skeleton_match(
-        &self,
-        name: &UnicodeName<'_>,
-        first: usize,
-        sources: u64,
-        buffers: &mut Buffers,
-        is_own: &dyn Fn(&str) -> bool,
-    ) -> Option<Spoof> {
-        let n = name.labels.len();
-        let Buffers {
-            name: sk,
-            keys,
-            pieces,
-            joined,
-            absent,
-            ..
-        } = buffers;
-        let count = n - first;
-        // A skeleton key can only be found when its joined form is: the joined look-up
-        // goes first, and its answer is kept for the second round (bit `(k - 2) *
-        // MAX_VARIANTS + v` for the last `k` labels of skeleton `v`).
-        let (mut looked, mut present) = (0u128, 0u128);
-        for (check, joined_keys) in [
-            (Check::SkeletonMatch, false),
-            (Check::SkeletonMatchJoined, true),
-        ] {
-            for k in 2..=count {
-                let from = n - k;
-                let suffix = &name.text[name.labels[from].start..];
-                if suffix.is_ascii() {
-                    continue;
-                }
-                let hit = (0..sk.variants()).find_map(|v| {
-                    // A key looked up already (the loose skeleton is often the plain one) is
-                    // not looked up again.
-                    let key = sk.of_labels_from(v, from - first);
-                    if (0..v).any(|u| sk.of_labels_from(u, from - first) == key) {
-                        return None;
-                    }
-                    let bit = 1u128 << ((k - 2) * MAX_VARIANTS + v);
-                    if looked & bit == 0 {
-                        looked |= bit;
-                        join_into(key, joined);
-                        if self.has_joined(joined.as_bytes(), sources, absent, keys, pieces) {
-                            present |= bit;
-                        }
-                    }
-                    if present & bit == 0 {
-                        return None;
-                    }
-                    if joined_keys {
-                        join_into(key, joined);
-                        let (kind, key) = (KeyKind::Joined, joined.as_bytes());
-                        self.find_in(kind, key, key_hash(key), sources, keys, pieces)
-                    } else {
-                        let (kind, key) = (KeyKind::Skeleton, key.as_bytes());
-                        self.find_in(kind, key, key_hash(key), sources, keys, pieces)
-                    }
-                });
-                let Some(target) = hit else { continue };
-                if is_own(target) {
-                    continue;
-                }
-                let label = (from..n)
-                    .find(|&i| !name.label(i).is_ascii())
-                    .unwrap_or(from);
-                return Some(Spoof {
-                    label,
-                    check,
-                    message: format!(
-                        "looks like the protected domain {target}{}: {} ({})",
-                        if joined_keys {
-                            " with dots and hyphens removed"
-                        } else {
-                            ""
-                        },
-                        describe_all(suffix, |c| !c.is_ascii()),
-                        check.ids()
-                    ),
-                    target: Some(target.to_owned()),
-                });
-            }
-        }
-        None
-    }
-
-    /// Whether a name whose labels are ASCII but the last, with `facts` about its last
-    /// label, may have a skeleton match: whether the joined form of some skeleton of its
-    /// last two to four labels (from label `first`) is a protected key's. Most have none,
-    /// and cost a look-up of each such form (which the filter mostly answers) instead of
-    /// the skeletons.
-    fn ascii_head_may_match(
-        &self,
-        name: &UnicodeName<'_>,
-        first: usize,
-        facts: LastLabel,
-        buffers: &mut Buffers,
-    ) -> bool {
-        let n = name.labels.len();
-        let Buffers {
-            keys,
-            pieces,
-            last_joined,
-            last_joined_ends,
-            head,
-            head_starts,
-            head_key,
-            absent,
-            ..
-        } = buffers;
-        let (table, own) = (ascii_skeleton_table(), ascii_skeleton_bytes());
-        head.clear();
-        head_starts.clear();
-        for i in first..n - 1 {
-            head_starts.push(head.len());
-            // Runs of bytes that are their own skeleton, joined, as they are.
-            let label = name.label(i).as_bytes();
-            let mut from = 0;
-            for (j, &b) in label.iter().enumerate() {
-                let skeleton = table[usize::from(b & 0x7F)];
-                if own[usize::from(b & 0x7F)] != b || b == b'-' {
-                    head.extend_from_slice(&label[from..j]);
-                    head.extend(skeleton.iter().filter(|&&s| s != b'.' && s != b'-'));
-                    from = j + 1;
-                }
-            }
-            head.extend_from_slice(&label[from..]);
-        }
-        let (base, from, to) = facts.joined;
-        let ends = &last_joined_ends[from as usize..to as usize];
-        let last_joined = &last_joined[base as usize..];
-        for k in 2..=n - first {
-            let start = head_starts[n - k - first];
-            let mut from = 0;
-            for &end in ends {
-                head_key.clear();
-                head_key.extend_from_slice(&head[start..]);
-                head_key.extend_from_slice(&last_joined[from..end as usize]);
-                from = end as usize;
-                if self.has_joined(head_key, facts.sources, absent, keys, pieces) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// Whether some protected domain has the joined key `key`: a key found in no source
-    /// lately is not looked up again.
-    fn has_joined(
-        &self,
-        key: &[u8],
-        sources: u64,
-        absent: &mut AbsentKeys,
-        keys: &mut Keys,
-        pieces: &mut Pieces,
-    ) -> bool {
-        let hash = key_hash(key);
-        if absent.holds(hash, key) {
-            return false;
-        }
-        let found = self
-            .find_in(KeyKind::Joined, key, hash, sources, keys, pieces)
-            .is_some();
-        if !found {
-            absent.keep(hash, key);
-        }
-        found
-    }
-
-    /// What `last` (lower case) can give rise to as a name's last label, cached.
-    fn last_label(&self, last: &str, buffers: &mut Buffers) -> LastLabel {
-        if let Some(facts) = buffers
-            .recent_facts
-            .filter(|_| buffers.recent_label == last)
-        {
-            return facts;
-        }
-        if let Some(&facts) = buffers.last_labels.get(last) {
-            buffers.recent_label.clear();
-            buffers.recent_label.push_str(last);
-            buffers.recent_facts = Some(facts);
-            return facts;
-        }
-        let whole = 0..last.len();
-        let labels = std::slice::from_ref(&whole);
-        let alone = UnicodeName {
-            text: last,
-            labels,
-            absolute: false,
-            invalid: 0,
-        };
-        let Buffers {
-            name: sk,
-            pieces,
-            mapped,
-            joined,
-            ..
-        } = buffers;
-        skeletons(&alone, 0, sk, pieces, mapped);
-        let sources = (0..sk.variants()).fold(0, |sources, v| {
-            join_into(sk.of_labels_from(v, 0), joined);
-            sources | self.sources_ending(joined)
-        });
-        if buffers.last_labels.len() >= LAST_LABELS_LIMIT {
-            buffers.last_labels.clear();
-            buffers.last_skeletons.clear();
-            buffers.last_skeleton_ends.clear();
-            buffers.last_joined.clear();
-            buffers.last_joined_ends.clear();
-            buffers.recent_facts = None;
-        }
-        // Each label's skeletons after those of the labels before, cut where they end
-        // counted from the first of them.
-        let from = buffers.last_skeleton_ends.len() as u32;
-        let joined_from = buffers.last_joined_ends.len();
-        let (base, joined_base) = (buffers.last_skeletons.len(), buffers.last_joined.len());
-        for v in 0..buffers.name.variants() {
-            let skeleton = buffers.name.of_labels_from(v, 0);
-            buffers.last_skeletons.push_str(skeleton);
-            let end = buffers.last_skeletons.len() - base;
-            buffers.last_skeleton_ends.push(end as u32);
-            join_into(skeleton, &mut buffers.joined);
-            let mine = &buffers.last_joined[joined_base..];
-            let mut start = 0;
-            let seen = buffers.last_joined_ends[joined_from..].iter().any(|&end| {
-                let same = mine[start..end as usize] == *buffers.joined.as_bytes();
-                start = end as usize;
-                same
-            });
-            if !seen {
-                buffers
-                    .last_joined
-                    .extend_from_slice(buffers.joined.as_bytes());
-                let end = buffers.last_joined.len() - joined_base;
-                buffers.last_joined_ends.push(end as u32);
-            }
-        }
-        let facts = LastLabel {
-            sources,
-            marked: last.contains(|c| is_deviation(c) || hides(c)),
-            skeletons: (base as u32, from, buffers.last_skeleton_ends.len() as u32),
-            joined: (
-                joined_base as u32,
-                joined_from as u32,
-                buffers.last_joined_ends.len() as u32,
-            ),
-        };
-        buffers.last_labels.insert(last.into(), facts);
-        buffers.recent_label.clear();
-        buffers.recent_label.push_str(last);
-        buffers.recent_facts = Some(facts);
-        facts
-    }
-
-    /// Whether a name whose labels are all ASCII but the last, `last` (lower case), is sure
-    /// to pass the name checks: its last label ends no protected skeleton and holds no
-    /// deviation character nor one that hides a domain. Cached per thread in `buffers`.
-    pub(crate) fn passes_with_last_label(&self, last: &str, buffers: &mut Buffers) -> bool {
-        let facts = self.last_label(last, buffers);
-        facts.sources == 0 && !facts.marked
-    }
-
-    /// C04: the name as IDNA2003 (transitional processing) maps it is another, protected
-    /// name: the last labels that make the protected domain hold the deviation character
-    /// (`faß.de` for `fass.de`; not `straße.example.com` for `example.com`, which is
-    /// under the same domain either way). Says whether it fired.
-    fn deviation(
-        &self,
-        name: &UnicodeName<'_>,
-        buffers: &mut Buffers,
-        found: &mut impl FnMut(Spoof),
-    ) -> bool {
-        // The last label holding a deviation character: a match must take it in.
-        let Some(last) = name
-            .labels
-            .iter()
-            .rposition(|r| name.text[r.clone()].contains(is_deviation))
-        else {
-            return false;
-        };
-        let needed = name.labels.len() - last;
-        let Buffers {
-            mapped,
-            keys,
-            pieces,
-            ..
-        } = buffers;
-        mapped.clear();
-        for c in name.text.chars() {
-            match c {
-                'ß' => mapped.push_str("ss"),
-                'ς' => mapped.push('σ'),
-                '\u{200C}' | '\u{200D}' => {}
-                c => mapped.push(c),
-            }
-        }
-        // The mapping keeps the dots: the tails are the name's last 2, 3 and 4 labels.
-        for (k, tail) in (2..).zip(tails(mapped)) {
-            if k < needed {
-                continue;
-            }
-            if let Some(target) = self.find_domain(tail, keys, pieces) {
-                let label = name
-                    .labels
-                    .iter()
-                    .position(|r| name.text[r.clone()].contains(is_deviation))
-                    .unwrap_or(0);
-                found(Spoof {
-                    label,
-                    check: Check::Deviation,
-                    message: format!(
-                        "IDNA2003 reads it as the protected domain {target}: {} ({})",
-                        describe_all(name.text, is_deviation),
-                        Check::Deviation.ids()
-                    ),
-                    target: Some(target.to_owned()),
-                });
-                return true;
-            }
-        }
-        false
-    }
-
-    /// C33: the name, as seen with look-alikes of `/` and `.` read as such and marks and
-    /// blocked symbols dropped, starts with a protected domain.
-    fn embedded_target(
-        &self,
-        name: &UnicodeName<'_>,
-        buffers: &mut Buffers,
-        is_own: &dyn Fn(&str) -> bool,
-        found: &mut impl FnMut(Spoof),
-    ) {
-        // Only a name with a look-alike of a separator, or something that does not show,
-        // can hide a protected domain.
-        let Some(hidden_at) = first_hiding(name.text) else {
-            return;
-        };
-        let Buffers {
-            visible,
-            keys,
-            pieces,
-            dots,
-            ends,
-            ..
-        } = buffers;
-        visible.clear();
-        for c in name.text.chars() {
-            match separator_lookalike(c) {
-                Some(s) => visible.push(s),
-                None if c.is_ascii() => visible.push(c),
-                None if shows(c) => visible.extend(c.to_lowercase()),
-                None => {}
-            }
-        }
-        let hit = embedded_candidates(visible, dots, ends, |tail, last| {
-            let target = self.find_domain_ending(tail, last, keys, pieces)?;
-            (!is_own(target)).then_some(target)
-        });
-        let Some(target) = hit else {
-            return;
-        };
-        let label = name
-            .labels
-            .iter()
-            .position(|r| r.end >= hidden_at)
-            .unwrap_or(0);
-        found(Spoof {
-            label,
-            check: Check::EmbeddedTarget,
-            message: format!(
-                "shows as \"{visible}\", which starts with the protected domain {target}: {} ({})",
-                describe_all(name.text, |c| !c.is_ascii()),
-                Check::EmbeddedTarget.ids()
-            ),
-            target: Some(target.to_owned()),
-        });
-    }
-}
-
 /// Text whose skeletons tell whether two builds make the same skeletons (for index
 /// files): the characters of the extra and alternative mappings, then a sample of the
 /// characters below U+30000.
@@ -950,7 +501,7 @@ pub(super) fn probe_text() -> String {
 /// of the embedded-target check in `visible`: for each prefix that ends at a `/`, a `.` or
 /// the end, in order, its last two, three and four labels (see [`tails`]). `dots` and
 /// `ends` are scratch. One pass over `visible`, however many prefixes it has.
-fn embedded_candidates<'v, T>(
+pub(super) fn embedded_candidates<'v, T>(
     visible: &'v str,
     dots: &mut Vec<usize>,
     ends: &mut Vec<usize>,
@@ -991,7 +542,7 @@ fn embedded_candidates<'v, T>(
 }
 
 /// Where the first character of `text` that [`hides`] is.
-fn first_hiding(text: &str) -> Option<usize> {
+pub(super) fn first_hiding(text: &str) -> Option<usize> {
     // ASCII hides nothing: its bytes are passed over one by one, and only the characters
     // outside it are decoded.
     let bytes = text.as_bytes();
@@ -1011,7 +562,7 @@ fn first_hiding(text: &str) -> Option<usize> {
 }
 
 /// Whether IDNA2003 and IDNA2008 treat `c` differently (C04).
-fn is_deviation(c: char) -> bool {
+pub(super) fn is_deviation(c: char) -> bool {
     matches!(c, 'ß' | 'ς' | '\u{200C}' | '\u{200D}')
 }
 
@@ -1054,7 +605,7 @@ pub(super) fn ascii_skeleton_bytes() -> &'static [u8; 128] {
 }
 
 /// Whether a character shows as something: a letter, a mark on one, or a number.
-fn shows(c: char) -> bool {
+pub(super) fn shows(c: char) -> bool {
     use icu_properties::props::GeneralCategory as G;
     !matches!(
         icu_properties::CodePointMapData::<G>::new().get(c),
@@ -1073,7 +624,7 @@ fn shows(c: char) -> bool {
 }
 
 /// The last two, three and four labels of a dotted name, as far as it has them.
-fn tails(text: &str) -> impl Iterator<Item = &str> {
+pub(super) fn tails(text: &str) -> impl Iterator<Item = &str> {
     // Label starts from the right, the last label's own left out (it alone is no domain).
     let starts = text
         .rmatch_indices('.')
@@ -1133,7 +684,7 @@ fn push_joined(key: &str, out: &mut String) {
 /// all first ones (`łwiłłer` is read as `twitter` and `nełfłix` as `netflix`), as Chromium
 /// makes them; past [`MAX_TWO_WAY`] such characters, only with all the other readings.
 /// `mapped` is scratch.
-fn skeletons(
+pub(super) fn skeletons(
     name: &UnicodeName<'_>,
     first: usize,
     sk: &mut Skeletons,
@@ -1181,7 +732,7 @@ fn skeletons(
 }
 
 /// Whether the name is `target` itself, or under it.
-fn is_own_domain(name: &UnicodeName<'_>, target: &str) -> bool {
+pub(super) fn is_own_domain(name: &UnicodeName<'_>, target: &str) -> bool {
     name.text == target
         || name
             .text
@@ -1193,7 +744,7 @@ fn is_own_domain(name: &UnicodeName<'_>, target: &str) -> bool {
 /// last, from the skeletons of the last label alone (`last`, cut at `ends`: plain, loose,
 /// then the alternatives): an ASCII label's skeletons are all its plain skeleton, and only
 /// the last label has characters of two readings.
-fn skeletons_of_ascii_head(
+pub(super) fn skeletons_of_ascii_head(
     name: &UnicodeName<'_>,
     first: usize,
     sk: &mut Skeletons,
@@ -1386,7 +937,8 @@ impl Pieces {
 
 #[cfg(test)]
 mod tests {
-    use super::super::chars_where;
+    use super::super::index::key_hash;
+    use super::super::{chars_where, Check, Protected};
     use super::*;
 
     #[test]
