@@ -155,6 +155,14 @@ fn record(
         }
         let mut starts = field & !(field << 1);
         if in_owner {
+            if separator == 0 {
+                // The owner fills this window too.
+                if quote != 0 {
+                    return None;
+                }
+                base += 32;
+                continue;
+            }
             // The owner goes on from the window before: its rest is no field start.
             starts &= !1;
             in_owner = false;
@@ -656,6 +664,7 @@ mod tests {
                                 "MX", "TYPE65", "type65536", "NOTATYPE", "x\"q\"", "\"q r\"",
                                 "a-b", "192.0.2.1", "CLASS", "\r",
                                 "a-long-owner-name-that-fills-a-block-of-32.example.",
+                                "an-owner-name-so-long-that-it-fills-two-windows-of-thirty-two-bytes.example.",
                                 "86400000", "NSAP-PTR",
                             ]),
                             prop::sample::select(vec![" ", "\t", " \t  ", "\r "]),
