@@ -6,7 +6,7 @@
 use std::ffi::CStr;
 
 use arrow_array::ffi::{from_ffi, FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_array::{make_array, Array, ArrayRef, BinaryArray, BinaryViewArray, LargeBinaryArray};
+use arrow_array::{make_array, Array, BinaryArray, BinaryViewArray, LargeBinaryArray};
 use arrow_schema::DataType;
 use idnscope::convert::{BadInput, Converted};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -24,7 +24,19 @@ const ARRAY_CAPSULE: &CStr = c"arrow_array";
 /// not a copy) and released when this is dropped. `string`, `large_string` and
 /// `string_view` arrays are read, and `null` ones (every value null).
 pub struct InputStrings {
-    array: ArrayRef,
+    values: Values,
+}
+
+/// The values of an [`InputStrings`], of the array's own layout.
+enum Values {
+    /// 32-bit offsets (`string`).
+    Offsets(BinaryArray),
+    /// 64-bit offsets (`large_string`).
+    LargeOffsets(LargeBinaryArray),
+    /// Views (`string_view`).
+    Views(BinaryViewArray),
+    /// `null`: this many values, each null.
+    Nulls(usize),
 }
 
 impl InputStrings {
@@ -92,35 +104,61 @@ impl InputStrings {
             .data_type(bytes)
             .build()
             .map_err(|e| PyValueError::new_err(format!("the Arrow array is not sound: {e}")))?;
-        Ok(InputStrings {
-            array: make_array(data),
-        })
+        let array = make_array(data);
+        let any = array.as_any();
+        let values = if let Some(values) = any.downcast_ref::<BinaryArray>() {
+            Values::Offsets(values.clone())
+        } else if let Some(values) = any.downcast_ref::<LargeBinaryArray>() {
+            Values::LargeOffsets(values.clone())
+        } else if let Some(values) = any.downcast_ref::<BinaryViewArray>() {
+            Values::Views(values.clone())
+        } else {
+            Values::Nulls(array.len())
+        };
+        Ok(InputStrings { values })
     }
 
     /// The number of values.
     pub fn len(&self) -> usize {
-        self.array.len()
+        match &self.values {
+            Values::Offsets(values) => values.len(),
+            Values::LargeOffsets(values) => values.len(),
+            Values::Views(values) => values.len(),
+            Values::Nulls(len) => *len,
+        }
     }
 
-    /// The total size of the values' data, or a guess of it.
+    /// The total size of the values' data.
     pub fn data_len(&self) -> usize {
-        self.array.get_buffer_memory_size().min(self.len() * 64)
+        match &self.values {
+            Values::Offsets(values) => spanned(values.value_offsets()),
+            Values::LargeOffsets(values) => spanned(values.value_offsets()),
+            Values::Views(values) => values
+                .views()
+                .iter()
+                .map(|&view| view as u32 as usize)
+                .sum(),
+            Values::Nulls(_) => 0,
+        }
     }
 
     /// Value `i` (0-based in the array), or `None` when it is null.
     pub fn get(&self, i: usize) -> Option<&[u8]> {
-        if self.array.is_null(i) {
-            return None;
+        match &self.values {
+            Values::Offsets(values) => values.is_valid(i).then(|| values.value(i)),
+            Values::LargeOffsets(values) => values.is_valid(i).then(|| values.value(i)),
+            Values::Views(values) => values.is_valid(i).then(|| values.value(i)),
+            Values::Nulls(_) => None,
         }
-        let any = self.array.as_any();
-        if let Some(values) = any.downcast_ref::<BinaryArray>() {
-            Some(values.value(i))
-        } else if let Some(values) = any.downcast_ref::<LargeBinaryArray>() {
-            Some(values.value(i))
-        } else {
-            any.downcast_ref::<BinaryViewArray>()
-                .map(|values| values.value(i))
-        }
+    }
+}
+
+/// The bytes of data that `offsets` span, from the first offset to the last.
+fn spanned<O: Copy + TryInto<usize>>(offsets: &[O]) -> usize {
+    let at = |o: O| o.try_into().unwrap_or(0);
+    match (offsets.first(), offsets.last()) {
+        (Some(&first), Some(&last)) => at(last).saturating_sub(at(first)),
+        _ => 0,
     }
 }
 
