@@ -20,12 +20,11 @@ pub(crate) struct Slots<T> {
 
 impl<T> Slots<T> {
     /// A table of `count` slots (a power of two of at least 2, or 0), each made by `make`.
-    pub(crate) fn new(count: usize, make: impl FnMut() -> T) -> Self {
+    pub(crate) fn new(count: usize, mut make: impl FnMut() -> T) -> Self {
         assert!(
             count == 0 || (count >= 2 && count.is_power_of_two()),
             "{count} slots"
         );
-        let mut make = make;
         Slots {
             slots: (0..count).map(|_| make()).collect(),
             shift: 64 - count.max(2).trailing_zeros(),
