@@ -286,3 +286,58 @@ fn follow_includes_reads_each_file_under_the_origin_bind_gives_it() {
     ours.sort();
     assert_eq!(ours, bind);
 }
+
+#[test]
+fn bind_and_idnscope_both_refuse_a_type_field_that_is_no_type_at_its_line() {
+    // Plain lines (nothing to rewrite in them), with the owner, TTL and class in every order
+    // and the owner left out: BIND refuses each zone at the line whose type is unknown, and
+    // loads it with that type made A; idnscope refuses the same line, and keeps the other
+    // zone as it is.
+    let dir = tempfile::tempdir().unwrap();
+    let head = "$ORIGIN example.\n@ 3600 IN SOA ns hostmaster 1 7200 3600 1209600 3600\n\
+                @ IN NS ns\nns IN A 192.0.2.53\n";
+    for line in [
+        "www IN NOTATYPE 192.0.2.1",
+        "www 3600 IN FOO 192.0.2.1",
+        "www IN 1h30m NOPE 192.0.2.1",
+        " IN BAR 192.0.2.2",
+        "\t2d IN QUUX 192.0.2.2",
+    ] {
+        let bad_type = line
+            .split_whitespace()
+            .find(|w| w.chars().all(|c| c.is_ascii_uppercase()) && *w != "IN")
+            .unwrap();
+        for (zone_line, refused) in [
+            (line.to_owned(), true),
+            (line.replace(bad_type, "A"), false),
+        ] {
+            let zone = format!("{head}{zone_line}\n");
+            std::fs::write(dir.path().join("z"), &zone).unwrap();
+            let (loaded, _, messages) = compile_in(dir.path(), "example.", "z");
+            assert_eq!(loaded, !refused, "{zone_line:?}: {messages}");
+            if refused {
+                assert!(
+                    messages.contains(&format!("z:5: unknown RR type '{bad_type}'")),
+                    "{messages}"
+                );
+            }
+            let out = Command::new(env!("CARGO_BIN_EXE_idnscope"))
+                .args(["decode", "--format", "zone", "z"])
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if refused {
+                assert_eq!(out.status.code(), Some(2), "{zone_line:?}: {stderr}");
+                assert!(
+                    stderr.starts_with("idnscope: z:5:"),
+                    "{zone_line:?}: {stderr}"
+                );
+                assert!(stderr.contains(bad_type), "{stderr}");
+            } else {
+                assert_eq!(out.status.code(), Some(0), "{zone_line:?}: {stderr}");
+                assert_eq!(out.stdout, zone.as_bytes());
+            }
+        }
+    }
+}
