@@ -56,7 +56,6 @@ use std::fs::{File, Metadata};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::input::capture::drive::{CaptureRun, CaptureSource};
 use crate::input::capture::CaptureError;
 use crate::input::format::{self, InputKind, CAPTURE_HEAD, HEAD_BYTES};
 use crate::input::log::LogScanner;
@@ -65,7 +64,7 @@ use crate::input::scanner::Scanner;
 use crate::input::zone::{Include, Origin, ZoneScanner};
 use crate::mapped::MappedInput;
 use crate::pipeline::stream::Live;
-use crate::pipeline::{self, Pipeline, Run, Sink};
+use crate::pipeline::{self, Input, Pipeline, Run, Sink};
 use crate::stats::Stats;
 
 /// What messages call standard input (the path `-`).
@@ -451,7 +450,7 @@ impl<'p> Job<'p> {
         }
     }
 
-    /// Runs the capture `data`, of `kind`, through the capture driver.
+    /// Runs the capture `data`, of `kind`, through the pipeline.
     fn run_capture(
         &self,
         kind: InputKind,
@@ -461,15 +460,16 @@ impl<'p> Job<'p> {
         reports: &mut dyn Sink,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Stats, JobError> {
-        let run = CaptureRun {
-            expect: kind.capture(),
-            ..CaptureRun::default()
+        let mut stream;
+        let input = match data {
+            Data::Slice(bytes) => Input::Bytes(bytes),
+            Data::Stream(reader, live) => {
+                stream = reader;
+                Input::Stream(&mut stream, live)
+            }
         };
-        let source = match data {
-            Data::Slice(bytes) => CaptureSource::Bytes(bytes),
-            Data::Stream(stream, _) => CaptureSource::Stream(Box::new(stream)),
-        };
-        run.run(self.pipeline, source, shown, out, reports, progress)
+        self.pipeline
+            .run_capture(kind.capture(), input, shown, out, reports, progress)
             .map_err(|error| JobError::Run {
                 shown: shown.to_owned(),
                 error,

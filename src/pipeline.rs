@@ -37,13 +37,13 @@
 //! scanner carries across chunks ([`Scanner::State`]) and notes besides findings
 //! ([`Scanner::Note`]) are the scanner's own types.
 
+pub mod capture;
+mod in_flight;
 pub mod stream;
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::io::{self, Read, Write};
-use std::panic::{self, AssertUnwindSafe};
-use std::sync::{mpsc, Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::audit::Homographs;
@@ -55,6 +55,7 @@ use crate::rewrite::{Mode, NameRewriter};
 use crate::stats::Stats;
 use crate::uts46::Profile;
 
+use in_flight::{InFlight, Spare};
 use stream::{Block, BlockReader, Blocking, Live};
 
 /// Default target size of one chunk ([`ChunkLimits::bytes`]).
@@ -281,11 +282,12 @@ pub struct Pipeline {
     in_flight: usize,
 }
 
-/// The input of one run.
-enum Input<'a> {
+/// The input of one run ([`Pipeline::run_capture`]).
+pub enum Input<'a> {
     /// A whole input in memory (a memory-mapped file).
     Bytes(&'a [u8]),
-    /// A stream read in bounded memory; live (chunks cut when it stalls) or not.
+    /// A stream read in bounded memory; live (cut when it stalls, as
+    /// [`Pipeline::run_live`] says) or not.
     Stream(&'a mut dyn Live, bool),
 }
 
@@ -382,13 +384,6 @@ impl Pipeline {
         self.run(scanner, input, file, out, findings, progress)
     }
 
-    /// The worker threads, for a driver that cuts its input in its own way (the capture
-    /// driver, [`crate::input::capture::drive`]); none when the calling thread does all
-    /// the work (one thread).
-    pub fn pool(&self) -> Option<&rayon::ThreadPool> {
-        self.pool.as_ref()
-    }
-
     /// Runs `body` with the scope to hand chunks out in ([`hand_out`]): the pool's, or none
     /// when this thread scans them all.
     fn in_scope<'s, R>(&self, body: impl FnOnce(Option<&rayon::Scope<'s>>) -> R) -> R {
@@ -422,10 +417,9 @@ impl Pipeline {
 
         // Outputs written already, kept for the next chunks: their buffers keep their room,
         // so the memory of a run settles at what the chunks in flight need.
-        let spare: Mutex<Vec<ChunkOutput<S::State, S::Note>>> = Mutex::new(Vec::new());
+        let spare: Spare<ChunkOutput<S::State, S::Note>> = Spare::new(usize::MAX);
         let scan = |chunk: &Chunk<'_, S::State>, rewriter: &mut NameRewriter| {
-            let kept = spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
-            let mut result = match kept {
+            let mut result = match spare.take() {
                 Some(mut kept) => {
                     kept.reset(chunk.state.clone());
                     kept
@@ -547,10 +541,7 @@ impl Pipeline {
             }
             stats.add(&part);
             progress(stats.bytes);
-            spare
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(result);
+            spare.give(result);
             if live {
                 // What a live input gave is passed on before more is waited for.
                 if let Some(out) = out.as_deref_mut() {
@@ -562,12 +553,7 @@ impl Pipeline {
         };
 
         // The output of a chunk that is not written, kept for the chunks to come.
-        let give_back = |result| {
-            spare
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(result)
-        };
+        let give_back = |result| spare.give(result);
         match input {
             Input::Bytes(data) => {
                 // This thread cuts the chunks (a pass over their bytes, unless the scanner
@@ -582,13 +568,8 @@ impl Pipeline {
                     StateLooks::new(self.threads() < cores())
                 };
                 let mut cuts = ChunkCutter::new(data, scanner.start(), looks);
-                let (sender, scanned) = mpsc::channel();
-                // The chunks handed out and not yet written, with their results once
-                // scanned; the first is chunk number `first` (chunks are numbered as they
-                // are handed out).
-                let mut queue: VecDeque<Pending<'_, S::State, S::Note>> =
-                    VecDeque::with_capacity(window);
-                let (mut first, mut handed_out) = (0usize, 0usize);
+                // The chunks handed out and not yet written, with their results once scanned.
+                let mut queue: InFlight<Cut<'_, S::State>, _> = InFlight::new(window);
                 let scan_here = &scan_here;
                 self.in_scope(|s| -> Result<(), RunError> {
                     loop {
@@ -596,12 +577,10 @@ impl Pipeline {
                             let Some(cut) = cuts.next(scanner, limits) else {
                                 break;
                             };
-                            if let (Some(s), false) = (s, scanned_here(cut.chunk.starts_mid_line)) {
-                                let job = cut.chunk.clone();
-                                hand_out(s, handed_out, &sender, move || scan_here(&job));
-                            }
-                            handed_out += 1;
-                            queue.push_back((cut, None));
+                            let job = (!scanned_here(cut.chunk.starts_mid_line))
+                                .then(|| cut.chunk.clone())
+                                .map(|job| move || scan_here(&job));
+                            queue.push(s, cut, job);
                         }
                         let Some((cut, result)) = queue.front() else {
                             return Ok(());
@@ -620,24 +599,21 @@ impl Pipeline {
                             // written. (A scan that failed may not fail in the right state:
                             // this comes first.)
                             cuts.look_again_from(cut, state.clone());
-                            first = handed_out;
-                            queue.drain(..).filter_map(|(_, r)| r).for_each(give_back);
+                            queue.clear(give_back);
                             continue;
                         }
                         let Some(result) = result else {
-                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.1, give_back);
+                            queue.wait(give_back);
                             continue;
                         };
                         if cut.guessed && result.fatal().is_some() {
                             // The guess may have cut a record: cut again, exactly, from this
                             // chunk on; the chunks handed out after it are not written.
                             cuts.again_exactly_from(cut);
-                            first = handed_out;
-                            queue.drain(..).filter_map(|(_, r)| r).for_each(give_back);
+                            queue.clear(give_back);
                             continue;
                         }
-                        let (cut, result) = queue.pop_front().expect("a front");
-                        first += 1;
+                        let (cut, result) = queue.pop().expect("a front");
                         let result = result.expect("a result");
                         emit(cut.chunk, result, &mut state, &mut carry, &mut out)?;
                     }
@@ -651,15 +627,12 @@ impl Pipeline {
                 // with none, everything read has been written and flushed, and the reader
                 // waits for more.
                 let window = self.in_flight;
-                let mut blocks = BlockReader::new(reader, live, scanner, limits);
+                let mut blocks = BlockReader::new(reader, live, scanner, limits, window);
                 // The scanner state guessed for the start of the next block read.
                 let mut guess = scanner.start();
-                let (sender, scanned) = mpsc::channel();
                 // The blocks handed out and not yet written, with the states they start in
-                // and their results once scanned; the first is block number `first`.
-                let mut queue: VecDeque<StreamPending<S::State, S::Note>> =
-                    VecDeque::with_capacity(window);
-                let (mut first, mut handed_out) = (0usize, 0usize);
+                // and the carries they were handed, and their results once scanned.
+                let mut queue: InFlight<(Arc<Block>, S::State, Carry), _> = InFlight::new(window);
                 let scan_here = &scan_here;
                 self.in_scope(|s| -> Result<(), RunError> {
                     loop {
@@ -679,17 +652,16 @@ impl Pipeline {
                                 std::mem::replace(&mut guess, after)
                             };
                             let block = Arc::new(block);
-                            if let (Some(s), false) = (s, scanned_here(block.starts_mid_line)) {
-                                // The job's hold on the block ends with the scan, before its
-                                // result is sent: the buffer can be given back once written.
-                                let (job, at) = (Arc::clone(&block), start.clone());
-                                let scan_job = move || scan_here(&job.chunk(at, Carry::default()));
-                                hand_out(s, handed_out, &sender, scan_job);
-                            }
-                            handed_out += 1;
-                            queue.push_back((block, start, Carry::default(), None));
+                            // The job's hold on the block ends with the scan, before its
+                            // result is sent: the buffer can be given back once written.
+                            let job = (!scanned_here(block.starts_mid_line))
+                                .then(|| (Arc::clone(&block), start.clone()))
+                                .map(|(job, at)| {
+                                    move || scan_here(&job.chunk(at, Carry::default()))
+                                });
+                            queue.push(s, (block, start, Carry::default()), job);
                         }
-                        let Some((block, _, _, result)) = queue.front() else {
+                        let Some(((block, _, _), result)) = queue.front() else {
                             if blocks.finished() {
                                 return Ok(());
                             }
@@ -697,36 +669,31 @@ impl Pipeline {
                             continue;
                         };
                         if result.is_none() && scanned_here(block.starts_mid_line) {
-                            let (block, start, handed, result) =
+                            let ((block, start, handed), result) =
                                 queue.front_mut().expect("a front");
                             (*start, *handed) = (state.clone(), carry);
                             *result = Some(scan_own(&block.chunk(start.clone(), carry)));
                             continue;
                         }
-                        let Some((_, _, _, Some(result))) = queue.front() else {
-                            receive_scanned(&scanned, &mut queue, first, |p| &mut p.3, give_back);
+                        let Some(((block, start, _), Some(result))) = queue.front() else {
+                            queue.wait(give_back);
                             continue;
                         };
-                        if queue[0].0.guessed && result.fatal().is_some() {
+                        if block.guessed && result.fatal().is_some() {
                             // The guess may have cut a record: this block and those after it
                             // are read again, cut exactly; the results of the blocks handed
                             // out after it are not written.
-                            guess = queue[0].1.clone();
-                            blocks.again_exactly(queue.iter().map(|(block, ..)| &**block));
-                            first = handed_out;
-                            queue
-                                .drain(..)
-                                .filter_map(|(_, _, _, r)| r)
-                                .for_each(give_back);
+                            guess = start.clone();
+                            blocks.again_exactly(queue.units().map(|(block, ..)| &**block));
+                            queue.clear(give_back);
                             continue;
                         }
-                        let (block, start, handed, result) = queue.pop_front().expect("a front");
-                        first += 1;
+                        let ((block, start, handed), result) = queue.pop().expect("a front");
                         let result = result.expect("a result");
                         let chunk = block.chunk(start, handed);
                         emit(chunk, result, &mut state, &mut carry, &mut out)?;
                         if let Ok(block) = Arc::try_unwrap(block) {
-                            blocks.recycle(block, window);
+                            blocks.recycle(block);
                         }
                     }
                 })?;
@@ -827,51 +794,6 @@ impl StateLooks {
     fn proved_wrong(&mut self) {
         self.quiet = 0;
         self.enough = self.enough.saturating_mul(2);
-    }
-}
-
-/// A chunk handed to the pool, and its result once scanned.
-type Pending<'a, S, N> = (Cut<'a, S>, Option<ChunkOutput<S, N>>);
-
-/// A block read from a stream and handed to the pool, the scanner state and the carry it
-/// was handed out with, and its result once scanned.
-type StreamPending<S, N> = (Arc<Block>, S, Carry, Option<ChunkOutput<S, N>>);
-
-/// What a scan on the pool sends back: the number its chunk was handed out with, and its
-/// output or its panic.
-type Scanned<S, N> = (usize, std::thread::Result<ChunkOutput<S, N>>);
-
-/// Runs `scan` on the pool in `scope` and sends its result, numbered `index`, to `sender`.
-fn hand_out<'s, S: Send + 's, N: Send + 's>(
-    scope: &rayon::Scope<'s>,
-    index: usize,
-    sender: &mpsc::Sender<Scanned<S, N>>,
-    scan: impl FnOnce() -> ChunkOutput<S, N> + Send + 's,
-) {
-    let sender = sender.clone();
-    scope.spawn(move |_| {
-        let result = panic::catch_unwind(AssertUnwindSafe(scan));
-        // The receiver is gone only once writing has failed.
-        let _ = sender.send((index, result));
-    });
-}
-
-/// Waits for the next output scanned on the pool (a panic of its scan goes on here) and
-/// puts it in its entry of `queue`, whose front was handed out as number `first` (`slot`:
-/// an entry's place for its output); the output of a chunk handed out before the cuts were
-/// made again, which has no entry, goes to `give_back`.
-fn receive_scanned<P, S, N>(
-    scanned: &mpsc::Receiver<Scanned<S, N>>,
-    queue: &mut VecDeque<P>,
-    first: usize,
-    slot: impl FnOnce(&mut P) -> &mut Option<ChunkOutput<S, N>>,
-    give_back: impl FnOnce(ChunkOutput<S, N>),
-) {
-    let (index, result) = scanned.recv().expect("this thread holds a sender");
-    let result = result.unwrap_or_else(|p| panic::resume_unwind(p));
-    match index.checked_sub(first) {
-        Some(at) => *slot(&mut queue[at]) = Some(result),
-        None => give_back(result),
     }
 }
 
@@ -1241,7 +1163,7 @@ mod tests {
     fn chunks_in<S: Scanner>(data: &[u8], stream: bool, scanner: &S, limits: ChunkLimits) -> usize {
         if stream {
             let reader = &mut { data };
-            let mut blocks = BlockReader::new(reader, false, scanner, limits);
+            let mut blocks = BlockReader::new(reader, false, scanner, limits, 4);
             std::iter::from_fn(|| blocks.next_block(true).expect("read")).count()
         } else {
             let mut cuts = ChunkCutter::new(data, scanner.start(), StateLooks::new(true));
@@ -1326,11 +1248,14 @@ mod tests {
             assert!(pooled.iter().all(|&t| t != here), "stream: {stream}");
         }
         let alone = Pipeline::new(decoding_options(1, chunks_of(256))).expect("a pipeline");
-        assert!(alone.pool().is_none());
+        assert!(alone.pool.is_none());
         assert_eq!(alone.threads(), 1);
         let pooled = Pipeline::new(decoding_options(3, chunks_of(256))).expect("a pipeline");
         assert_eq!(
-            pooled.pool().map(rayon::ThreadPool::current_num_threads),
+            pooled
+                .pool
+                .as_ref()
+                .map(rayon::ThreadPool::current_num_threads),
             Some(3)
         );
         assert_eq!(pooled.threads(), 3);

@@ -239,6 +239,54 @@ mod tests {
         assert_eq!(wrong, Vec::<char>::new());
     }
 
+    /// The audit reads scripts and canonical decompositions from the unicode-rs crates,
+    /// because its UTS #39 data (skeletons, identifier status) comes from
+    /// unicode-security, which is built on them; UTS #46 reads the same properties from
+    /// ICU4X, as the `idna` crate does. Two stacks can drift apart with their Unicode
+    /// versions: this holds them to the same answer for every code point.
+    #[test]
+    fn the_audit_and_uts46_read_the_same_unicode_data() {
+        use icu_normalizer::properties::CanonicalCombiningClassMapBorrowed;
+        use icu_normalizer::DecomposingNormalizerBorrowed;
+        use icu_properties::props::{GeneralCategory, Script};
+        use icu_properties::{CodePointMapData, PropertyNamesLong};
+        use unicode_normalization::char::{canonical_combining_class, is_combining_mark};
+        use unicode_normalization::UnicodeNormalization;
+        use unicode_script::UnicodeScript;
+
+        let scripts = CodePointMapData::<Script>::new();
+        let script_names = PropertyNamesLong::<Script>::new();
+        let categories = CodePointMapData::<GeneralCategory>::new();
+        let nfd = DecomposingNormalizerBorrowed::new_nfd();
+        let ccc = CanonicalCombiningClassMapBorrowed::new();
+        let mut differ = Vec::new();
+        let mut assigned = 0;
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let category = categories.get(c);
+            if category == GeneralCategory::Unassigned {
+                continue;
+            }
+            assigned += 1;
+            let icu_script = script_names.get(scripts.get(c)).unwrap_or("?");
+            let mark = matches!(
+                category,
+                GeneralCategory::NonspacingMark
+                    | GeneralCategory::SpacingMark
+                    | GeneralCategory::EnclosingMark
+            );
+            let text = c.to_string();
+            let same = c.script().full_name() == icu_script
+                && is_combining_mark(c) == mark
+                && canonical_combining_class(c) == ccc.get_u8(c)
+                && text.nfd().collect::<String>() == nfd.normalize(&text);
+            if !same {
+                differ.push(Cp(c).to_string());
+            }
+        }
+        assert!(assigned > 150_000, "{assigned}");
+        assert_eq!(differ, Vec::<String>::new());
+    }
+
     #[test]
     fn characters_are_described_once_in_order() {
         assert_eq!(

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::input::capture::{self, batch::Expect};
+use crate::input::capture::{self, Expect};
 use crate::input::{rdata, zone};
 
 /// Bytes of an input looked at to tell its kind ([`detect`]).
@@ -12,8 +12,8 @@ pub const HEAD_BYTES: usize = 4096;
 /// The octets that tell every kind of capture by its magic number (a pcap file header).
 pub const CAPTURE_HEAD: usize = 24;
 
-/// The kinds of input: text, each read by its own scanner, and captures, read by the
-/// capture driver ([`crate::input::capture::drive`]).
+/// The kinds of input: text, each read by its own scanner, and captures, read record by
+/// record ([`crate::input::capture`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputKind {
     /// A DNS master file ([`crate::input::zone`]).

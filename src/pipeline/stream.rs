@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::input::scanner::{Carry, Chunk, Scanner, LOOKAHEAD};
 
+use super::in_flight::Spare;
 use super::ChunkLimits;
 
 /// How long a [`Live`] input may deliver nothing before the block read so far is cut and
@@ -199,6 +200,14 @@ fn readable(fd: std::os::fd::BorrowedFd<'_>, timeout: Duration) -> io::Result<bo
     }
 }
 
+/// The one stall rule of every live input, text or capture: whether what was read since
+/// `since` is handed on now, because the input gave nothing for [`STALL`] (asked with
+/// [`Live::ready`]) or because it has been held for [`MAX_HOLD`].
+pub(super) fn stalled(reader: &mut dyn Live, since: Instant) -> io::Result<bool> {
+    let left = MAX_HOLD.saturating_sub(since.elapsed());
+    Ok(left.is_zero() || !reader.ready(STALL.min(left))?)
+}
+
 /// An owned chunk read from a stream.
 pub(super) struct Block {
     /// The chunk's bytes, then (when it ends inside a record) up to [`LOOKAHEAD`] bytes
@@ -251,7 +260,7 @@ pub(super) struct BlockReader<'r, S> {
     /// Buffers of chunks written already ([`BlockReader::recycle`]), read into again: a
     /// buffer taken fresh for every chunk would cost the kernel a zeroed page for every 4
     /// KiB read.
-    spare: Vec<Vec<u8>>,
+    spare: Spare<Vec<u8>>,
     /// The previous chunk ended inside a line.
     mid_line: bool,
     /// Blocks are cut at the scanner's guesses of record ends, where it has them, until
@@ -265,13 +274,15 @@ pub(super) struct BlockReader<'r, S> {
 }
 
 impl<'r, S: Scanner> BlockReader<'r, S> {
-    /// A reader of `reader` in chunks cut as `limits` say; with `live`, blocks are also cut
-    /// when the input stalls.
+    /// A reader of `reader` in chunks cut as `limits` say, keeping the buffers of up to
+    /// `window` blocks written already; with `live`, blocks are also cut when the input
+    /// stalls.
     pub(super) fn new(
         reader: &'r mut dyn Live,
         live: bool,
         scanner: &'r S,
         limits: ChunkLimits,
+        window: usize,
     ) -> Self {
         BlockReader {
             reader,
@@ -279,7 +290,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
             scanner,
             limits,
             carry: Vec::new(),
-            spare: Vec::new(),
+            spare: Spare::new(window),
             mid_line: false,
             guessing: true,
             done: false,
@@ -383,7 +394,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
 
     /// Moves the bytes of `buf` from `cut` on into [`BlockReader::carry`], a spare buffer.
     fn carry_from(&mut self, buf: &mut Vec<u8>, cut: usize) {
-        let mut next = self.spare.pop().unwrap_or_default();
+        let mut next = self.spare.take().unwrap_or_default();
         next.clear();
         next.extend_from_slice(&buf[cut..]);
         buf.truncate(cut);
@@ -405,7 +416,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
     /// at a guess: their bytes, in order, come before what is still to be read, and they
     /// and all the blocks after them are cut at exact record ends.
     pub(super) fn again_exactly<'b>(&mut self, blocks: impl IntoIterator<Item = &'b Block>) {
-        let mut again = self.spare.pop().unwrap_or_default();
+        let mut again = self.spare.take().unwrap_or_default();
         again.clear();
         let mut first = true;
         for block in blocks {
@@ -419,12 +430,9 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         self.guessing = false;
     }
 
-    /// Takes back the buffer of a chunk whose results are written, for the chunks to come,
-    /// while fewer than `most` are kept.
-    pub(super) fn recycle(&mut self, block: Block, most: usize) {
-        if self.spare.len() < most {
-            self.spare.push(block.data);
-        }
+    /// Takes back the buffer of a chunk whose results are written, for the chunks to come.
+    pub(super) fn recycle(&mut self, block: Block) {
+        self.spare.give(block.data);
     }
 
     /// The end of the last whole record in `buf` (where `buf` starts a record, or goes on
@@ -461,9 +469,7 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         while *filled < buf.len() {
             if self.live && (idle_ok || line_end) {
                 let since = *self.held_since.get_or_insert_with(Instant::now);
-                let left = MAX_HOLD.saturating_sub(since.elapsed());
-                let cut = left.is_zero() || !self.reader.ready(STALL.min(left))?;
-                if cut {
+                if stalled(self.reader, since)? {
                     if idle_ok || self.last_record_end(&buf[..*filled]).is_some() {
                         return Ok(Fill::Stalled);
                     }
@@ -505,7 +511,7 @@ mod tests {
         text.extend_from_slice(b"last-without-newline");
         let mut reader: &[u8] = &text;
         let mut blocks =
-            BlockReader::new(&mut reader, false, &NamesScanner, ChunkLimits::default());
+            BlockReader::new(&mut reader, false, &NamesScanner, ChunkLimits::default(), 6);
         let mut joined = Vec::new();
         let mut count = 0;
         while let Some(block) = blocks.next_block(true).unwrap() {
@@ -516,7 +522,7 @@ mod tests {
                 assert_eq!(block.data.last(), Some(&b'\n'), "chunks end at line ends");
             }
             // Its buffer is read into again, over the bytes it held.
-            blocks.recycle(block, 6);
+            blocks.recycle(block);
         }
         assert!(count > 3, "several chunks");
         assert!(blocks.finished());
@@ -540,7 +546,7 @@ mod tests {
         // them (the input read to its end): it and those after it are read again.
         for handed_out in [Some(4), None] {
             let mut reader: &[u8] = &zone;
-            let mut blocks = BlockReader::new(&mut reader, false, &scanner, limits);
+            let mut blocks = BlockReader::new(&mut reader, false, &scanner, limits, 6);
             let mut handed = Vec::new();
             while handed_out.is_none_or(|most| handed.len() < most) {
                 match blocks.next_block(true).unwrap() {
@@ -574,7 +580,7 @@ mod tests {
         text.extend_from_slice(b"\nnext\n");
         let mut reader: &[u8] = &text;
         let mut blocks =
-            BlockReader::new(&mut reader, false, &NamesScanner, ChunkLimits::default());
+            BlockReader::new(&mut reader, false, &NamesScanner, ChunkLimits::default(), 6);
         let batch: Vec<Block> = std::iter::from_fn(|| blocks.next_block(true).unwrap()).collect();
         assert_eq!(batch.len(), 2);
         assert!(!batch[0].starts_mid_line && batch[0].ends_mid_line);
@@ -613,7 +619,8 @@ mod tests {
         // The writer pauses twenty stall timeouts after each line: each chunk holds one.
         let lines = &["a.example\n", "b.example\n", "c.example\n"];
         let mut pipe = trickle(lines, STALL * 20);
-        let mut blocks = BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default());
+        let mut blocks =
+            BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default(), 6);
         let mut got = Vec::new();
         while let Some(block) = blocks.next_block(true).unwrap() {
             got.push(String::from_utf8(block.data[..block.len].to_vec()).unwrap());
@@ -629,7 +636,8 @@ mod tests {
     fn a_live_pipe_keeps_a_partial_line_until_its_end_comes() {
         let lines = &["a.exa", "mple\nb.ex", "ample\n"];
         let mut pipe = trickle(lines, STALL * 20);
-        let mut blocks = BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default());
+        let mut blocks =
+            BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default(), 6);
         let first = blocks.next_block(true).unwrap().unwrap();
         assert_eq!(&first.data[..first.len], b"a.example\n");
         // Asked without waiting while only "b.ex" has come: nothing whole to hand out yet.
@@ -657,7 +665,8 @@ mod tests {
             }
         });
         let mut pipe = reader;
-        let mut blocks = BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default());
+        let mut blocks =
+            BlockReader::new(&mut pipe, true, &NamesScanner, ChunkLimits::default(), 6);
         let block = blocks.next_block(true).unwrap().unwrap();
         assert!(!blocks.finished(), "handed out while the writer writes");
         assert!(block.data[..block.len].ends_with(b"x.example\n"));

@@ -10,22 +10,23 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use common::capture::*;
-use idnscope::input::capture::batch::{Expect, Limits};
-use idnscope::input::capture::drive::{CaptureRun, CaptureSource};
+use std::time::Duration;
+
 use idnscope::input::capture::render::{Render, Rendered};
-use idnscope::input::capture::{Extractor, Records};
-use idnscope::pipeline::{ChunkLimits, Collect, Options, Pipeline};
+use idnscope::input::capture::{Expect, Extractor, Records};
+use idnscope::pipeline::stream::Live;
+use idnscope::pipeline::{ChunkLimits, Collect, Input, Options, Pipeline};
 use idnscope::rewrite::Mode;
 use idnscope::uts46::Profile;
 use idnscope_gen::capture::{capture as generate, CaptureFormat, CaptureSpec};
 
-fn pipeline(mode: Mode, threads: usize) -> Pipeline {
+fn pipeline(mode: Mode, threads: usize, chunks: ChunkLimits) -> Pipeline {
     Pipeline::new(Options {
         mode,
         profile: Profile::default(),
         threads,
         homographs: None,
-        chunks: ChunkLimits::default(),
+        chunks,
         verdict_caches: true,
     })
     .unwrap()
@@ -34,7 +35,10 @@ fn pipeline(mode: Mode, threads: usize) -> Pipeline {
 /// What one extractor and one renderer make of `data`, record after record.
 fn sequential(data: &[u8], mode: Mode) -> Rendered {
     let mut extractor = Extractor::new();
-    let mut render = Render::new(pipeline(mode, 1).rewriter(), Arc::from("F"));
+    let mut render = Render::new(
+        pipeline(mode, 1, ChunkLimits::default()).rewriter(),
+        Arc::from("F"),
+    );
     let mut out = Rendered::default();
     for record in Records::new(data).unwrap() {
         extractor.record(&record.unwrap(), &mut |e| render.event(e, &mut out));
@@ -43,10 +47,13 @@ fn sequential(data: &[u8], mode: Mode) -> Rendered {
     out
 }
 
-/// A reader that gives at most `step` octets a read.
+/// A reader that gives at most `step` octets a read, and, live, says every other time it
+/// is asked that it has nothing yet: each such answer is a stall, where a live run cuts
+/// its batch short.
 struct Trickle<'a> {
     data: &'a [u8],
     step: usize,
+    asked: u64,
 }
 
 impl Read for Trickle<'_> {
@@ -58,59 +65,62 @@ impl Read for Trickle<'_> {
     }
 }
 
-/// Runs the driver on `data` and checks its output against [`sequential`].
+impl Live for Trickle<'_> {
+    fn ready(&mut self, _: Duration) -> io::Result<bool> {
+        self.asked += 1;
+        Ok(self.asked.is_multiple_of(2))
+    }
+}
+
+/// Runs the pipeline on `data` and checks its output against [`sequential`].
 fn same_as_sequential(data: &'static [u8], expect: Expect) {
     for mode in [Mode::Audit, Mode::Decode { race: false }, Mode::Encode] {
         let want = sequential(data, mode);
         if mode != Mode::Audit {
             assert!(want.text.len() > 1000, "{}", want.text.len());
         }
-        let limits = [
-            Limits::default(),
-            Limits {
-                part_bytes: 1,
-                parts: 3,
-                ..Limits::default()
-            },
-            Limits {
-                part_bytes: 700,
-                parts: 2,
-                ..Limits::default()
-            },
-        ];
         for threads in [1, 3] {
-            let pipeline = pipeline(mode, threads);
-            for limits in limits {
-                for streamed in [false, true] {
-                    let source = if streamed {
-                        let step = 1 + limits.part_bytes % 97;
-                        CaptureSource::Stream(Box::new(Trickle { data, step }))
-                    } else {
-                        CaptureSource::Bytes(data)
+            for bytes in [ChunkLimits::default().bytes, 1, 700] {
+                let chunks = ChunkLimits {
+                    bytes,
+                    ..ChunkLimits::default()
+                };
+                let pipeline = pipeline(mode, threads, chunks);
+                for (streamed, live) in [(false, false), (true, false), (true, true)] {
+                    let mut trickle = Trickle {
+                        data,
+                        step: 1 + bytes % 97,
+                        asked: 0,
                     };
-                    let run = CaptureRun {
-                        expect: Some(expect),
-                        limits,
+                    let input = if streamed {
+                        Input::Stream(&mut trickle, live)
+                    } else {
+                        Input::Bytes(data)
                     };
                     let mut text = Vec::new();
                     let mut sink = Collect::default();
-                    let stats = run
-                        .run(
-                            &pipeline,
-                            source,
+                    let stats = pipeline
+                        .run_capture(
+                            Some(expect),
+                            input,
                             "F",
                             Some(&mut text),
                             &mut sink,
                             &mut |_| {},
                         )
                         .unwrap();
-                    let case = format!("{mode:?}, {threads} threads, {limits:?}, {streamed}");
+                    let case =
+                        format!("{mode:?}, {threads} threads, {bytes} bytes, {streamed} {live}");
                     assert_eq!(text, want.text, "{case}");
                     assert_eq!(sink.findings, want.findings, "{case}");
                     let problems: Vec<_> = sink.problems.into_iter().map(|(_, p)| p).collect();
                     assert_eq!(problems, want.problems, "{case}");
                     assert_eq!(stats.findings, want.findings.len() as u64);
                     assert_eq!(stats.bytes, data.len() as u64);
+                    // Batches of a record each are full before any stall is asked about.
+                    if live && bytes > data.len() {
+                        assert!(trickle.asked > 10, "{case}: asked {}", trickle.asked);
+                    }
                 }
             }
         }

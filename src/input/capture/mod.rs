@@ -9,20 +9,19 @@
 //! or a dnstap frame's query and response, then the names of each message. [`read`] does
 //! both over a capture held in memory, in one thread.
 //!
-//! `decode`, `encode` and `audit` run captures through the [`drive`] module: [`batch`] cuts
-//! the walked records into batches (from memory, or from a stream in bounded memory, cut
-//! short when a live input stalls), extractors read the parts of a batch in parallel
-//! ([`Extractor::record_apart`]) while one extractor takes the TCP segments in record order
-//! ([`Extractor::tcp`]), and [`render`] puts each message's names through the rewriter:
-//! findings located by record and offset, and a line of text per message.
+//! `decode`, `encode` and `audit` run captures through the pipeline
+//! ([`crate::pipeline::Pipeline::run_capture`]), which cuts the walked records into batches
+//! (from memory, or from a stream in bounded memory, cut short when a live input stalls):
+//! extractors read the batches in parallel ([`Extractor::record_apart`]) while one
+//! extractor takes the TCP segments in record order ([`Extractor::tcp`]), and [`render`]
+//! puts each message's names through the rewriter: findings located by record and offset,
+//! and a line of text per message.
 //!
 //! Every problem is located: a [`CaptureError`] (the file cannot be read further) by its
 //! offset in the file, a [`Problem`] (one record or message, and the reading goes on) by
 //! its record number and, inside a DNS message, the offset there.
 
-pub mod batch;
 pub mod dnstap;
-pub mod drive;
 pub mod framestream;
 pub mod message;
 pub mod packet;
@@ -185,6 +184,32 @@ pub enum Meta {
     /// A numbered record that holds no packet (a pcapng block that Wireshark numbers as a
     /// frame: custom, systemd journal or unknown blocks).
     Other,
+}
+
+/// Which kind of capture is expected (`--format pcap` or `--format dnstap`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// pcap or pcapng.
+    Pcap,
+    /// dnstap (Frame Streams).
+    Dnstap,
+}
+
+impl Expect {
+    /// An error when the capture starting with `head` is of the other kind.
+    pub fn check(self, head: &[u8]) -> Result<(), CaptureError> {
+        let found = CaptureKind::detect(head);
+        let message = match (self, found) {
+            (Expect::Pcap, Some(CaptureKind::Dnstap)) => {
+                "not a pcap or pcapng file: it starts like a dnstap (Frame Streams) file"
+            }
+            (Expect::Dnstap, Some(CaptureKind::Pcap | CaptureKind::Pcapng)) => {
+                "not a dnstap (Frame Streams) file: it starts like a pcap or pcapng file"
+            }
+            _ => return Ok(()),
+        };
+        Err(CaptureError::at(0, message))
+    }
 }
 
 /// The time and captured bytes of one packet.
