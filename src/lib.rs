@@ -178,26 +178,32 @@
 #![deny(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
-pub mod audit;
 pub mod convert;
 pub mod display;
-pub mod finding;
 pub mod html_report;
-pub mod input;
 pub mod job;
-pub mod label;
 pub mod lines;
-pub mod mapped;
-pub mod name;
 pub mod pipeline;
-pub mod reason;
 pub mod report;
-pub mod rewrite;
-mod slots;
-pub mod stats;
-pub mod uts46;
 
 /// The codec layer, Punycode and RACE on single strings: the `idnscope-codec` crate.
 pub use idnscope_codec as codec;
+
+/// The homograph audit: the `idnscope-audit` crate.
+pub use idnscope_audit as audit;
+
+/// Files read through a memory map: the `idnscope-mapped` crate.
+pub use idnscope_mapped as mapped;
+
+pub use idnscope_names::{finding, label, name, reason, uts46};
+
+/// The input scanners, one per format: the `idnscope-input` crate.
+pub use idnscope_input as input;
+
+/// The figures of a run.
+pub use idnscope_input::stats;
+
+/// The per-name step of every input: the `idnscope-rewrite` crate.
+pub use idnscope_rewrite as rewrite;
 
 pub use reason::Reason;

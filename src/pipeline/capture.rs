@@ -3,7 +3,7 @@
 //!
 //! The calling thread walks the record headers (a capture can only be walked from its
 //! start) and cuts batches of whole records of about [`super::ChunkLimits::bytes`], the units of
-//! the run, which go through the pool in order as chunks of text do ([`InFlight`]): each
+//! the run, which go through the pool in order as chunks of text do (`in_flight`): each
 //! worker reads a batch with its own [`Extractor`] and [`Render`] (kept from batch to
 //! batch), down to every DNS message, its names rewritten, its findings and its line of
 //! text. A TCP segment is the one thing a batch cannot read alone (a stream is put back
@@ -207,11 +207,11 @@ struct Batch<'a> {
 }
 
 impl<'a> Batch<'a> {
-    /// An empty batch over `bytes`, its list of records the one kept in `spare`.
-    fn new(bytes: Cow<'a, [u8]>, read: u64, spare: &mut Vec<Span>) -> Self {
+    /// An empty batch over `bytes`, its list of records one kept in `spare`.
+    fn new(bytes: Cow<'a, [u8]>, read: u64, spare: &Spare<Vec<Span>>) -> Self {
         Batch {
             bytes,
-            spans: std::mem::take(spare),
+            spans: spare.take().unwrap_or_default(),
             read,
         }
     }
@@ -262,7 +262,7 @@ struct SliceBatches<'a> {
     /// An error met before the first batch.
     early: Option<CaptureError>,
     bytes: usize,
-    spare: Vec<Span>,
+    spare: Spare<Vec<Span>>,
 }
 
 impl<'a> SliceBatches<'a> {
@@ -279,14 +279,14 @@ impl<'a> SliceBatches<'a> {
             data,
             early,
             bytes,
-            spare: Vec::new(),
+            spare: Spare::new(1),
         }
     }
 }
 
 impl<'a> Batches<'a> for SliceBatches<'a> {
     fn gather(&mut self, _wait: bool) -> Gathered<'a> {
-        let mut batch = Batch::new(Cow::Borrowed(self.data), 0, &mut self.spare);
+        let mut batch = Batch::new(Cow::Borrowed(self.data), 0, &self.spare);
         if let Some(error) = self.early.take() {
             return Gathered {
                 batch,
@@ -333,7 +333,7 @@ impl<'a> Batches<'a> for SliceBatches<'a> {
 
     fn recycle(&mut self, mut batch: Batch<'a>) {
         batch.spans.clear();
-        self.spare = batch.spans;
+        self.spare.give(batch.spans);
     }
 }
 
@@ -365,9 +365,9 @@ struct StreamBatches<'r> {
     /// An error that ends the reading, once the records before it are handed out.
     stop: Option<Stop>,
     bytes: usize,
-    /// The list of records of a batch written, and the octets of one.
-    spare_spans: Vec<Span>,
-    spare_bytes: Vec<u8>,
+    /// The lists of records of batches written, and their octets.
+    spare_spans: Spare<Vec<Span>>,
+    spare_bytes: Spare<Vec<u8>>,
 }
 
 impl<'r> StreamBatches<'r> {
@@ -388,8 +388,8 @@ impl<'r> StreamBatches<'r> {
             eof: false,
             stop: None,
             bytes,
-            spare_spans: Vec::new(),
-            spare_bytes: Vec::new(),
+            spare_spans: Spare::new(1),
+            spare_bytes: Spare::new(1),
         }
     }
 
@@ -462,14 +462,14 @@ impl<'r> StreamBatches<'r> {
     fn cut(&mut self, end: Option<Result<(), Stop>>) -> Gathered<'static> {
         // The octets not walked yet start the next batch's buffer, the octets of a batch
         // written already.
-        let mut rest = std::mem::take(&mut self.spare_bytes);
+        let mut rest = self.spare_bytes.take().unwrap_or_default();
         rest.clear();
         rest.extend_from_slice(&self.buf[self.walked..]);
         let mut bytes = std::mem::replace(&mut self.buf, rest);
         bytes.truncate(self.walked);
         self.base += self.walked as u64;
         self.walked = 0;
-        let mut batch = Batch::new(Cow::Owned(bytes), self.base, &mut self.spare_spans);
+        let mut batch = Batch::new(Cow::Owned(bytes), self.base, &self.spare_spans);
         self.in_batch = 0;
         batch.spans.append(&mut self.spans);
         if end.is_some() {
@@ -530,9 +530,9 @@ impl Batches<'static> for StreamBatches<'_> {
             mut spans, bytes, ..
         } = batch;
         spans.clear();
-        self.spare_spans = spans;
+        self.spare_spans.give(spans);
         if let Cow::Owned(bytes) = bytes {
-            self.spare_bytes = bytes;
+            self.spare_bytes.give(bytes);
         }
     }
 }

@@ -14,7 +14,7 @@ use idnscope::finding::Finding;
 use idnscope::input::capture::Problem;
 use idnscope::input::format::{fallback_line, InputKind};
 #[cfg(unix)]
-use idnscope::input::include::{IncludeError, IncludeLimits};
+use idnscope::input::include::IncludeLimits;
 use idnscope::input::zone::Include;
 use idnscope::job::{self, Source, STANDARD_INPUT};
 use idnscope::pipeline::stream::Follow;
@@ -27,27 +27,12 @@ use idnscope::uts46::Profile;
 use indicatif::ProgressBar;
 
 use super::destination::Destination;
+use super::fatal::Fatal;
 use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
 use super::streams::{stdin_input, LineFlush, StdStream, StdinInput, Target};
 use super::targets::{check_distinct, check_stdout};
 use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
-
-/// A failure that stops the job: exit status 2 with this message.
-pub(super) struct Fatal(pub(super) String);
-
-impl Fatal {
-    /// Writes the message on standard error (control characters escaped): the exit status.
-    pub(super) fn report(self) -> u8 {
-        let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(&self.0));
-        EXIT_TROUBLE
-    }
-
-    /// An I/O failure on `what`.
-    pub(super) fn io(what: &Path, e: io::Error) -> Self {
-        Fatal(format!("{}: {e}", what.display()))
-    }
-}
 
 /// What a job that ran to its end found.
 struct Done {
@@ -533,26 +518,6 @@ fn protected_list(files: &[PathBuf]) -> Result<Protected, Fatal> {
         protected.add_file(path).map_err(|e| Fatal(e.to_string()))?;
     }
     Ok(protected)
-}
-
-/// A stopped input's message; a budget of `$INCLUDE` bytes spent says which option raises
-/// it.
-impl From<job::JobError> for Fatal {
-    fn from(e: job::JobError) -> Self {
-        match &e {
-            #[cfg(unix)]
-            job::JobError::Include {
-                error: IncludeError::OverBudget { .. },
-                ..
-            } => Fatal(format!("{e} (raise it with --include-budget)")),
-            #[cfg(unix)]
-            job::JobError::Include {
-                error: IncludeError::TooMany { .. },
-                ..
-            } => Fatal(format!("{e} (raise it with --include-limit)")),
-            _ => Fatal(e.to_string()),
-        }
-    }
 }
 
 /// `audit --follow-includes` of the zone `path` (see [`job::Job::follow_includes`]).

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::rc::Rc;
 
-use super::convert_cmd::Fatal;
+use super::fatal::Fatal;
 
 /// A place the job writes to (an output or the report), and the first error of writing
 /// there. The pipeline's errors name the input being read, but a full disk or a closed

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use idnscope_gen::capture::{CaptureFormat, CaptureSpec};
 use idnscope_gen::{LogFormat, LogSpec, ZoneSpec};
 
-use super::convert_cmd::Fatal;
+use super::fatal::Fatal;
 use super::output::AtomicFile;
 use super::streams::{StdStream, Target};
 use super::{GenArgs, GenFormat, GenKind, EXIT_CLEAN, EXIT_TROUBLE};

@@ -12,6 +12,7 @@ mod color;
 mod completions;
 mod convert_cmd;
 mod destination;
+mod fatal;
 mod gen_cmd;
 mod man;
 mod output;

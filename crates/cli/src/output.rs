@@ -25,7 +25,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use super::convert_cmd::Fatal;
+use super::fatal::Fatal;
 
 /// The permissions a new file gets from `open(2)`: 0666 less the process umask, read from
 /// /proc/self/status (Linux; 0644 where that is not available). `None` off Unix, where the

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
-use super::convert_cmd::Fatal;
+use super::fatal::Fatal;
 use idnscope::job::STANDARD_INPUT;
 
 use super::output::AtomicFile;

@@ -10,7 +10,7 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use super::convert_cmd::Fatal;
+use super::fatal::Fatal;
 use super::output::new_file_path;
 
 /// What a path names, for comparison.

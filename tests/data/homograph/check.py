@@ -5,7 +5,7 @@ Checks, for every row: `ace` is the lower-case whole-domain ACE of `unicode` (ea
 label is 'xn--' + Python's RFC 3492 punycode codec), decoding `ace` gives `unicode` back,
 the Python `idna` package (IDNA2008, and UTS #46 non-transitional mapping) encodes
 `unicode` to the same `ace` unless the attack row's note starts with "invalid", no domain
-appears twice, every attack `target` is in src/audit/data/top-domains.txt, and no legit
+appears twice, every attack `target` is in crates/audit/src/data/top-domains.txt, and no legit
 name becomes a protected domain when its diacritics are stripped.
 
 Run from anywhere: python3 tests/data/homograph/check.py   (needs `pip install idna`)

@@ -1,0 +1,344 @@
+//! The one vocabulary of findings, shared by the codecs' errors, the rewriter, the
+//! homograph audit and the reports: what a finding is about ([`Kind`]), why ([`Code`]:
+//! a [`Reason`] an ACE label is invalid, a legacy RACE label, or the homograph [`Check`]
+//! that fired), each with the one string the reports write (docs/interface.md lists them);
+//! what was found about a label ([`Verdict`]), and the one record every output takes: a
+//! verdict at its place in the input ([`Finding`]).
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::{Serialize, Serializer};
+
+use crate::reason::Reason;
+
+/// What a finding is about (the contract's `kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// An ACE label that does not decode, or decodes to something no A-label may hold.
+    InvalidAce,
+    /// A RACE (`bq--`) label, a legacy encoding.
+    LegacyRace,
+    /// A look-alike of another name.
+    Homograph,
+    /// A Unicode label that could not be encoded.
+    EncodeError,
+}
+
+impl Kind {
+    /// The report's string for this kind.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::InvalidAce => "invalid-ace",
+            Kind::LegacyRace => "legacy-race",
+            Kind::Homograph => "homograph",
+            Kind::EncodeError => "encode-error",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which check fired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Check {
+    /// C04: a name with characters that IDNA2003 and IDNA2008 treat differently (ß, ς,
+    /// ZWJ, ZWNJ) that IDNA2003 reads as a protected domain (`faß.de` is `fass.de` there).
+    Deviation,
+    /// C05: a character whose UTS #39 Identifier_Status is Restricted.
+    IdentifierStatus,
+    /// C06: a character that browsers block although UTS #39 allows it.
+    Blocklisted,
+    /// C07: a UTS #39 restriction level above Highly Restrictive.
+    RestrictionLevel,
+    /// C08, C09: Latin, Greek and Cyrillic mixed, or non-ASCII Latin with another script.
+    MixedScript,
+    /// C10: decimal digits from more than one numbering system.
+    MixedNumbers,
+    /// C11: the same combining mark twice on one base.
+    RepeatedMark,
+    /// C12, C13: a dot above hidden on a dotted letter, or a mark on a dotless i.
+    HiddenOverlay,
+    /// C14, C15: a combining mark on a base of another script.
+    MarkOnOtherScript,
+    /// C16 to C19, C22: Kana marks and Hiragana/Katakana swaps out of their place.
+    KanaPattern,
+    /// C20, C21: Kana or Han look-alikes of `/`, `-` or Latin letters next to non-CJK text.
+    CjkLookalike,
+    /// C23: a middle dot outside Catalan `l·l`.
+    MiddleDot,
+    /// C24: letters that belong to one ccTLD (þ, ð, ə) elsewhere.
+    TldLetters,
+    /// C25: look-alikes of the apostrophe.
+    QuoteLookalike,
+    /// C26: a label wholly in one non-Latin script whose letters all look like Latin ones.
+    WholeScriptConfusable,
+    /// C27: digits and look-alikes of digits only.
+    DigitLookalike,
+    /// C28, C30: the skeleton of the name's last labels equals a protected domain's.
+    SkeletonMatch,
+    /// C29: the same with dots and hyphens removed.
+    SkeletonMatchJoined,
+    /// C20, C33: a protected domain shown at the start of the name, behind look-alikes of
+    /// `/` or `.`, or behind invisible marks and symbols.
+    EmbeddedTarget,
+}
+
+impl Check {
+    /// The `reason` code of the finding.
+    pub fn code(self) -> &'static str {
+        match self {
+            Check::Deviation => "deviation-character",
+            Check::IdentifierStatus => "restricted-character",
+            Check::Blocklisted => "blocklisted-character",
+            Check::RestrictionLevel => "restriction-level",
+            Check::MixedScript => "mixed-script",
+            Check::MixedNumbers => "mixed-numbers",
+            Check::RepeatedMark => "repeated-mark",
+            Check::HiddenOverlay => "hidden-overlay",
+            Check::MarkOnOtherScript => "mark-on-other-script",
+            Check::KanaPattern => "kana-pattern",
+            Check::CjkLookalike => "cjk-lookalike",
+            Check::MiddleDot => "middle-dot",
+            Check::TldLetters => "tld-letters",
+            Check::QuoteLookalike => "quote-lookalike",
+            Check::WholeScriptConfusable => "whole-script-confusable",
+            Check::DigitLookalike => "digit-lookalike",
+            Check::SkeletonMatch => "skeleton-match",
+            Check::SkeletonMatchJoined => "skeleton-match-joined",
+            Check::EmbeddedTarget => "embedded-target",
+        }
+    }
+
+    /// The numbers of the check in the browsers' list (`C26`, `C08/C09`), as
+    /// docs/homograph-checks.md numbers them.
+    pub fn ids(self) -> &'static str {
+        match self {
+            Check::Deviation => "C04",
+            Check::IdentifierStatus => "C05",
+            Check::Blocklisted => "C06",
+            Check::RestrictionLevel => "C07",
+            Check::MixedScript => "C08/C09",
+            Check::MixedNumbers => "C10",
+            Check::RepeatedMark => "C11",
+            Check::HiddenOverlay => "C12/C13",
+            Check::MarkOnOtherScript => "C14/C15",
+            Check::KanaPattern => "C16-C19/C22",
+            Check::CjkLookalike => "C20/C21",
+            Check::MiddleDot => "C23",
+            Check::TldLetters => "C24",
+            Check::QuoteLookalike => "C25",
+            Check::WholeScriptConfusable => "C26",
+            Check::DigitLookalike => "C27",
+            Check::SkeletonMatch => "C28/C30",
+            Check::SkeletonMatchJoined => "C29",
+            Check::EmbeddedTarget => "C20/C33",
+        }
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// Why a finding was made: its `reason` in the reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// An ACE label that does not decode, or a label that cannot be encoded.
+    Reason(Reason),
+    /// A RACE (`bq--`) label, reported as legacy.
+    LegacyRace,
+    /// A homograph check that fired.
+    Check(Check),
+}
+
+impl Code {
+    /// The report's string for this code, for example `bad-digit` or `mixed-script`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Reason(reason) => reason.code(),
+            Code::LegacyRace => "legacy-race",
+            Code::Check(check) => check.code(),
+        }
+    }
+}
+
+impl From<Reason> for Code {
+    fn from(reason: Reason) -> Self {
+        Code::Reason(reason)
+    }
+}
+
+impl From<Check> for Code {
+    fn from(check: Check) -> Self {
+        Code::Check(check)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// What was found about one label, and why, wherever the label stands: what the rewriter
+/// says of a name's labels, and the heart of a [`Finding`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Verdict {
+    /// Where the label is (bytes) in the text the verdict was given on: the name, or the
+    /// value that holds it.
+    #[serde(skip)]
+    pub label: Range<usize>,
+    /// What the finding is about.
+    pub kind: Kind,
+    /// Why: its reason code.
+    pub reason: Code,
+    /// A sentence for a person.
+    pub message: String,
+    /// The decoded label, where one exists (for homographs: the whole name in Unicode).
+    pub unicode: Option<String>,
+    /// For homographs: the protected domain imitated, where one was matched.
+    pub target: Option<String>,
+    /// For homographs: the check that fired, written in JSON Lines only, after the
+    /// contract's keys, as its numbers in the browsers' list (`C26`, `C08/C09`).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "check_ids")]
+    pub check: Option<Check>,
+}
+
+impl Verdict {
+    /// A `too-long` verdict on the first `len` bytes of a run or line longer than any
+    /// domain name, which is left as written: `invalid-ace` for an ACE label, else
+    /// `encode-error` (a label that would have been encoded). `why` says what was too long.
+    pub fn too_long(len: usize, ace: bool, why: String) -> Self {
+        Verdict {
+            label: 0..len,
+            kind: if ace {
+                Kind::InvalidAce
+            } else {
+                Kind::EncodeError
+            },
+            reason: Reason::TooLong.into(),
+            message: why,
+            unicode: None,
+            target: None,
+            check: None,
+        }
+    }
+}
+
+/// One finding: where (file, line or record, column; for traffic, when and between whom),
+/// what, why. Every output takes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The input path as given, or `-` for standard input.
+    pub file: String,
+    /// 1-based line of the label.
+    pub line: u64,
+    /// 1-based byte column where the label starts.
+    pub column: u64,
+    /// The whole domain name as it appears in the input.
+    pub name: String,
+    /// The flagged label as it appears in the input.
+    pub label: String,
+    /// What was found about the label, and why; its `label` range is the label's place in
+    /// `name`.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// For a name read from a capture: the DNS message it was read from (JSON Lines and
+    /// CSV add its keys after the others). `line` is then the record (packet or frame)
+    /// number and `column` the 1-based offset of the name in the DNS message.
+    #[serde(flatten)]
+    pub dns: Option<DnsSite>,
+}
+
+/// Where in captured DNS traffic a name was read: the keys `time`, `src`, `dst`, `section`
+/// and `rrtype` of JSON Lines and CSV findings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DnsSite {
+    /// When the message was captured or logged: seconds since 1970-01-01 UTC with nine
+    /// decimals (as tshark's `frame.time_epoch`).
+    pub time: String,
+    /// The sender's address and port (`192.0.2.1:53`, `[2001:db8::1]:53`), when known.
+    pub src: Option<String>,
+    /// The receiver's address and port, when known.
+    pub dst: Option<String>,
+    /// The section holding the name: `question`, `answer`, `authority` or `additional`.
+    pub section: &'static str,
+    /// The type of the question or record holding the name (`A`, `CNAME`, `TYPE65280`).
+    pub rrtype: String,
+}
+
+/// Writes a finding's check as its numbers ([`Check::ids`]).
+fn check_ids<S: serde::Serializer>(
+    check: &Option<Check>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match check {
+        Some(check) => serializer.serialize_str(check.ids()),
+        None => serializer.serialize_none(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_the_documented_strings() {
+        // The strings of docs/interface.md, read from it rather than typed in again.
+        let doc = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/interface.md"
+        ))
+        .expect("docs/interface.md");
+        let quoted = |s: &str| doc.contains(&format!("`{s}`"));
+        let reasons = [
+            Reason::Empty,
+            Reason::BadDigit,
+            Reason::Truncated,
+            Reason::Overflow,
+            Reason::InvalidCodePoint,
+            Reason::AsciiOnly,
+            Reason::NotCanonical,
+            Reason::TooLong,
+            Reason::IdnaInvalid,
+            Reason::DoubleEncoded,
+        ];
+        for reason in reasons {
+            let code = Code::from(reason);
+            assert!(quoted(code.as_str()), "{code} is not documented");
+            assert_eq!(code, reason.code());
+        }
+        assert!(quoted(Code::LegacyRace.as_str()));
+        for kind in [
+            Kind::InvalidAce,
+            Kind::LegacyRace,
+            Kind::Homograph,
+            Kind::EncodeError,
+        ] {
+            assert!(quoted(kind.as_str()), "{kind} is not documented");
+            assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{kind}\""));
+        }
+        let check = Code::from(Check::MixedScript);
+        assert_eq!(serde_json::to_string(&check).unwrap(), "\"mixed-script\"");
+    }
+}
