@@ -402,6 +402,34 @@ fn catalan_middle_dots(label: &str) -> bool {
     })
 }
 
+/// Whether the letters of `label` are all of one script other than Latin, and `tld` is
+/// written in that script or is the ccTLD of a country that writes it: a word at home
+/// there, which C26 and C35 leave alone.
+pub(super) fn at_home_under(label: &str, tld: &str) -> bool {
+    let mut script = None;
+    for c in label.chars() {
+        let s = chars::cached_script(c);
+        if matches!(s, Script::Common | Script::Inherited) {
+            continue;
+        }
+        if s == Script::Latin || script.is_some_and(|t| t != s) {
+            return false;
+        }
+        script = Some(s);
+    }
+    let Some(script) = script else {
+        return false;
+    };
+    let tld_script = tld
+        .chars()
+        .find(|c| !c.is_ascii())
+        .map(chars::cached_script);
+    tld_script == Some(script)
+        || SCRIPT_TLDS
+            .iter()
+            .any(|(s, tlds)| *s == script && tlds.contains(&tld))
+}
+
 /// C26.
 fn whole_script_confusable(
     label: &str,

@@ -20,6 +20,7 @@ mod chars;
 mod index;
 pub mod index_file;
 pub mod labels;
+pub mod lookalike;
 mod marks;
 mod message;
 mod name_checks;
@@ -37,7 +38,8 @@ use idnscope_codec as codec;
 use idnscope_mapped as mapped;
 use idnscope_names::{finding, slots, uts46};
 
-pub use crate::finding::Check;
+pub use crate::finding::{Check, Typo};
+pub use lookalike::{Lookalikes, Suffixes};
 pub use protected::{ListError, Protected};
 
 /// One homograph finding.
@@ -89,18 +91,31 @@ impl<'a> UnicodeName<'a> {
 pub struct Scratch {
     skeleton: skeleton::Buffers,
     labels: verdicts::LabelVerdicts,
+    lookalikes: lookalike::LookalikeScratch,
 }
 
 /// The homograph checker: per-label checks and the protected list. Shared by all threads.
 #[derive(Debug)]
 pub struct Homographs {
     protected: Protected,
+    lookalikes: Lookalikes,
 }
 
 impl Homographs {
-    /// A checker that protects the domains of `protected`.
+    /// A checker that protects the domains of `protected`, under the public suffixes
+    /// compiled in.
     pub fn new(protected: Protected) -> Self {
-        Homographs { protected }
+        Homographs::with_suffixes(protected, Suffixes::builtin(), &Protected::default())
+    }
+
+    /// A checker that protects the domains of `protected`, under `suffixes`, and never
+    /// flags the registrable domains of `allowed` as look-alikes (C35 to C38).
+    pub fn with_suffixes(protected: Protected, suffixes: Suffixes, allowed: &Protected) -> Self {
+        let lookalikes = Lookalikes::new(&protected, suffixes, allowed);
+        Homographs {
+            protected,
+            lookalikes,
+        }
     }
 
     /// The protected list in use.
@@ -149,8 +164,28 @@ impl Homographs {
                 );
             }
         }
+        let mut any = false;
         self.protected
-            .check_name(name, &mut scratch.skeleton, found);
+            .check_name(name, &mut scratch.skeleton, &mut |spoof| {
+                any = true;
+                found(spoof)
+            });
+        if !any {
+            self.check_lookalikes(name, scratch, found);
+        }
+    }
+
+    /// The look-alike checks alone (C35 to C38), which also judge names wholly in ASCII:
+    /// [`Homographs::check`] runs them when the other checks found nothing.
+    pub fn check_lookalikes(
+        &self,
+        name: &UnicodeName<'_>,
+        scratch: &mut Scratch,
+        found: &mut impl FnMut(Spoof),
+    ) {
+        if let Some(spoof) = self.lookalikes.check(name, &mut scratch.lookalikes) {
+            found(spoof);
+        }
     }
 }
 

@@ -429,6 +429,11 @@ impl Protected {
             .fold(0, |bits, (s, _)| bits | 1 << s.min(63))
     }
 
+    /// The protected domains, source after source (in Unicode, lower case).
+    pub fn domain_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.segments().flat_map(|s| s.domains().map(|(_, d)| d))
+    }
+
     /// How many different domains are protected (one pass over the list).
     pub fn len(&self) -> usize {
         let (mut keys, mut pieces) = (Keys::default(), Pieces::default());

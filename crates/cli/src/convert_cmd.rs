@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use idnscope::audit::{Homographs, Protected};
+use idnscope::audit::{Homographs, Protected, Suffixes};
 use idnscope::display::{escape_controls, quote_input};
 
 use idnscope::finding::Finding;
@@ -128,7 +128,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         mode,
         profile: Profile::default(),
         threads,
-        homographs: Some(Arc::new(Homographs::new(protected_list(&args.protect)?))),
+        homographs: Some(Arc::new(homographs(args)?)),
         chunks: ChunkLimits::default(),
         verdict_caches: true,
     };
@@ -510,14 +510,26 @@ fn origin_option(name: &str) -> Result<Arc<[u8]>, Fatal> {
         .ok_or_else(|| Fatal(format!("--origin {}: not a domain name", quote_input(name))))
 }
 
-/// The built-in protected domains plus those of the `--protect` files (text lists or index
-/// files).
-fn protected_list(files: &[PathBuf]) -> Result<Protected, Fatal> {
+/// The homograph checker: the built-in protected domains plus those of the `--protect`
+/// files (text lists or index files), the domains of the `--allow` files, the public
+/// suffixes of `--psl` or the built-in ones.
+fn homographs(args: &JobArgs) -> Result<Homographs, Fatal> {
     let mut protected = Protected::builtin();
-    for path in files {
+    for path in &args.protect {
         protected.add_file(path).map_err(|e| Fatal(e.to_string()))?;
     }
-    Ok(protected)
+    let mut allowed = Protected::default();
+    for path in &args.allow {
+        allowed.add_file(path).map_err(|e| Fatal(e.to_string()))?;
+    }
+    let suffixes = match &args.psl {
+        None => Suffixes::builtin(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| Fatal::io(path, e))?;
+            Suffixes::parse(&text).map_err(|e| Fatal(format!("{}: {e}", path.display())))?
+        }
+    };
+    Ok(Homographs::with_suffixes(protected, suffixes, &allowed))
 }
 
 /// `audit --follow-includes` of the zone `path` (see [`job::Job::follow_includes`]).

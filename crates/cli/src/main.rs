@@ -267,6 +267,15 @@ struct JobArgs {
     /// the built-in list of top domains; may be given more than once
     #[arg(long, value_name = "FILE")]
     protect: Vec<std::path::PathBuf>,
+    /// Domains never flagged as look-alikes of a protected one (a brand's other suffixes,
+    /// your own domains): a list or index file as for --protect; may be given more than
+    /// once
+    #[arg(long, value_name = "FILE")]
+    allow: Vec<std::path::PathBuf>,
+    /// The Public Suffix List to read registrable domains by, in its own format, instead
+    /// of the one built in (public_suffix_list.dat from publicsuffix.org)
+    #[arg(long, value_name = "FILE")]
+    psl: Option<std::path::PathBuf>,
     /// No findings on standard error, in any format (the exit status still tells)
     #[arg(short, long)]
     quiet: bool,

@@ -87,6 +87,81 @@ pub enum Check {
     /// C20, C33: a protected domain shown at the start of the name, behind look-alikes of
     /// `/` or `.`, or behind invisible marks and symbols.
     EmbeddedTarget,
+    /// C35: the registrable label reads as a protected domain's under another public
+    /// suffix (`köhls.de` for `kohls.com`).
+    OtherSuffix,
+    /// C36: a registrable label in ASCII that reads as a protected one (`rnicrosoft` for
+    /// `microsoft`, `paypa1` for `paypal`).
+    AsciiLookalike,
+    /// C37: a registrable label one edit away from a protected one, of the class given.
+    Typo(Typo),
+    /// C38: a protected domain or label standing inside a longer name
+    /// (`paypal.com.evil.net`, `paypal-login.com`, `paypalcom.net`).
+    Embedding,
+}
+
+/// How a typosquat (C37) is one edit away from the protected label, as dnstwist names its
+/// classes of permutations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Typo {
+    /// A character left out (`paypl`).
+    Omission,
+    /// A character put inside (`payqpal`).
+    Insertion,
+    /// A character put first or last (`paypala`).
+    Addition,
+    /// A character doubled (`paypall`).
+    Repetition,
+    /// An `s` put last (`paypals`).
+    Plural,
+    /// A hyphen put inside (`pay-pal`).
+    Hyphenation,
+    /// A character replaced by another (`paypel`).
+    Replacement,
+    /// A vowel replaced by another (`paypol`).
+    VowelSwap,
+    /// A character one bit away from the one it replaces (`paypan`).
+    Bitsquatting,
+    /// Two neighbouring characters swapped (`papyal`).
+    Transposition,
+    /// A dot put inside the label (`pay.pal.com`).
+    Subdomain,
+}
+
+impl Typo {
+    /// The `reason` code of its finding.
+    pub fn code(self) -> &'static str {
+        match self {
+            Typo::Omission => "typo-omission",
+            Typo::Insertion => "typo-insertion",
+            Typo::Addition => "typo-addition",
+            Typo::Repetition => "typo-repetition",
+            Typo::Plural => "typo-plural",
+            Typo::Hyphenation => "typo-hyphenation",
+            Typo::Replacement => "typo-replacement",
+            Typo::VowelSwap => "typo-vowel-swap",
+            Typo::Bitsquatting => "typo-bitsquatting",
+            Typo::Transposition => "typo-transposition",
+            Typo::Subdomain => "typo-subdomain",
+        }
+    }
+
+    /// What was changed, for a finding's message.
+    pub fn change(self) -> &'static str {
+        match self {
+            Typo::Omission => "with a character left out",
+            Typo::Insertion => "with a character put inside",
+            Typo::Addition => "with a character added at an end",
+            Typo::Repetition => "with a character doubled",
+            Typo::Plural => "with an s added",
+            Typo::Hyphenation => "with a hyphen put inside",
+            Typo::Replacement => "with a character replaced",
+            Typo::VowelSwap => "with a vowel replaced",
+            Typo::Bitsquatting => "with a character one bit away",
+            Typo::Transposition => "with two neighbouring characters swapped",
+            Typo::Subdomain => "with a dot put inside",
+        }
+    }
 }
 
 impl Check {
@@ -112,6 +187,10 @@ impl Check {
             Check::SkeletonMatch => "skeleton-match",
             Check::SkeletonMatchJoined => "skeleton-match-joined",
             Check::EmbeddedTarget => "embedded-target",
+            Check::OtherSuffix => "other-suffix",
+            Check::AsciiLookalike => "ascii-lookalike",
+            Check::Typo(typo) => typo.code(),
+            Check::Embedding => "brand-embedding",
         }
     }
 
@@ -138,6 +217,10 @@ impl Check {
             Check::SkeletonMatch => "C28/C30",
             Check::SkeletonMatchJoined => "C29",
             Check::EmbeddedTarget => "C20/C33",
+            Check::OtherSuffix => "C35",
+            Check::AsciiLookalike => "C36",
+            Check::Typo(_) => "C37",
+            Check::Embedding => "C38",
         }
     }
 }

@@ -2,15 +2,15 @@
 //! from its decoded and raw Unicode labels, checked by [`crate::audit::Homographs`], each
 //! look-alike reported on its label.
 
-use super::{bit, NameRewriter, VerdictSink};
-use crate::audit::UnicodeName;
+use super::{bit, Mode, NameRewriter, VerdictSink};
+use crate::audit::{Spoof, UnicodeName};
 use crate::finding::{Kind, Verdict};
-use crate::name::{Name, NameKind};
+use crate::name::{LabelSpan, Name, NameKind};
 
 impl NameRewriter {
     /// Builds the Unicode form of the current name (decoded labels, raw Unicode labels, the
     /// rest as written, all in lower case) and runs the homograph checks on it when some
-    /// label is not ASCII.
+    /// label is not ASCII; in audit mode, the look-alike checks on a name in ASCII.
     pub(super) fn check_homographs(&mut self, parsed: &Name<'_>, sink: &mut impl VerdictSink) {
         // Borrowed field by field: the checker is read while the buffers are written.
         let NameRewriter {
@@ -26,6 +26,7 @@ impl NameRewriter {
             audit_scratch,
             origin,
             costly,
+            mode,
             ..
         } = self
         else {
@@ -58,8 +59,10 @@ impl NameRewriter {
             }
             _ => None,
         };
-        if tld.is_some_and(|tld| !tld.is_ascii() && homographs.passes_under_tld(tld, audit_scratch))
-        {
+        let every_name = *mode == Mode::Audit;
+        let passes = tld
+            .is_some_and(|tld| !tld.is_ascii() && homographs.passes_under_tld(tld, audit_scratch));
+        if passes && !every_name {
             return;
         }
         unicode.clear();
@@ -80,7 +83,20 @@ impl NameRewriter {
             }
             unicode_labels.push(start..unicode.len());
         }
-        if unicode.is_ascii() {
+        if unicode.is_ascii() || passes {
+            // Only the look-alike checks can flag it (audit mode alone judges names that
+            // need no rewriting).
+            if every_name && origin.text.is_none() {
+                let name = UnicodeName {
+                    text: unicode,
+                    labels: unicode_labels,
+                    absolute: parsed.kind() == NameKind::Absolute,
+                    invalid: *invalid,
+                };
+                homographs.check_lookalikes(&name, audit_scratch, &mut |spoof| {
+                    report(sink, spans, &name, spoof)
+                });
+            }
             return;
         }
         let own = unicode_labels.len();
@@ -108,18 +124,107 @@ impl NameRewriter {
                 // About the origin alone: reported where the origin is written.
                 return;
             }
-            let span = spans[spoof.label];
-            sink.verdict(Verdict {
-                label: span.start..span.start + span.len,
-                kind: Kind::Homograph,
-                reason: spoof.check.into(),
-                message: spoof.message,
-                unicode: Some(name.text.to_owned()),
-                target: spoof.target,
-                check: Some(spoof.check),
-            });
+            report(sink, spans, &name, spoof);
         });
     }
+}
+
+impl NameRewriter {
+    /// The look-alike checks alone, in audit mode, on a name in ASCII that holds nothing to
+    /// convert (no `--`, escape or byte over 0x7F): split on its dots, in lower case, a
+    /// relative one under the origin when one is known.
+    pub(super) fn check_plain_lookalikes(&mut self, name: &[u8], sink: &mut impl VerdictSink) {
+        let NameRewriter {
+            homographs: Some(homographs),
+            spans,
+            unicode,
+            unicode_labels,
+            audit_scratch,
+            origin,
+            plain_cleared,
+            ..
+        } = self
+        else {
+            return;
+        };
+        // Under the same origin: a relative name is judged under it.
+        let key = {
+            let mut hasher = rustc_hash::FxHasher::default();
+            std::hash::Hasher::write(&mut hasher, name);
+            std::hash::Hasher::write(&mut hasher, origin.unicode.as_bytes());
+            std::hash::Hasher::finish(&hasher) | 1
+        };
+        if !plain_cleared.is_empty() && *plain_cleared.of_mut(key) == key {
+            return;
+        }
+        let (body, absolute) = match name.strip_suffix(b".") {
+            Some(body) => (body, true),
+            None => (name, false),
+        };
+        if body.is_empty() || body == b"@" {
+            return;
+        }
+        unicode.clear();
+        unicode_labels.clear();
+        spans.clear();
+        let mut start = 0;
+        for label in body.split(|&b| b == b'.') {
+            if label.is_empty() {
+                return;
+            }
+            spans.push(LabelSpan {
+                start,
+                len: label.len(),
+                wire_len: label.len(),
+                escaped: false,
+            });
+            if start > 0 {
+                unicode.push('.');
+            }
+            let at = unicode.len();
+            unicode.extend(label.iter().map(|&b| char::from(b.to_ascii_lowercase())));
+            unicode_labels.push(at..unicode.len());
+            start += label.len() + 1;
+        }
+        let own = unicode_labels.len();
+        if !absolute && origin.text.is_some() {
+            let base = unicode.len();
+            unicode.push_str(&origin.unicode);
+            for r in &origin.labels {
+                unicode_labels.push(base + r.start..base + r.end);
+            }
+        }
+        let name = UnicodeName {
+            text: unicode,
+            labels: unicode_labels,
+            absolute: true,
+            invalid: 0,
+        };
+        let mut found = false;
+        homographs.check_lookalikes(&name, audit_scratch, &mut |spoof| {
+            found = true;
+            if spoof.label < own {
+                report(sink, spans, &name, spoof);
+            }
+        });
+        if !found && !plain_cleared.is_empty() {
+            *plain_cleared.of_mut(key) = key;
+        }
+    }
+}
+
+/// Gives `spoof`, a finding on `name`'s label, to `sink` on that label's span.
+fn report(sink: &mut impl VerdictSink, spans: &[LabelSpan], name: &UnicodeName<'_>, spoof: Spoof) {
+    let span = spans[spoof.label];
+    sink.verdict(Verdict {
+        label: span.start..span.start + span.len,
+        kind: Kind::Homograph,
+        reason: spoof.check.into(),
+        message: spoof.message,
+        unicode: Some(name.text.to_owned()),
+        target: spoof.target,
+        check: Some(spoof.check),
+    });
 }
 
 /// Appends `octets` as text in lower case (bytes that are not UTF-8 as U+FFFD); false when

@@ -25,6 +25,7 @@ use crate::uts46::{Facts, Profile};
 use idnscope_audit::{self as audit, Homographs};
 use idnscope_names::{finding, label, name, reason, slots, uts46};
 
+use crate::slots::Slots;
 use cache::{Copying, LabelCache, NameCache, NameKey};
 use homograph::{push_lower, LowerCase};
 
@@ -139,6 +140,9 @@ pub struct NameRewriter {
     /// labels from `labels_seen`, working them out again costs about what a look-up does.
     costly: bool,
     audit_scratch: audit::Scratch,
+    /// Plain names (ASCII, nothing to convert) that the look-alike checks cleared lately,
+    /// by a hash of their text, never 0 (audit mode).
+    plain_cleared: Slots<u64>,
     /// The zone origin that completes relative names for the homograph checks.
     origin: Origin,
 }
@@ -155,6 +159,10 @@ struct Origin {
     /// Its length on the wire, root octet included (0 when unknown).
     wire_len: usize,
 }
+
+/// Slots of [`NameRewriter::plain_cleared`]: plain names repeat in logs, zones and
+/// captures as much as any.
+const PLAIN_CLEARED_SLOTS: usize = 1 << 12;
 
 impl NameRewriter {
     /// A rewriter in `mode` under the IDNA `profile`.
@@ -175,6 +183,7 @@ impl NameRewriter {
             names_seen: NameCache::new(true),
             costly: false,
             audit_scratch: audit::Scratch::default(),
+            plain_cleared: Slots::new(PLAIN_CLEARED_SLOTS, || 0),
             origin: Origin::default(),
         }
     }
@@ -236,6 +245,7 @@ impl NameRewriter {
     pub fn without_caches(mut self) -> Self {
         self.labels_seen = LabelCache::new(false);
         self.names_seen = NameCache::new(false);
+        self.plain_cleared = Slots::new(0, || 0);
         self
     }
 
@@ -246,9 +256,17 @@ impl NameRewriter {
 
     /// Whether a name can need any work: only names with `--` (an ACE prefix), an escape
     /// (which may hide one) or, when encoding or checking homographs, a non-ASCII byte
-    /// can. Cheap enough to run on every name.
+    /// can; in audit mode with the homograph checks, every name
+    /// ([`NameRewriter::checks_every_name`]). Cheap enough to run on every name.
     #[inline]
     pub fn needs_work(&self, name: &[u8]) -> bool {
+        self.checks_every_name() || self.needs_rewriting(name)
+    }
+
+    /// Whether a name holds what the rewriter converts or judges label by label: `--`, an
+    /// escape, or, when encoding or checking homographs, a byte over 0x7F.
+    #[inline]
+    fn needs_rewriting(&self, name: &[u8]) -> bool {
         let unicode_matters = self.unicode_matters();
         let mut previous = 0;
         name.iter().any(|&b| {
@@ -264,7 +282,14 @@ impl NameRewriter {
     /// byte over 0x7F (`not_ascii`).
     #[inline]
     pub fn needs_work_given(&self, dashes_or_escape: bool, not_ascii: bool) -> bool {
-        dashes_or_escape || (not_ascii && self.unicode_matters())
+        dashes_or_escape || (not_ascii && self.unicode_matters()) || self.checks_every_name()
+    }
+
+    /// Whether every name needs work, whatever it holds: in audit mode with the homograph
+    /// checks, whose look-alike checks judge names in ASCII too.
+    #[inline]
+    pub fn checks_every_name(&self) -> bool {
+        self.mode == Mode::Audit && self.homographs.is_some()
     }
 
     /// Whether a name in Unicode needs work for that alone: when encoding, or checking
@@ -290,7 +315,10 @@ impl NameRewriter {
         out: &mut Vec<u8>,
         sink: &mut impl VerdictSink,
     ) -> Outcome {
-        if !self.needs_work(name) {
+        if !self.needs_rewriting(name) {
+            if self.checks_every_name() {
+                self.check_plain_lookalikes(name, sink);
+            }
             if self.mode != Mode::Audit {
                 out.extend_from_slice(name);
             }
@@ -312,6 +340,12 @@ impl NameRewriter {
         out: &mut Vec<u8>,
         sink: &mut impl VerdictSink,
     ) -> Outcome {
+        if self.checks_every_name() && !self.needs_rewriting(name) {
+            // Audit mode: a name in ASCII with nothing to convert, judged by the look-alike
+            // checks alone.
+            self.check_plain_lookalikes(name, sink);
+            return Outcome::default();
+        }
         if let Some(outcome) = self.rewrite_quick(name, out) {
             return outcome;
         }

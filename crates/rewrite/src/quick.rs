@@ -33,7 +33,9 @@ impl NameRewriter {
     /// homograph checks, its labels must all be ASCII once decoded, or all but its last, a
     /// top-level domain under which such names are sure to pass.
     pub(super) fn rewrite_quick(&mut self, name: &[u8], out: &mut Vec<u8>) -> Option<Outcome> {
-        if !self.labels_seen.enabled() || name == b"@" {
+        // The look-alike checks of audit mode judge every name, which no verdict of its
+        // labels settles.
+        if !self.labels_seen.enabled() || name == b"@" || self.checks_every_name() {
             return None;
         }
         let (body, absolute) = match name.strip_suffix(b".") {

@@ -1,0 +1,1048 @@
+//! Look-alikes of protected domains wherever they are registered (C35 to C38 of
+//! docs/homograph-checks.md): the registrable label of a name (the label before its public
+//! suffix, [`Suffixes`]) compared with the registrable labels of the protected domains, by
+//! their folded forms (the UTS #39 skeleton, in lower case, marks left out), under any
+//! suffix; one edit away from them (the typosquats of dnstwist and Chromium); and protected
+//! domains or labels standing inside a longer name.
+//!
+//! These checks run on every name given to them, ASCII or not, after the label and name
+//! checks, when those found nothing. A name whose registrable domain is protected, or
+//! allowed, is never flagged.
+
+use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
+
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use unicode_normalization::char::is_combining_mark;
+
+use super::{Check, Protected, Spoof, Typo, UnicodeName};
+use crate::slots::Slots;
+
+/// Shortest registrable label of a protected domain that a folded match or an embedding
+/// names as the target: shorter ones (`x`, `qq`) stand in too many other names.
+const MIN_EXACT: usize = 3;
+
+/// Shortest registrable label that a typosquat is looked for: one edit away from a label of
+/// four characters or fewer is one of a few dozen other common words or brands, as
+/// Chromium's lookalike heuristics find (they also leave out edit distance below five).
+const MIN_TYPO: usize = 5;
+
+/// Shortest protected label that a combosquat names.
+const MIN_COMBO: usize = 4;
+
+/// Most protected domains in the look-alike tables: a list longer than this gives its
+/// first ones these checks (the other checks take every entry).
+pub const MAX_BRANDS: usize = 20_000;
+
+/// The words that combosquats join to a brand with a hyphen (`paypal-login.com`,
+/// `secure-paypal.net`), as phishing reports list them.
+const COMBO_WORDS: &[&str] = &[
+    "account",
+    "accounts",
+    "app",
+    "auth",
+    "bank",
+    "billing",
+    "card",
+    "check",
+    "confirm",
+    "help",
+    "helpdesk",
+    "id",
+    "info",
+    "invoice",
+    "log",
+    "login",
+    "logon",
+    "mail",
+    "member",
+    "my",
+    "official",
+    "online",
+    "pay",
+    "payment",
+    "portal",
+    "recovery",
+    "refund",
+    "reset",
+    "secure",
+    "security",
+    "service",
+    "services",
+    "signin",
+    "signon",
+    "site",
+    "support",
+    "team",
+    "update",
+    "verify",
+    "verification",
+    "wallet",
+    "web",
+    "www",
+];
+
+/// The public suffixes: the Public Suffix List compiled into the program (the `psl`
+/// crate), or a list read at run time (`--psl FILE`, the `publicsuffix` crate). Both give
+/// the registrable domain as the list's own tests define it.
+#[derive(Debug, Default)]
+pub struct Suffixes {
+    loaded: Option<publicsuffix::List>,
+}
+
+impl Suffixes {
+    /// The list compiled in.
+    pub fn builtin() -> Self {
+        Suffixes::default()
+    }
+
+    /// A list in the Public Suffix List's format (`public_suffix_list.dat`).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let list: publicsuffix::List = text.parse().map_err(|e| format!("{e}"))?;
+        if list.is_empty() {
+            return Err("no public suffix in it".into());
+        }
+        Ok(Suffixes { loaded: Some(list) })
+    }
+
+    /// Where the registrable domain of `name` (lower case, no trailing dot) starts, and
+    /// where its public suffix starts, by the whole list (its ICANN and private
+    /// sections); `None` for a public suffix itself, or a name with an empty label.
+    pub fn registrable(&self, name: &str) -> Option<Registrable> {
+        self.find(name, true)
+    }
+
+    /// [`Suffixes::registrable`] by the ICANN section alone, as Chromium reads a
+    /// registrable domain for its look-alike checks: `x.blogspot.com` is under `com`
+    /// there, and `blogspot.com` is a domain one can imitate.
+    pub fn registrable_icann(&self, name: &str) -> Option<Registrable> {
+        self.find(name, false)
+    }
+
+    fn find(&self, name: &str, private: bool) -> Option<Registrable> {
+        if name.is_empty() || name.starts_with('.') || name.ends_with('.') || name.contains("..") {
+            return None;
+        }
+        let mut suffix = match &self.loaded {
+            None => suffix_len(&psl::List, name, private),
+            Some(list) => suffix_len(list, name, private),
+        }?;
+        if suffix >= name.len() {
+            return None;
+        }
+        suffix = name.len() - suffix;
+        let start = name[..suffix - 1].rfind('.').map_or(0, |dot| dot + 1);
+        Some(Registrable { start, suffix })
+    }
+}
+
+/// The length of the public suffix of `name` by `list`; without `private`, of its ICANN
+/// section alone (a private suffix is cut label by label to the ICANN suffix under it).
+fn suffix_len(list: &impl psl_types::List, name: &str, private: bool) -> Option<usize> {
+    let mut info = list.find(name.as_bytes().rsplit(|&b| b == b'.'));
+    while !private && info.typ == Some(psl_types::Type::Private) {
+        let suffix = &name[name.len() - info.len..];
+        let parent = &suffix[suffix.find('.')? + 1..];
+        info = list.find(parent.as_bytes().rsplit(|&b| b == b'.'));
+        if info.len >= suffix.len() {
+            return None;
+        }
+    }
+    (info.len > 0).then_some(info.len)
+}
+
+/// The registrable domain of a name: `name[start..]`, its suffix `name[suffix..]`, its
+/// label `name[start..suffix - 1]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Registrable {
+    /// Where the registrable domain starts.
+    pub start: usize,
+    /// Where its public suffix starts.
+    pub suffix: usize,
+}
+
+/// One protected domain in the look-alike tables.
+#[derive(Debug)]
+struct Brand {
+    domain: Box<str>,
+    /// Its registrable domain in `domain`.
+    at: Registrable,
+}
+
+impl Brand {
+    fn label(&self) -> &str {
+        &self.domain[self.at.start..self.at.suffix - 1]
+    }
+
+    fn suffix(&self) -> &str {
+        &self.domain[self.at.suffix..]
+    }
+
+    fn registrable(&self) -> &str {
+        &self.domain[self.at.start..]
+    }
+}
+
+/// The look-alike checks: the public suffixes, the protected domains by their folded
+/// registrable labels and the labels one deletion away from those, and the domains
+/// allowed.
+#[derive(Debug)]
+pub struct Lookalikes {
+    suffixes: Suffixes,
+    brands: Vec<Brand>,
+    /// Folded label to the brands that have it.
+    exact: FxHashMap<u64, Vec<u32>>,
+    /// A folded label (of [`MIN_TYPO`] characters or more) with one character deleted, to
+    /// the brands it comes from.
+    deleted: FxHashMap<u64, Vec<u32>>,
+    /// The registrable domains of the protected and allowed domains: never flagged.
+    exempt: FxHashSet<u64>,
+    /// Registrable domains, their labels as written, and their labels run together with
+    /// their suffixes without dots (`paypalcom`), to the brands that have them.
+    registrables: FxHashMap<u64, u32>,
+    labels: FxHashMap<u64, u32>,
+    joined: FxHashMap<u64, u32>,
+    /// The gate of the typosquats: a bit per (length, first two characters) and per
+    /// (length, last two characters) of the protected labels, as written and folded. One
+    /// edit of a label of five characters or more leaves either its first two or its last
+    /// two in place, so a label that finds neither at a length one off needs no look-up.
+    typo_gate: Box<[u64; GATE_WORDS]>,
+}
+
+/// Words of [`Lookalikes::typo_gate`].
+const GATE_WORDS: usize = 1 << 10;
+
+/// What a thread keeps between names.
+#[derive(Debug, Default)]
+pub struct LookalikeScratch {
+    folded: Vec<char>,
+    other: Vec<char>,
+    joined: String,
+    raw: Vec<char>,
+    theirs: (Vec<char>, Vec<char>),
+    /// The registrable domains met lately whose label the folded match and the
+    /// typosquat checks cleared, by hash (a name under one is judged on its other labels
+    /// alone).
+    cleared: Option<Slots<u64>>,
+}
+
+/// Slots of [`LookalikeScratch::cleared`].
+const CLEARED_SLOTS: usize = 1 << 12;
+
+impl Lookalikes {
+    /// The tables of the domains of `protected` (the first [`MAX_BRANDS`]) under
+    /// `suffixes`, exempting also the registrable domains of `allowed`.
+    pub fn new(protected: &Protected, suffixes: Suffixes, allowed: &Protected) -> Self {
+        let mut lookalikes = Lookalikes {
+            suffixes,
+            brands: Vec::new(),
+            exact: FxHashMap::default(),
+            deleted: FxHashMap::default(),
+            exempt: FxHashSet::default(),
+            registrables: FxHashMap::default(),
+            labels: FxHashMap::default(),
+            joined: FxHashMap::default(),
+            typo_gate: Box::new([0; GATE_WORDS]),
+        };
+        let mut folded = Vec::new();
+        let mut other = Vec::new();
+        for domain in protected.domain_names().take(MAX_BRANDS) {
+            let domain = domain.trim_end_matches('.');
+            let Some(at) = lookalikes.suffixes.registrable_icann(domain) else {
+                continue;
+            };
+            let brand = Brand {
+                domain: domain.into(),
+                at,
+            };
+            lookalikes.exempt.insert(hash_str(brand.registrable()));
+            fold(brand.label(), &mut folded);
+            if folded.len() < MIN_EXACT {
+                continue;
+            }
+            let index = lookalikes.brands.len() as u32;
+            lookalikes
+                .registrables
+                .entry(hash_str(brand.registrable()))
+                .or_insert(index);
+            lookalikes
+                .labels
+                .entry(hash_str(brand.label()))
+                .or_insert(index);
+            let joined = format!("{}{}", brand.label(), brand.suffix().replace('.', ""));
+            lookalikes.joined.entry(hash_str(&joined)).or_insert(index);
+            lookalikes
+                .exact
+                .entry(hash_chars(&folded))
+                .or_default()
+                .push(index);
+            // The typosquats are looked for on the label as written and as folded: `m`
+            // folds to two characters, so `googlem` is one edit from `google` only as
+            // written.
+            let raw: Vec<char> = brand.label().chars().collect();
+            if raw != folded {
+                let entry = lookalikes.exact.entry(hash_chars(&raw)).or_default();
+                entry.push(index);
+            }
+            for form in [&folded, &raw] {
+                if form.len() < MIN_TYPO {
+                    continue;
+                }
+                for bit in gate_bits(form, form.len()) {
+                    lookalikes.typo_gate[bit / 64] |= 1 << (bit % 64);
+                }
+                for i in 0..form.len() {
+                    delete_at(form, i, &mut other);
+                    let entry = lookalikes.deleted.entry(hash_chars(&other)).or_default();
+                    if entry.last() != Some(&index) {
+                        entry.push(index);
+                    }
+                }
+            }
+            lookalikes.brands.push(brand);
+        }
+        for domain in allowed.domain_names() {
+            let domain = domain.trim_end_matches('.');
+            if let Some(at) = lookalikes.suffixes.registrable_icann(domain) {
+                lookalikes.exempt.insert(hash_str(&domain[at.start..]));
+            }
+        }
+        lookalikes
+    }
+
+    /// The look-alike checks on `name`: the first that fires.
+    pub fn check(&self, name: &UnicodeName<'_>, scratch: &mut LookalikeScratch) -> Option<Spoof> {
+        if self.brands.is_empty() || name.labels.len() < 2 {
+            return None;
+        }
+        let text = name.text;
+        let at = self.suffixes.registrable_icann(text)?;
+        if self.exempt.contains(&hash_str(&text[at.start..])) {
+            return None;
+        }
+        // The label of the registrable domain, and its index among the name's labels.
+        let index = name.labels.iter().position(|r| r.start == at.start)?;
+        let label = &text[at.start..at.suffix - 1];
+        let suffix = &text[at.suffix..];
+        // A key that is never 0, the empty slot.
+        let key = hash_str(&text[at.start..]) | 1;
+        let cleared = scratch
+            .cleared
+            .get_or_insert_with(|| Slots::new(CLEARED_SLOTS, || 0));
+        if *cleared.of_mut(key) == key {
+            return self.other_labels(name, index, label, scratch);
+        }
+        if let Some(spoof) = self.label_checks(index, label, suffix, scratch) {
+            return Some(spoof);
+        }
+        if let Some(cleared) = &mut scratch.cleared {
+            *cleared.of_mut(key) = key;
+        }
+        self.other_labels(name, index, label, scratch)
+    }
+
+    /// The checks of the registrable label alone: C35, C36 and the typosquats but for a
+    /// dot put inside.
+    fn label_checks(
+        &self,
+        index: usize,
+        label: &str,
+        suffix: &str,
+        scratch: &mut LookalikeScratch,
+    ) -> Option<Spoof> {
+        fold(label, &mut scratch.folded);
+        let folded = &scratch.folded;
+        if folded.len() >= MIN_EXACT {
+            if let Some(spoof) = self.folded_match(index, label, suffix, folded) {
+                return Some(spoof);
+            }
+        }
+        // Typosquats are edits of ASCII: a Unicode label is judged so only when every
+        // character of it folds to ASCII (`ɢooqle`), and one with accents only under the
+        // suffix of the domain it is one edit from (`gőoqle.com`): one character away from
+        // a protected label in a letter of its own, or with accents under another suffix,
+        // is a word of its language (`əxample.az`, `académie.fr`).
+        let accented =
+            !label.is_ascii() && unicode_security::skeleton(label).any(is_combining_mark);
+        if folded.iter().all(char::is_ascii) && folded.len() + 1 >= MIN_TYPO {
+            let found = self.typo(index, label, suffix, accented, scratch);
+            if let Some(spoof) = found {
+                return Some(spoof);
+            }
+        }
+        None
+    }
+
+    /// The checks that look at the labels before the registrable one: a dot put inside a
+    /// protected label (C37), and the embeddings (C38).
+    fn other_labels(
+        &self,
+        name: &UnicodeName<'_>,
+        index: usize,
+        label: &str,
+        scratch: &mut LookalikeScratch,
+    ) -> Option<Spoof> {
+        let suffix = &name.text[name.labels[index].end + 1..];
+        // dnstwist's dots are put inside labels in ASCII.
+        if index > 0 && label.is_ascii() && name.label(index - 1).is_ascii() {
+            // A dot put inside a protected label: `pay.pal.com`.
+            let before = name.label(index - 1);
+            scratch.joined.clear();
+            scratch.joined.push_str(before);
+            scratch.joined.push_str(label);
+            fold(&scratch.joined, &mut scratch.other);
+            let long = |b: &Brand| b.label().len() >= MIN_TYPO;
+            let brand = self
+                .first_brand(&scratch.other, |b| long(b) && b.suffix() == suffix)
+                .or_else(|| self.first_brand(&scratch.other, long));
+            if let Some(brand) = brand {
+                let message = format!(
+                    "\"{before}.{label}\" is the protected label \"{}\" with a dot put inside it",
+                    brand.label()
+                );
+                return Some(spoof(
+                    index - 1,
+                    Check::Typo(Typo::Subdomain),
+                    message,
+                    brand,
+                ));
+            }
+        }
+        self.embedding(name, index, label)
+    }
+
+    /// C35, C36: the folded label is a protected label's.
+    fn folded_match(
+        &self,
+        index: usize,
+        label: &str,
+        suffix: &str,
+        folded: &[char],
+    ) -> Option<Spoof> {
+        // The protected label itself under another suffix is the brand's own name there
+        // (`google.de`, `netflix.net`), not a look-alike: `--allow` is for the others.
+        let brand = self
+            .first_brand(folded, |b| b.label() != label && b.suffix() == suffix)
+            .or_else(|| self.first_brand(folded, |b| b.label() != label))?;
+        if self.exact[&hash_chars(folded)]
+            .iter()
+            .any(|&b| self.brands[b as usize].label() == label)
+        {
+            return None;
+        }
+        if label.is_ascii() {
+            let message = format!(
+                "\"{label}\" reads as \"{}\"{}",
+                brand.label(),
+                differs(suffix, brand)
+            );
+            return Some(spoof(index, Check::AsciiLookalike, message, brand));
+        }
+        let tld = suffix.rsplit('.').next().unwrap_or(suffix);
+        if suffix == brand.suffix() || super::labels::at_home_under(label, tld) {
+            // The skeleton checks (C28 to C30) judge a Unicode name under the suffix of
+            // the domain it imitates; a word of one script is at home under the TLDs of
+            // that script (`аррӏе.рф`, as C26 leaves it).
+            return None;
+        }
+        let message = format!(
+            "\"{label}\" reads as \"{}\"{}",
+            brand.label(),
+            differs(suffix, brand)
+        );
+        Some(spoof(index, Check::OtherSuffix, message, brand))
+    }
+
+    /// C37: one edit away from a protected label of [`MIN_TYPO`] characters or more.
+    fn typo(
+        &self,
+        index: usize,
+        label: &str,
+        suffix: &str,
+        accented: bool,
+        scratch: &mut LookalikeScratch,
+    ) -> Option<Spoof> {
+        let LookalikeScratch {
+            folded,
+            other,
+            raw,
+            theirs,
+            ..
+        } = scratch;
+        let folded = &folded[..];
+        raw.clear();
+        raw.extend(label.chars());
+        let raw = &raw[..];
+        // The first brand the label is a typosquat of, one under the name's own suffix
+        // first.
+        let mut judge = |ours: &[char], brands: Option<&Vec<u32>>| -> Option<(Typo, usize)> {
+            let mut first = None;
+            for &b in brands.into_iter().flatten() {
+                let brand = &self.brands[b as usize];
+                if accented && brand.suffix() != suffix {
+                    continue;
+                }
+                fold(brand.label(), &mut theirs.0);
+                theirs.1.clear();
+                theirs.1.extend(brand.label().chars());
+                if theirs.1.len() < MIN_TYPO {
+                    continue;
+                }
+                let typo = classify(ours, &theirs.1).or_else(|| classify(ours, &theirs.0));
+                match typo {
+                    Some(typo) if brand.suffix() == suffix => return Some((typo, b as usize)),
+                    Some(typo) if first.is_none() => first = Some((typo, b as usize)),
+                    _ => {}
+                }
+            }
+            first
+        };
+        let mut best = None;
+        for ours in [raw, folded] {
+            let open = |len: usize| {
+                gate_bits(ours, len).any(|bit| self.typo_gate[bit / 64] & (1 << (bit % 64)) != 0)
+            };
+            if !(open(ours.len()) || open(ours.len() + 1) || open(ours.len().saturating_sub(1))) {
+                if raw == folded {
+                    break;
+                }
+                continue;
+            }
+            // Omission: the label is a protected one with a character deleted.
+            best = best.or_else(|| judge(ours, self.deleted.get(&hash_chars(ours))));
+            for i in 0..ours.len() {
+                if best.is_some() {
+                    break;
+                }
+                delete_at(ours, i, other);
+                let key = hash_chars(other);
+                // Insertion, repetition, addition, plural, hyphenation; then replacement,
+                // vowel swap, bit flip, transposition.
+                best = judge(ours, self.exact.get(&key))
+                    .or_else(|| judge(ours, self.deleted.get(&key)));
+            }
+            if best.is_some() || raw == folded {
+                break;
+            }
+        }
+        if best.is_none() {
+            // dnstwist's plurals also put `es` after an `s` inside the label
+            // (`whatsesapp`).
+            best = (1..raw.len().saturating_sub(1))
+                .filter(|&i| raw[i - 1] == 's' && raw[i..].starts_with(&['e', 's']))
+                .find_map(|i| {
+                    other.clear();
+                    other.extend_from_slice(&raw[..i]);
+                    other.extend_from_slice(&raw[i + 2..]);
+                    self.exact.get(&hash_chars(other))?.iter().find_map(|&b| {
+                        let brand = &self.brands[b as usize];
+                        (brand.label().chars().eq(other.iter().copied()) && other.len() >= MIN_TYPO)
+                            .then_some((Typo::Plural, b as usize))
+                    })
+                });
+        }
+        let (typo, brand) = best?;
+        let brand = &self.brands[brand];
+        let message = format!(
+            "\"{label}\" is the protected label \"{}\" {}",
+            brand.label(),
+            typo.change()
+        );
+        Some(spoof(index, Check::Typo(typo), message, brand))
+    }
+
+    /// C38: a protected domain in front of another registrable domain
+    /// (`paypal.com.evil.net`, `paypal-com.evil.net`), or a protected label joined by a
+    /// hyphen to a word of phishing (`paypal-login.com`), or to its own suffix
+    /// (`paypalcom.net`).
+    fn embedding(&self, name: &UnicodeName<'_>, index: usize, label: &str) -> Option<Spoof> {
+        let text = name.text;
+        // Labels before the registrable domain that spell a protected registrable domain.
+        for first in 0..index {
+            for last in first + 1..index {
+                let span = &text[name.labels[first].start..name.labels[last].end];
+                if let Some(brand) = self.brand_with_registrable(span) {
+                    let message = format!(
+                        "the protected domain \"{}\" stands in front of {}",
+                        brand.registrable(),
+                        &text[name.labels[index].start..]
+                    );
+                    return Some(spoof(first, Check::Embedding, message, brand));
+                }
+            }
+            let one = name.label(first);
+            if let Some((head, tail)) = one.split_once('-') {
+                let brand = self.brand_with_label(head).filter(|b| b.suffix() == tail);
+                if let Some(brand) = brand {
+                    let message = format!(
+                        "the protected domain \"{}\" stands in front of {}, written \"{one}\"",
+                        brand.registrable(),
+                        &text[name.labels[index].start..]
+                    );
+                    return Some(spoof(first, Check::Embedding, message, brand));
+                }
+            }
+        }
+        // A protected label and its suffix run together: `paypalcom.net`.
+        if let Some(brand) = self.brand_joined(label) {
+            let message = format!(
+                "\"{label}\" is the protected domain \"{}\" with its dot left out",
+                brand.registrable()
+            );
+            return Some(spoof(index, Check::Embedding, message, brand));
+        }
+        // Combosquats: a protected label and words of phishing, joined by hyphens.
+        if label.contains('-') {
+            let words: Vec<&str> = label.split('-').collect();
+            for (i, word) in words.iter().enumerate() {
+                if word.chars().count() < MIN_COMBO {
+                    continue;
+                }
+                let others_phishy = words
+                    .iter()
+                    .enumerate()
+                    .all(|(j, w)| j == i || COMBO_WORDS.contains(w));
+                if !others_phishy {
+                    continue;
+                }
+                if let Some(brand) = self.brand_with_label(word) {
+                    let message = format!(
+                        "the protected label \"{}\" joined to {}",
+                        brand.label(),
+                        words
+                            .iter()
+                            .enumerate()
+                            .filter(|&(j, _)| j != i)
+                            .map(|(_, w)| format!("\"{w}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                    return Some(spoof(index, Check::Embedding, message, brand));
+                }
+            }
+        }
+        None
+    }
+
+    /// The first brand whose folded label is `folded` and that `keep` keeps.
+    fn first_brand(&self, folded: &[char], keep: impl Fn(&Brand) -> bool) -> Option<&Brand> {
+        let mut theirs = Vec::new();
+        self.exact
+            .get(&hash_chars(folded))?
+            .iter()
+            .map(|&b| &self.brands[b as usize])
+            .find(|b| {
+                fold(b.label(), &mut theirs);
+                theirs == folded && keep(b)
+            })
+    }
+
+    /// The brand whose label is `label` as written (of [`MIN_COMBO`] characters or
+    /// more).
+    fn brand_with_label(&self, label: &str) -> Option<&Brand> {
+        let brand = &self.brands[*self.labels.get(&hash_str(label))? as usize];
+        (brand.label() == label && label.chars().count() >= MIN_COMBO).then_some(brand)
+    }
+
+    /// The brand whose registrable domain is `domain`.
+    fn brand_with_registrable(&self, domain: &str) -> Option<&Brand> {
+        let brand = &self.brands[*self.registrables.get(&hash_str(domain))? as usize];
+        (brand.registrable() == domain).then_some(brand)
+    }
+
+    /// The brand whose label and suffix run together without dots are `label`.
+    fn brand_joined(&self, label: &str) -> Option<&Brand> {
+        let brand = &self.brands[*self.joined.get(&hash_str(label))? as usize];
+        let suffix = &label.get(brand.label().len()..)?;
+        (label.starts_with(brand.label()) && *suffix == brand.suffix().replace('.', ""))
+            .then_some(brand)
+    }
+}
+
+/// The gate's bits of a label `chars` for a protected label of `len` characters: its first
+/// two characters and its last two, each with `len`.
+fn gate_bits(chars: &[char], len: usize) -> impl Iterator<Item = usize> {
+    let bit = move |tag: u64, a: char, b: char| {
+        let mut hasher = FxHasher::default();
+        (tag, len, a, b).hash(&mut hasher);
+        (hasher.finish() >> 3) as usize % (GATE_WORDS * 64)
+    };
+    let n = chars.len();
+    (n >= 2)
+        .then(|| {
+            [
+                bit(0, chars[0], chars[1]),
+                bit(1, chars[n - 2], chars[n - 1]),
+            ]
+        })
+        .into_iter()
+        .flatten()
+}
+
+/// What a finding of `brand` says of the suffix.
+fn differs(suffix: &str, brand: &Brand) -> String {
+    if suffix == brand.suffix() {
+        format!(", the protected {}", brand.registrable())
+    } else {
+        format!(
+            " under .{suffix}: the protected {} is under .{}",
+            brand.registrable(),
+            brand.suffix()
+        )
+    }
+}
+
+fn spoof(label: usize, check: Check, message: String, brand: &Brand) -> Spoof {
+    Spoof {
+        label,
+        check,
+        message,
+        target: Some(brand.domain.to_string()),
+    }
+}
+
+/// How `ours` (a folded label) is one edit away from `theirs`, the class of dnstwist's
+/// permutations it is: `None` when it is not.
+fn classify(ours: &[char], theirs: &[char]) -> Option<Typo> {
+    use std::cmp::Ordering;
+    match ours.len().cmp(&theirs.len()) {
+        Ordering::Less => {
+            // One character left out.
+            let i = first_difference(ours, theirs);
+            (ours[i..] == theirs[i + 1..]).then_some(Typo::Omission)
+        }
+        Ordering::Greater => {
+            let i = first_difference(theirs, ours);
+            if ours[i + 1..] != theirs[i..] {
+                return None;
+            }
+            let added = ours[i];
+            Some(if added == '-' {
+                Typo::Hyphenation
+            } else if i > 0 && ours[i - 1] == added || ours.get(i + 1) == Some(&added) {
+                Typo::Repetition
+            } else if i == theirs.len() && added == 's' {
+                Typo::Plural
+            } else if i == 0 || i == theirs.len() {
+                Typo::Addition
+            } else {
+                Typo::Insertion
+            })
+        }
+        Ordering::Equal => {
+            let i = first_difference(ours, theirs);
+            if i == ours.len() {
+                return None;
+            }
+            if ours[i + 1..] == theirs[i + 1..] {
+                let (a, b) = (ours[i], theirs[i]);
+                let vowel = |c: char| "aeiouy".contains(c);
+                return Some(if vowel(a) && vowel(b) {
+                    Typo::VowelSwap
+                } else if a.is_ascii() && b.is_ascii() && (a as u8 ^ b as u8).count_ones() == 1 {
+                    Typo::Bitsquatting
+                } else {
+                    Typo::Replacement
+                });
+            }
+            (i + 1 < ours.len()
+                && ours[i] == theirs[i + 1]
+                && ours[i + 1] == theirs[i]
+                && ours[i + 2..] == theirs[i + 2..])
+                .then_some(Typo::Transposition)
+        }
+    }
+}
+
+/// The first index where `short` and `long` differ (`short.len()` when one starts the
+/// other).
+fn first_difference(short: &[char], long: &[char]) -> usize {
+    short
+        .iter()
+        .zip(long)
+        .position(|(a, b)| a != b)
+        .unwrap_or(short.len())
+}
+
+/// `chars` with the character at `i` deleted, into `out`.
+fn delete_at(chars: &[char], i: usize, out: &mut Vec<char>) {
+    out.clear();
+    out.extend_from_slice(&chars[..i]);
+    out.extend_from_slice(&chars[i + 1..]);
+}
+
+/// The folded form of `label` (lower case): its UTS #39 skeleton in lower case, combining
+/// marks left out, every ASCII character as its own skeleton reads (`m` as `rn`, `0` as
+/// `o`, `1` and `I` as `l`, `w` as `vv`, `d` as `cl`).
+pub(crate) fn fold(label: &str, out: &mut Vec<char>) {
+    out.clear();
+    let table = ascii_folds();
+    let push = |c: char, out: &mut Vec<char>| {
+        if c.is_ascii() {
+            let (chars, len) = &table[c as usize];
+            out.extend_from_slice(&chars[..usize::from(*len)]);
+        } else if !is_combining_mark(c) {
+            out.extend(c.to_lowercase());
+        }
+    };
+    if label.is_ascii() {
+        for &b in label.as_bytes() {
+            let (chars, len) = &table[usize::from(b)];
+            out.extend_from_slice(&chars[..usize::from(*len)]);
+        }
+        return;
+    }
+    for c in unicode_security::skeleton(label) {
+        if c.is_ascii() {
+            push(c.to_ascii_lowercase(), out);
+        } else {
+            for l in c.to_lowercase() {
+                push(l, out);
+            }
+        }
+    }
+}
+
+/// Each ASCII character's folded form (up to 4 characters, and how many): its skeleton in
+/// lower case, again until it stays; `w` as `vv` and `d` as `cl`, which UTS #39 leaves as
+/// they are and dnstwist reads so.
+fn ascii_folds() -> &'static [([char; 4], u8); 128] {
+    static FOLDS: OnceLock<[([char; 4], u8); 128]> = OnceLock::new();
+    FOLDS.get_or_init(|| {
+        std::array::from_fn(|b| {
+            let text = match b as u8 {
+                b'w' | b'W' => "vv".to_owned(),
+                b'd' | b'D' => "cl".to_owned(),
+                _ => {
+                    let mut text = (b as u8 as char).to_ascii_lowercase().to_string();
+                    loop {
+                        let next: String = unicode_security::skeleton(&text)
+                            .flat_map(char::to_lowercase)
+                            .collect();
+                        if next == text {
+                            break text;
+                        }
+                        text = next;
+                    }
+                }
+            };
+            let mut chars = ['\0'; 4];
+            let mut len = 0;
+            for c in text.chars().take(4) {
+                chars[len] = c;
+                len += 1;
+            }
+            (chars, len as u8)
+        })
+    })
+}
+
+fn hash_chars(chars: &[char]) -> u64 {
+    let mut hasher = FxHasher::default();
+    chars.hash(&mut hasher);
+    hasher.finish()
+}
+
+fn hash_str(text: &str) -> u64 {
+    let mut hasher = FxHasher::default();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suffixes_file(name: &str) -> String {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/psl/");
+        std::fs::read_to_string(format!("{path}{name}")).expect("the PSL's test file")
+    }
+
+    /// The quoted argument of `checkPublicSuffix('...', '...')`, or `None` for `null`.
+    fn argument(text: &str) -> Option<String> {
+        let text = text.trim();
+        (text != "null").then(|| text.trim_matches('\'').to_owned())
+    }
+
+    #[test]
+    fn registrable_domains_are_those_of_the_public_suffix_lists_own_tests() {
+        let suffixes = Suffixes::builtin();
+        let mut cases = 0;
+        for line in suffixes_file("test_psl.txt").lines() {
+            let Some(call) = line.trim().strip_prefix("checkPublicSuffix(") else {
+                continue;
+            };
+            let call = call.trim_end_matches(");");
+            let (name, want) = call.split_once(',').expect("two arguments");
+            let Some(name) = argument(name) else {
+                continue;
+            };
+            // The list's test lower-cases its input; the checker is given lower case.
+            let name = name.to_lowercase();
+            let got = suffixes
+                .registrable(&name)
+                .map(|at| name[at.start..].to_owned());
+            assert_eq!(got, argument(want), "{name}");
+            cases += 1;
+        }
+        assert!(cases > 60, "{cases}");
+    }
+
+    #[test]
+    fn private_suffixes_are_left_out_for_the_lookalike_checks() {
+        let suffixes = Suffixes::builtin();
+        let icann = |name: &str| {
+            let at = suffixes.registrable_icann(name).unwrap();
+            (name[at.start..].to_owned(), name[at.suffix..].to_owned())
+        };
+        assert_eq!(
+            icann("x.blogspot.com"),
+            ("blogspot.com".into(), "com".into())
+        );
+        assert_eq!(icann("a.b.github.io"), ("github.io".into(), "io".into()));
+        assert_eq!(icann("www.bbc.co.uk"), ("bbc.co.uk".into(), "co.uk".into()));
+        let whole = suffixes.registrable("x.blogspot.com").unwrap();
+        assert_eq!(whole.start, 0);
+    }
+
+    #[test]
+    fn a_list_read_at_run_time_replaces_the_one_built_in() {
+        let loaded = Suffixes::parse("// ===BEGIN ICANN DOMAINS===\ncom\nbrand.example\n").unwrap();
+        let at = loaded.registrable_icann("www.shop.brand.example").unwrap();
+        assert_eq!(&"www.shop.brand.example"[at.start..], "shop.brand.example");
+        assert!(Suffixes::builtin()
+            .registrable_icann("www.shop.brand.example")
+            .is_some_and(|at| at.start == 9));
+        assert!(Suffixes::parse("").is_err());
+    }
+
+    /// Each dnstwist class, by an example built as dnstwist builds it (the comments), and
+    /// two labels that are no single edit apart.
+    #[test]
+    fn one_edit_is_told_by_its_class() {
+        let chars = |s: &str| s.chars().collect::<Vec<_>>();
+        let cases = [
+            ("paypl", Some(Typo::Omission)),       // a character left out
+            ("payzpal", Some(Typo::Insertion)),    // one put inside
+            ("paypalx", Some(Typo::Addition)),     // one put last
+            ("xpaypal", Some(Typo::Addition)),     // or first
+            ("paypaal", Some(Typo::Repetition)),   // one doubled
+            ("paypals", Some(Typo::Plural)),       // an s last
+            ("pay-pal", Some(Typo::Hyphenation)),  // a hyphen inside
+            ("paypzl", Some(Typo::Replacement)),   // a replaced by z
+            ("paypol", Some(Typo::VowelSwap)),     // a by o
+            ("paypan", Some(Typo::Bitsquatting)),  // l is 0x6C, n 0x6E
+            ("papyal", Some(Typo::Transposition)), // y and p swapped
+            ("paypal", None),
+            ("pyapla", None),
+            ("paypalxx", None),
+        ];
+        for (label, want) in cases {
+            assert_eq!(classify(&chars(label), &chars("paypal")), want, "{label}");
+        }
+    }
+
+    #[test]
+    fn ascii_characters_fold_as_their_skeletons_read() {
+        let folded = |s: &str| {
+            let mut out = Vec::new();
+            fold(s, &mut out);
+            out.into_iter().collect::<String>()
+        };
+        assert_eq!(folded("rnicrosoft"), folded("microsoft"));
+        assert_eq!(folded("paypa1"), folded("paypal"));
+        assert_eq!(folded("vvikipedia"), folded("wikipedia"));
+        assert_eq!(folded("faceb00k"), folded("facebook"));
+        assert_eq!(folded("clropbox"), folded("dropbox"));
+        assert_eq!(folded("аррӏе"), folded("apple"));
+        assert_eq!(folded("köhls"), folded("kohls"));
+        assert_ne!(folded("paypal"), folded("paypel"));
+    }
+
+    /// What the checks say of `name` with `protected` (and the built-in list left out),
+    /// as (reason, target).
+    fn verdict(protected: &[&str], allowed: &[&str], name: &str) -> Option<(String, String)> {
+        let mut list = Protected::default();
+        list.add_domains(protected.iter().copied()).unwrap();
+        let mut allow = Protected::default();
+        allow.add_domains(allowed.iter().copied()).unwrap();
+        let lookalikes = Lookalikes::new(&list, Suffixes::builtin(), &allow);
+        let mut labels = Vec::new();
+        let mut start = 0;
+        for label in name.split('.') {
+            labels.push(start..start + label.len());
+            start += label.len() + 1;
+        }
+        let name = UnicodeName {
+            text: name,
+            labels: &labels,
+            absolute: false,
+            invalid: 0,
+        };
+        let spoof = lookalikes.check(&name, &mut LookalikeScratch::default())?;
+        Some((spoof.check.code().to_owned(), spoof.target.unwrap()))
+    }
+
+    #[test]
+    fn each_class_names_the_protected_domain() {
+        let brands = [
+            "paypal.com",
+            "kohls.com",
+            "google.com",
+            "microsoft.com",
+            "apple.com",
+        ];
+        let cases = [
+            ("köhls.de", "other-suffix", "kohls.com"),
+            ("googłe.online", "other-suffix", "google.com"),
+            ("аррӏе.co.uk", "other-suffix", "apple.com"),
+            ("paypa1.com", "ascii-lookalike", "paypal.com"),
+            ("rnicrosoft.com", "ascii-lookalike", "microsoft.com"),
+            ("www.paypa1.net", "ascii-lookalike", "paypal.com"),
+            ("paypl.com", "typo-omission", "paypal.com"),
+            ("paypla.com", "typo-transposition", "paypal.com"),
+            ("pay-pal.com", "typo-hyphenation", "paypal.com"),
+            ("pay.pal.com", "typo-subdomain", "paypal.com"),
+            ("paypals.co.uk", "typo-plural", "paypal.com"),
+            ("paypal.com.evil.net", "brand-embedding", "paypal.com"),
+            ("paypal-com.evil.net", "brand-embedding", "paypal.com"),
+            ("paypal-login.com", "brand-embedding", "paypal.com"),
+            ("secure-paypal.net", "brand-embedding", "paypal.com"),
+            ("paypalcom.com", "brand-embedding", "paypal.com"),
+        ];
+        for (name, reason, target) in cases {
+            let got = verdict(&brands, &[], name);
+            assert_eq!(got, Some((reason.to_owned(), target.to_owned())), "{name}");
+        }
+    }
+
+    #[test]
+    fn protected_allowed_and_unrelated_names_are_not_flagged() {
+        let brands = ["paypal.com", "kohls.com", "apple.com", "bing.com"];
+        for name in [
+            "paypal.com",          // protected
+            "www.paypal.com",      // under it
+            "paypal.de",           // the protected label itself elsewhere
+            "example.com",         // nothing like any
+            "bong.com",            // one edit from a label under five characters
+            "apple-pie.com",       // a brand and a word that is not of phishing
+            "paypal.blogspot.com", // under a private suffix: the name of blogspot.com
+            "аррӏе.рф",            // a Russian word at home under .рф
+        ] {
+            assert_eq!(verdict(&brands, &[], name), None, "{name}");
+        }
+        assert!(verdict(&brands, &[], "paypa1.com").is_some());
+        assert_eq!(verdict(&brands, &["paypa1.com"], "paypa1.com"), None);
+        // A word with accents one edit from a protected label under another suffix is a
+        // word of its language; under the protected domain's own, a typosquat.
+        let words = ["academia.edu", "amazon.com"];
+        for name in ["académie.fr", "armazón.es"] {
+            assert_eq!(verdict(&words, &[], name), None, "{name}");
+        }
+        assert_eq!(
+            verdict(&words, &[], "amazón.com"),
+            Some(("typo-replacement".to_owned(), "amazon.com".to_owned()))
+        );
+        assert_eq!(verdict(&brands, &["paypa1.com"], "www.paypa1.com"), None);
+    }
+}

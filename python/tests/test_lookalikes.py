@@ -1,0 +1,86 @@
+"""The look-alike checks against dnstwist, an outside generator of the permutations that
+phishers register: for brands of the built-in protected list, each class of dnstwist's
+permutations must get its brand named as the target (dnstwist's ``Fuzzer`` runs offline)."""
+
+from __future__ import annotations
+
+import collections
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, cli_path
+
+dnstwist = pytest.importorskip("dnstwist")
+
+TOP = ROOT / "crates" / "audit" / "src" / "data" / "top-domains.txt"
+
+# The share of each class whose brand is named; bitsquatting flips bits into characters
+# that fold to others (the issue's floor), the others at 90%.
+FLOOR = collections.defaultdict(lambda: 0.90, bitsquatting=0.80)
+
+
+def brands(count: int):
+    """The first `count` .com domains of the built-in list with a label of five letters or
+    more, and every protected domain."""
+    protected = [line.strip() for line in TOP.read_text().splitlines() if line.strip()]
+    chosen, labels = [], set()
+    for domain in protected:
+        label, _, suffix = domain.partition(".")
+        if suffix == "com" and len(label) >= 5 and label.isalpha() and label not in labels:
+            labels.add(label)
+            chosen.append(domain)
+    return chosen[:count], set(protected)
+
+
+def test_each_dnstwist_class_gets_its_brand_named(tmp_path: Path):
+    chosen, protected = brands(30)
+    rows = []
+    for brand in chosen:
+        fuzzer = dnstwist.Fuzzer(brand)
+        fuzzer.generate()
+        for permutation in fuzzer.domains:
+            domain = permutation["domain"]
+            if permutation["fuzzer"] == "*original" or domain in protected:
+                continue
+            rows.append((domain, permutation["fuzzer"], brand))
+    names = tmp_path / "permutations.txt"
+    names.write_text("".join(domain + "\n" for domain, _, _ in rows))
+    report = tmp_path / "report.jsonl"
+    done = subprocess.run(
+        [str(cli_path()), "audit", "--format", "names", "--report-format", "jsonl",
+         "--report", str(report), "-q", str(names)],
+        capture_output=True,
+    )
+    assert done.returncode == 1, done.stderr.decode()
+    targets = collections.defaultdict(set)
+    for line in report.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record.get("type") == "finding":
+            targets[record["line"] - 1].add(record.get("target"))
+    total, named = collections.Counter(), collections.Counter()
+    for i, (_, fuzzer, brand) in enumerate(rows):
+        total[fuzzer] += 1
+        named[fuzzer] += brand in targets.get(i, ())
+    assert {"addition", "bitsquatting", "homoglyph", "hyphenation", "insertion", "omission",
+            "repetition", "replacement", "subdomain", "transposition", "vowel-swap"} <= set(total)
+    shares = {fuzzer: named[fuzzer] / total[fuzzer] for fuzzer in total}
+    low = {fuzzer: share for fuzzer, share in shares.items() if share < FLOOR[fuzzer]}
+    assert not low, f"classes under their floor: {low} (all: {shares})"
+
+
+def test_the_protected_domains_and_their_subdomains_are_not_flagged(tmp_path: Path):
+    _, protected = brands(0)
+    names = tmp_path / "protected.txt"
+    names.write_text("".join(f"{d}\nwww.{d}\n" for d in sorted(protected)))
+    done = subprocess.run(
+        [str(cli_path()), "audit", "--format", "names", "--report-format", "jsonl", "-q",
+         "--report", str(tmp_path / "r.jsonl"), str(names)],
+        capture_output=True,
+    )
+    lookalike = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    lookalike = [r for r in lookalike if r.get("check") in ("C35", "C36", "C37", "C38")]
+    assert done.returncode in (0, 1)
+    assert lookalike == []
