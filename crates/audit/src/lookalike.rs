@@ -709,11 +709,11 @@ fn classify(ours: &[char], theirs: &[char]) -> Option<Typo> {
         Ordering::Less => {
             // One character left out.
             let i = first_difference(ours, theirs);
-            (ours[i..] == theirs[i + 1..]).then_some(Typo::Omission)
+            (ours[i..] == theirs[i + 1..] && !another_word(i, ours)).then_some(Typo::Omission)
         }
         Ordering::Greater => {
             let i = first_difference(theirs, ours);
-            if ours[i + 1..] != theirs[i..] {
+            if ours[i + 1..] != theirs[i..] || another_word(i, theirs) {
                 return None;
             }
             let added = ours[i];
@@ -752,6 +752,13 @@ fn classify(ours: &[char], theirs: &[char]) -> Option<Typo> {
                 .then_some(Typo::Transposition)
         }
     }
+}
+
+/// Whether a character left out or added first, leaving `short`, makes another word more
+/// often than a typo: `cloud` and `icloud`, `mail` and `email`. Below six characters the
+/// first one is kept, as Chromium keeps short top domains out of its edit distance.
+fn another_word(i: usize, short: &[char]) -> bool {
+    i == 0 && short.len() < 6
 }
 
 /// The first index where `short` and `long` differ (`short.len()` when one starts the
@@ -935,6 +942,7 @@ mod tests {
             ("papyal", Some(Typo::Transposition)), // y and p swapped
             ("paypal", None),
             ("pyapla", None),
+            ("aypal", None), // the first left out, five left: another word more often
             ("paypalxx", None),
         ];
         for (label, want) in cases {
@@ -1026,6 +1034,7 @@ mod tests {
             "example.com",         // nothing like any
             "bong.com",            // one edit from a label under five characters
             "apple-pie.com",       // a brand and a word that is not of phishing
+            "pple.com",            // the first of a short label left out: another word
             "paypal.blogspot.com", // under a private suffix: the name of blogspot.com
             "аррӏе.рф",            // a Russian word at home under .рф
         ] {
