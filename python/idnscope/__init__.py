@@ -58,13 +58,21 @@ class ConversionError(ValueError):
 
 
 @functools.lru_cache(maxsize=8)
-def _engine_for(protect: Optional[Tuple[str, ...]]) -> Engine:
-    return Engine(list(protect) if protect is not None else None)
+def _engine_for(
+    protect: Optional[Tuple[str, ...]], allow: Optional[Tuple[str, ...]]
+) -> Engine:
+    return Engine(
+        list(protect) if protect is not None else None,
+        list(allow) if allow is not None else None,
+    )
 
 
-def _engine(protect: Optional[Iterable[str]]) -> Engine:
-    """The engine for the built-in protected list plus ``protect`` (cached)."""
-    return _engine_for(None if protect is None else tuple(protect))
+def _engine(protect: Optional[Iterable[str]], allow: Optional[Iterable[str]] = None) -> Engine:
+    """The engine for the built-in protected list plus ``protect``, never flagging the
+    domains of ``allow`` as look-alikes (cached)."""
+    return _engine_for(
+        None if protect is None else tuple(protect), None if allow is None else tuple(allow)
+    )
 
 
 def _to_bytes(value: Value) -> bytes:
@@ -83,8 +91,14 @@ def _like(written: bytes, value: Value) -> Value:
     return written
 
 
-def _convert(mode: str, race: bool, value: Value, protect: Optional[Iterable[str]]):
-    written, findings, _reason = _engine(protect).convert(mode, race, _to_bytes(value))
+def _convert(
+    mode: str,
+    race: bool,
+    value: Value,
+    protect: Optional[Iterable[str]],
+    allow: Optional[Iterable[str]] = None,
+):
+    written, findings, _reason = _engine(protect, allow).convert(mode, race, _to_bytes(value))
     return written, findings
 
 
@@ -98,22 +112,31 @@ def _raise_on_error(findings: List[Finding], kinds: Tuple[str, ...] = _ERRORS) -
 
 
 def decode(
-    name: Value, *, race: bool = False, protect: Optional[Iterable[str]] = None
+    name: Value,
+    *,
+    race: bool = False,
+    protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
 ) -> Value:
     """The name with its valid ACE labels in Unicode (``str`` in, ``str`` out; ``bytes`` in,
     ``bytes`` out). ``race`` also converts valid RACE (``bq--``) labels. Raises
     :class:`ConversionError` when a label is an invalid A-label (``idnscope decode`` would
     keep it and report it)."""
-    written, findings = _convert("decode", race, name, protect)
+    written, findings = _convert("decode", race, name, protect, allow)
     _raise_on_error(findings)
     return _like(written, name)
 
 
-def encode(name: Value, *, protect: Optional[Iterable[str]] = None) -> Value:
+def encode(
+    name: Value,
+    *,
+    protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
+) -> Value:
     """The name with its Unicode labels as A-labels (UTS #46 non-transitional). Raises
     :class:`ConversionError` when a label cannot be encoded, or an ACE label in it is
     invalid."""
-    written, findings = _convert("encode", False, name, protect)
+    written, findings = _convert("encode", False, name, protect, allow)
     _raise_on_error(findings)
     return _like(written, name)
 
@@ -129,16 +152,28 @@ def check(label_or_name: Value) -> Optional[str]:
     return reason
 
 
-def audit(name: Value, *, protect: Optional[Iterable[str]] = None) -> List[Finding]:
+def audit(
+    name: Value,
+    *,
+    protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
+) -> List[Finding]:
     """The findings of ``idnscope audit`` for the name: invalid ACE labels, legacy RACE
-    labels, homographs. ``protect`` adds domains to the built-in protected list. Raises
+    labels, homographs and look-alikes. ``protect`` adds domains to the built-in protected
+    list; ``allow`` lists domains never flagged as look-alikes (``--allow``). Raises
     :class:`ConversionError` for a value that is not one line (``bad-input``)."""
-    _written, findings = _convert("audit", False, name, protect)
+    _written, findings = _convert("audit", False, name, protect, allow)
     _raise_on_error(findings, kinds=("bad-input",))
     return findings
 
 
-def decode_batch(values: Any, *, race: bool = False, protect: Optional[Iterable[str]] = None):
+def decode_batch(
+    values: Any,
+    *,
+    race: bool = False,
+    protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
+):
     """:func:`decode` over an Arrow string array of any producer (an object with
     ``__arrow_c_array__`` or ``__arrow_c_stream__``: pyarrow, Polars, nanoarrow...; read
     without a copy) or anything ``pyarrow.array`` takes. Returns a struct array (or a
@@ -146,15 +181,19 @@ def decode_batch(values: Any, *, race: bool = False, protect: Optional[Iterable[
     it: invalid labels kept), ``reason`` (the first conversion error, or null) and
     ``findings`` (a list of finding structs). Nulls stay null. A value that is not one line
     comes back as it is, with reason ``bad-input`` and that one finding."""
-    return _arrow.run(_engine(protect), "decode", race, values)
+    return _arrow.run(_engine(protect, allow), "decode", race, values)
 
 
-def encode_batch(values: Any, *, protect: Optional[Iterable[str]] = None):
+def encode_batch(
+    values: Any, *, protect: Optional[Iterable[str]] = None, allow: Optional[Iterable[str]] = None
+):
     """:func:`encode` over an Arrow string array; results as for :func:`decode_batch`."""
-    return _arrow.run(_engine(protect), "encode", False, values)
+    return _arrow.run(_engine(protect, allow), "encode", False, values)
 
 
-def audit_batch(values: Any, *, protect: Optional[Iterable[str]] = None):
+def audit_batch(
+    values: Any, *, protect: Optional[Iterable[str]] = None, allow: Optional[Iterable[str]] = None
+):
     """:func:`audit` over an Arrow string array: a list array of finding structs (chunked
     for a chunked input), null where the input is null."""
-    return _arrow.run(_engine(protect), "audit", False, values)
+    return _arrow.run(_engine(protect, allow), "audit", False, values)

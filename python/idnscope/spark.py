@@ -58,6 +58,7 @@ def _apply(
     mode: str,
     race: bool,
     protect: Optional[Iterable[str]],
+    allow: Optional[Iterable[str]],
     names: List[str],
 ) -> DataFrame:
     if column not in df.columns:
@@ -68,6 +69,7 @@ def _apply(
         if name in df.columns:
             raise ValueError(f"the DataFrame has a column {name!r} already")
     protect = None if protect is None else tuple(protect)
+    allow = None if allow is None else tuple(allow)
     added = []
     if mode != "audit":
         added += [StructField(names[0], StringType()), StructField(names[1], StringType())]
@@ -79,7 +81,7 @@ def _apply(
         import idnscope
         from idnscope import _arrow
 
-        engine = idnscope._engine(protect)
+        engine = idnscope._engine(protect, allow)
         for batch in batches:
             result = _arrow.run(engine, mode, race, batch.column(column))
             if mode == "audit":
@@ -99,13 +101,14 @@ def decode(
     *,
     race: bool = False,
     protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
     prefix: Optional[str] = None,
 ) -> DataFrame:
     """``df`` with ``<prefix>_unicode`` (the name as ``idnscope decode`` writes it: valid
     ACE labels in Unicode, invalid ones kept), ``<prefix>_reason`` (the first conversion
     error, or null) and ``<prefix>_findings``. ``prefix`` defaults to the column's name."""
     p = prefix or column
-    return _apply(df, column, "decode", race, protect, [f"{p}_unicode", f"{p}_reason", f"{p}_findings"])
+    return _apply(df, column, "decode", race, protect, allow, [f"{p}_unicode", f"{p}_reason", f"{p}_findings"])
 
 
 def encode(
@@ -113,12 +116,13 @@ def encode(
     column: str,
     *,
     protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
     prefix: Optional[str] = None,
 ) -> DataFrame:
     """``df`` with ``<prefix>_ace`` (the name as ``idnscope encode`` writes it),
     ``<prefix>_reason`` and ``<prefix>_findings``."""
     p = prefix or column
-    return _apply(df, column, "encode", False, protect, [f"{p}_ace", f"{p}_reason", f"{p}_findings"])
+    return _apply(df, column, "encode", False, protect, allow, [f"{p}_ace", f"{p}_reason", f"{p}_findings"])
 
 
 def audit(
@@ -126,9 +130,11 @@ def audit(
     column: str,
     *,
     protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
     prefix: Optional[str] = None,
 ) -> DataFrame:
     """``df`` with ``<prefix>_findings``: what ``idnscope audit`` reports for each name
-    (invalid ACE, legacy RACE, homographs against the built-in list plus ``protect``)."""
+    (invalid ACE, legacy RACE, homographs and look-alikes against the built-in list plus
+    ``protect``, never flagging the domains of ``allow`` as look-alikes)."""
     p = prefix or column
-    return _apply(df, column, "audit", False, protect, [f"{p}_findings"])
+    return _apply(df, column, "audit", False, protect, allow, [f"{p}_findings"])

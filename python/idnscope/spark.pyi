@@ -11,6 +11,7 @@ def decode(
     *,
     race: bool = ...,
     protect: Optional[Iterable[str]] = ...,
+    allow: Optional[Iterable[str]] = ...,
     prefix: Optional[str] = ...,
 ) -> DataFrame:
     """df with <prefix>_unicode, <prefix>_reason and <prefix>_findings."""
@@ -20,6 +21,7 @@ def encode(
     column: str,
     *,
     protect: Optional[Iterable[str]] = ...,
+    allow: Optional[Iterable[str]] = ...,
     prefix: Optional[str] = ...,
 ) -> DataFrame:
     """df with <prefix>_ace, <prefix>_reason and <prefix>_findings."""
@@ -29,6 +31,7 @@ def audit(
     column: str,
     *,
     protect: Optional[Iterable[str]] = ...,
+    allow: Optional[Iterable[str]] = ...,
     prefix: Optional[str] = ...,
 ) -> DataFrame:
     """df with <prefix>_findings."""

@@ -6,7 +6,7 @@ mod arrow;
 
 use std::sync::{Arc, Mutex};
 
-use idnscope::audit::{Homographs, Protected};
+use idnscope::audit::{Homographs, Protected, Suffixes};
 use idnscope::convert::{BadInput, Converted, Converter};
 use idnscope::rewrite::Mode;
 use pyo3::exceptions::PyValueError;
@@ -101,20 +101,27 @@ fn bad_input_list<'py>(
 
 #[pymethods]
 impl Engine {
-    /// An engine that protects the built-in domains plus `protect` (Unicode or ACE).
+    /// An engine that protects the built-in domains plus `protect` (Unicode or ACE), and
+    /// never flags the domains of `allow` as look-alikes.
     #[new]
-    #[pyo3(signature = (protect=None))]
-    fn new(protect: Option<Vec<String>>) -> PyResult<Self> {
+    #[pyo3(signature = (protect=None, allow=None))]
+    fn new(protect: Option<Vec<String>>, allow: Option<Vec<String>>) -> PyResult<Self> {
         let mut protected = Protected::builtin();
-        if let Some(domains) = protect {
-            protected
-                .add_domains(domains.iter().map(String::as_str))
-                .map_err(|(at, message)| {
-                    PyValueError::new_err(format!("protect[{at}]: {message}"))
-                })?;
+        let mut allowed = Protected::default();
+        for (list, domains, what) in [
+            (&mut protected, protect, "protect"),
+            (&mut allowed, allow, "allow"),
+        ] {
+            if let Some(domains) = domains {
+                list.add_domains(domains.iter().map(String::as_str))
+                    .map_err(|(at, message)| {
+                        PyValueError::new_err(format!("{what}[{at}]: {message}"))
+                    })?;
+            }
         }
+        let homographs = Homographs::with_suffixes(protected, Suffixes::builtin(), &allowed);
         Ok(Engine {
-            homographs: Arc::new(Homographs::new(protected)),
+            homographs: Arc::new(homographs),
             idle: Mutex::new(Vec::new()),
         })
     }

@@ -84,3 +84,30 @@ def test_the_protected_domains_and_their_subdomains_are_not_flagged(tmp_path: Pa
     lookalike = [r for r in lookalike if r.get("check") in ("C35", "C36", "C37", "C38")]
     assert done.returncode in (0, 1)
     assert lookalike == []
+
+
+def test_allow_is_the_command_lines_allow(tmp_path: Path):
+    import idnscope
+
+    names = ["paypa1.com", "www.paypa1.com", "rnicrosoft.com", "köhls.de"]
+    allowed = ["paypa1.com"]
+    source = tmp_path / "names.txt"
+    source.write_text("".join(n + "\n" for n in names), encoding="utf-8")
+    allow = tmp_path / "allow.txt"
+    allow.write_text("".join(a + "\n" for a in allowed))
+    for given in (None, allowed):
+        command = [str(cli_path()), "audit", "--format", "names", "--report-format", "jsonl",
+                   "-q", "--report", str(tmp_path / "r.jsonl"), str(source)]
+        if given:
+            command[2:2] = ["--allow", str(allow)]
+        subprocess.run(command, capture_output=True)
+        want = collections.defaultdict(list)
+        for line in (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if record.get("type") == "finding":
+                want[record["line"] - 1].append((record["reason"], record.get("target")))
+        for i, name in enumerate(names):
+            got = [(f["reason"], f["target"]) for f in idnscope.audit(name, allow=given)]
+            assert got == want.get(i, []), (name, given)
+    assert idnscope.audit("paypa1.com")[0]["reason"] == "ascii-lookalike"
+    assert idnscope.audit("paypa1.com", allow=allowed) == []
