@@ -443,3 +443,51 @@ fn no_name_of_the_sample_list_is_a_homograph() {
         .collect();
     assert!(flagged.is_empty(), "{}", flagged.join("\n"));
 }
+
+/// `--protect`, `--allow` and `--psl` together: a look-alike under another suffix names its
+/// target; an allowed domain is not flagged; a list read with `--psl` decides which label is
+/// the registrable one; a file that holds no suffix is refused.
+#[test]
+fn allow_and_psl_shape_the_lookalikes_of_the_registrable_domain() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let protect = write("protect.txt", "kohls.com\n");
+    let allow = write("allow.txt", "k0hls.com\n");
+    // A list in which `shop.example` is a public suffix, as a registry's own would say.
+    let psl = write(
+        "psl.dat",
+        "// ===BEGIN ICANN DOMAINS===\ncom\nde\nshop.example\n",
+    );
+    let names: Vec<String> = ["köhls.de", "k0hls.com", "k0hls.shop.example"]
+        .map(String::from)
+        .to_vec();
+    let reasons = |args: &[&str]| -> Vec<Vec<(String, Option<String>)>> {
+        by_line(&audit(&names, args), names.len())
+            .into_iter()
+            .map(|found| found.into_iter().map(|(_, r, t)| (r, t)).collect())
+            .collect()
+    };
+    let lookalike = |reason: &str| vec![(reason.to_owned(), Some("kohls.com".to_owned()))];
+    let given = reasons(&["--protect", &protect, "--allow", &allow, "--psl", &psl]);
+    assert_eq!(given[0], lookalike("other-suffix"));
+    assert_eq!(given[1], []);
+    // Under that list, `k0hls` is the registrable label of `k0hls.shop.example`.
+    assert_eq!(given[2], lookalike("ascii-lookalike"));
+    // Under the built-in list, `example` is the suffix and `shop` the registrable label.
+    let builtin = reasons(&["--protect", &protect]);
+    assert_eq!(builtin[1], lookalike("ascii-lookalike"));
+    assert_eq!(builtin[2], []);
+    let empty = write("empty.dat", "// nothing\n");
+    let refused = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["audit", "--psl", &empty, "-"])
+        .write_stdin("a.example\n")
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("empty.dat"));
+}
