@@ -317,7 +317,8 @@ impl Lookalikes {
         }
         let text = name.text;
         let at = self.suffixes.registrable_icann(text)?;
-        if self.exempt.contains(&hash_str(&text[at.start..])) {
+        let registrable = hash_str(&text[at.start..]);
+        if self.exempt.contains(&registrable) {
             return None;
         }
         // The label of the registrable domain, and its index among the name's labels.
@@ -325,7 +326,7 @@ impl Lookalikes {
         let label = &text[at.start..at.suffix - 1];
         let suffix = &text[at.suffix..];
         // A key that is never 0, the empty slot.
-        let key = hash_str(&text[at.start..]) | 1;
+        let key = registrable | 1;
         let cleared = scratch
             .cleared
             .get_or_insert_with(|| Slots::new(CLEARED_SLOTS, || 0));
