@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import json
+import socket
 import subprocess
 from pathlib import Path
 
@@ -13,7 +14,12 @@ import pytest
 
 from conftest import ROOT, cli_path
 
+# dnstwist sets a process-wide socket timeout (12 s) when it is imported: the other tests'
+# sockets (the Spark gateway's, whose calls can take longer on a busy machine) must not
+# inherit it.
+_TIMEOUT = socket.getdefaulttimeout()
 dnstwist = pytest.importorskip("dnstwist")
+socket.setdefaulttimeout(_TIMEOUT)
 
 TOP = ROOT / "crates" / "audit" / "src" / "data" / "top-domains.txt"
 
