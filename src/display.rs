@@ -147,6 +147,7 @@ mod tests {
                 check: None,
             },
             dns: None,
+            seen: None,
         };
         let mut plain = Vec::new();
         let mut writer = ReportWriter::new(Format::Text, &mut plain);

@@ -40,6 +40,7 @@
 //!         check: Some(Check::MixedScript),
 //!     },
 //!     dns: None,
+//!     seen: None,
 //! });
 //! let mut html = Vec::new();
 //! page.write(Some(&Stats::default()), &mut html).unwrap();
@@ -55,7 +56,8 @@ use std::io::{self, Write};
 use unicode_script::{Script, UnicodeScript};
 
 use crate::display::escape_controls;
-use crate::finding::{Finding, Kind};
+use crate::finding::{Finding, Kind, Seen};
+use crate::groups::{GroupBy, Grouped};
 use crate::stats::Stats;
 
 /// Most findings listed in the table; the charts count them all.
@@ -127,6 +129,8 @@ pub struct HtmlReport {
     table_full: bool,
     marks: usize,
     unmarked: u64,
+    /// The groups of a grouped audit, shown in a table of their own.
+    groups: Option<(GroupBy, Grouped)>,
 }
 
 impl Default for HtmlReport {
@@ -155,7 +159,14 @@ impl HtmlReport {
             table_full: false,
             marks: 0,
             unmarked: 0,
+            groups: None,
         }
+    }
+
+    /// Shows `grouped`, the groups of a grouped audit by `by`, in a table before the
+    /// findings: the answers, the most reached first.
+    pub fn set_groups(&mut self, by: GroupBy, grouped: Grouped) {
+        self.groups = Some((by, grouped));
     }
 
     /// Findings added so far.
@@ -243,6 +254,7 @@ impl HtmlReport {
         out.write_all(HEAD.as_bytes())?;
         self.write_totals(stats, &mut out)?;
         self.write_charts(&mut out)?;
+        self.write_groups(&mut out)?;
         self.write_table(&mut out)?;
         writeln!(out, "<script>{SCRIPT}</script>\n</body>\n</html>")?;
         out.flush()
@@ -424,6 +436,70 @@ impl HtmlReport {
             h + 16.0,
             group(end)
         )
+    }
+
+    /// The groups' table, the first [`MAX_ROWS`] of them (a note says how many more).
+    fn write_groups<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        let Some((by, grouped)) = &self.groups else {
+            return Ok(());
+        };
+        let word = by.word();
+        writeln!(
+            out,
+            "<section class=\"list\"><h2>Look-alike {word}s reached</h2>\n\
+             <table id=\"groups\"><thead><tr>\
+             <th data-type=\"text\">{word}</th><th data-type=\"number\">occurrences</th>\
+             <th data-type=\"number\">clients</th><th data-type=\"text\">first seen</th>\
+             <th data-type=\"text\">last seen</th><th data-type=\"text\">imitates</th>\
+             <th data-type=\"text\">reasons</th><th data-type=\"text\">top clients</th>\
+             <th data-type=\"text\">first at</th></tr></thead><tbody>"
+        )?;
+        let time = |t: Option<i64>| t.map_or_else(String::new, Seen::rfc3339);
+        for g in grouped.groups.iter().take(MAX_ROWS) {
+            let targets: Vec<&str> = g.targets.iter().map(String::as_str).collect();
+            let reasons: Vec<&str> = g.reasons.iter().map(String::as_str).collect();
+            let top: Vec<String> = g
+                .top_clients()
+                .iter()
+                .map(|(client, count)| format!("{client} ({count})"))
+                .collect();
+            writeln!(
+                out,
+                "<tr><td><bdi>{}</bdi></td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td>\
+                 <td>{}</td><td>{}</td><td>{}</td><td><bdi>{}</bdi>:{}:{}</td></tr>",
+                esc(&g.key),
+                g.occurrences,
+                g.clients(),
+                if g.clients_exact { "" } else { "+" },
+                time(g.first_seen),
+                time(g.last_seen),
+                esc(&targets.join(", ")),
+                esc(&reasons.join(", ")),
+                esc(&top.join(", ")),
+                esc(&g.first_at.file),
+                g.first_at.line,
+                g.first_at.column
+            )?;
+        }
+        writeln!(out, "</tbody></table>")?;
+        if grouped.groups.len() > MAX_ROWS {
+            writeln!(
+                out,
+                "<p class=\"note\">The table lists the {} {word}s reached most of {}.</p>",
+                group(MAX_ROWS as u64),
+                group(grouped.groups.len() as u64)
+            )?;
+        }
+        if grouped.findings_left_out > 0 {
+            writeln!(
+                out,
+                "<p class=\"note\">{} findings of {word}s past the first {} were left out \
+                 (--max-groups).</p>",
+                group(grouped.findings_left_out),
+                group(grouped.max_groups as u64)
+            )?;
+        }
+        writeln!(out, "</section>")
     }
 
     fn write_table<W: Write>(&self, out: &mut W) -> io::Result<()> {
@@ -771,6 +847,7 @@ mod tests {
                 check: None,
             },
             dns: None,
+            seen: None,
         }
     }
 

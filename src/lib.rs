@@ -180,6 +180,7 @@
 
 pub mod convert;
 pub mod display;
+pub mod groups;
 pub mod html_report;
 pub mod job;
 pub mod lines;

@@ -47,7 +47,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::audit::Homographs;
-use crate::finding::Finding;
+use crate::finding::{Finding, Seen};
 use crate::input::capture::{CaptureError, Problem};
 use crate::input::format::{self, InputKind};
 use crate::input::scanner::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
@@ -499,8 +499,24 @@ impl Pipeline {
                 out.write_all(&joined).map_err(RunError::Output)?;
             }
             if findings.reads_findings() {
+                // The line of each finding, for when and by whom its record was made; the
+                // first line of a chunk that starts inside it is not whole here.
+                let mut lines = LineCursor::new(chunk.data);
+                let mut seen_on: Option<(u64, Option<Seen>)> = None;
                 for f in result.findings() {
                     let found = &f.found;
+                    let seen = match &seen_on {
+                        Some((line, seen)) if *line == f.line => seen.clone(),
+                        _ => {
+                            let whole = f.line > 0 || !chunk.starts_mid_line;
+                            let seen = lines
+                                .line(f.line)
+                                .filter(|_| whole)
+                                .and_then(|line| scanner.seen(line));
+                            seen_on = Some((f.line, seen.clone()));
+                            seen
+                        }
+                    };
                     findings
                         .finding(&Finding {
                             file: file.to_owned(),
@@ -510,6 +526,7 @@ impl Pipeline {
                             label: found.label.clone(),
                             verdict: found.verdict.clone(),
                             dns: None,
+                            seen,
                         })
                         .map_err(RunError::Report)?;
                 }
@@ -925,6 +942,40 @@ fn chunk_end<S: Scanner>(
             Some(end) => (start + end, false),
             None => (limit, false),
         },
+    }
+}
+
+/// The lines of a chunk, found one after the other.
+struct LineCursor<'a> {
+    data: &'a [u8],
+    /// The number of the line that starts at `start`.
+    line: u64,
+    start: usize,
+}
+
+impl<'a> LineCursor<'a> {
+    fn new(data: &'a [u8]) -> Self {
+        LineCursor {
+            data,
+            line: 0,
+            start: 0,
+        }
+    }
+
+    /// Line `line` (counted from 0), without its line end; `None` past the data. Lines
+    /// asked for in order are found in one pass.
+    fn line(&mut self, line: u64) -> Option<&'a [u8]> {
+        if line < self.line {
+            (self.line, self.start) = (0, 0);
+        }
+        while self.line < line {
+            let end = memchr::memchr(b'\n', self.data.get(self.start..)?)?;
+            self.start += end + 1;
+            self.line += 1;
+        }
+        let rest = self.data.get(self.start..)?;
+        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        Some(&rest[..end])
     }
 }
 

@@ -16,7 +16,8 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::display::{escape_controls, write_colored_finding};
-use crate::finding::{DnsSite, Finding};
+use crate::finding::{DnsSite, Finding, Seen};
+use crate::groups::{Group, GroupBy, Grouped};
 use crate::html_report::HtmlReport;
 use crate::input::capture::Problem;
 use crate::input::format::{self, InputKind};
@@ -125,6 +126,11 @@ impl<W: Write> ReportWriter<W> {
     pub fn with_capture_keys(mut self, capture_keys: bool) -> Self {
         self.capture_keys = capture_keys;
         self
+    }
+
+    /// The format written.
+    pub fn format(&self) -> Format {
+        self.format
     }
 
     /// Whether findings are counted, not written ([`ReportWriter::silenced`]).
@@ -284,6 +290,263 @@ impl<W: Write> ReportWriter<W> {
     }
 }
 
+impl<W: Write> ReportWriter<W> {
+    /// Writes the groups of a grouped audit ([`crate::groups`]), in the writer's format:
+    /// a table (text), one `"type":"domain"` or `"type":"name"` record per group and a
+    /// `"type":"left-out"` record when the bound left findings out (JSON Lines), a header
+    /// and a row per group (CSV), or a table on the page (HTML, written at
+    /// [`ReportWriter::finish`]).
+    pub fn write_groups(&mut self, by: GroupBy, grouped: &Grouped) -> io::Result<()> {
+        if self.silent {
+            return Ok(());
+        }
+        match self.format {
+            Format::Text => write_group_table(&mut self.out, by, grouped),
+            Format::Jsonl => {
+                for group in &grouped.groups {
+                    write_json(&mut self.out, &JsonGroup::new(by, group))?;
+                }
+                if grouped.findings_left_out > 0 {
+                    write_json(
+                        &mut self.out,
+                        &serde_json::json!({
+                            "type": "left-out",
+                            "findings": grouped.findings_left_out,
+                            "occurrences": grouped.occurrences_left_out,
+                            "max_groups": grouped.max_groups,
+                        }),
+                    )?;
+                }
+                Ok(())
+            }
+            Format::Csv => {
+                self.csv_header_done = true;
+                let mut header = vec![by.word()];
+                header.extend(GROUP_KEYS);
+                write_csv_row(&mut self.out, &header)?;
+                for group in &grouped.groups {
+                    write_csv_row(&mut self.out, &group_cells(group))?;
+                }
+                if grouped.findings_left_out > 0 {
+                    let note = left_out_note(grouped);
+                    let mut row = vec![note];
+                    row.resize(GROUP_KEYS.len() + 1, String::new());
+                    write_csv_row(&mut self.out, &row)?;
+                }
+                Ok(())
+            }
+            Format::Html => {
+                if let Some(page) = &mut self.html {
+                    page.set_groups(by, grouped.clone());
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The CSV columns of a group after its key.
+const GROUP_KEYS: [&str; 15] = [
+    "occurrences",
+    "findings",
+    "first_seen",
+    "last_seen",
+    "clients",
+    "clients_exact",
+    "top_clients",
+    "targets",
+    "kinds",
+    "reasons",
+    "names",
+    "file",
+    "line",
+    "column",
+    "message",
+];
+
+/// A group's cells in the order of [`GROUP_KEYS`], after its key.
+fn group_cells(group: &Group) -> Vec<String> {
+    let join = |set: &std::collections::BTreeSet<String>| {
+        set.iter().map(String::as_str).collect::<Vec<_>>().join(" ")
+    };
+    let top = group
+        .top_clients()
+        .iter()
+        .map(|(client, count)| format!("{client}={count}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let time = |t: Option<i64>| t.map(Seen::rfc3339).unwrap_or_default();
+    [
+        group.key.clone(),
+        group.occurrences.to_string(),
+        group.findings.to_string(),
+        time(group.first_seen),
+        time(group.last_seen),
+        group.clients().to_string(),
+        group.clients_exact.to_string(),
+        top,
+        join(&group.targets),
+        group.kinds.iter().copied().collect::<Vec<_>>().join(" "),
+        join(&group.reasons),
+        join(&group.names),
+        group.first_at.file.clone(),
+        group.first_at.line.to_string(),
+        group.first_at.column.to_string(),
+        group.message.clone(),
+    ]
+    .into_iter()
+    .map(|cell| no_formula(&cell).into_owned())
+    .collect()
+}
+
+/// The line that says what the bound left out.
+fn left_out_note(grouped: &Grouped) -> String {
+    format!(
+        "{} findings in {} records of domains or names past the first {} were left out: \
+         raise --max-groups to see them",
+        grouped.findings_left_out, grouped.occurrences_left_out, grouped.max_groups
+    )
+}
+
+/// The text table of the groups: occurrences, clients, first and last seen, the key, the
+/// targets, the reasons and the first place.
+fn write_group_table<W: Write>(out: &mut W, by: GroupBy, grouped: &Grouped) -> io::Result<()> {
+    let time = |t: Option<i64>| t.map_or_else(|| "-".to_owned(), Seen::rfc3339);
+    let or_dash = |text: String| {
+        if text.is_empty() {
+            "-".to_owned()
+        } else {
+            text
+        }
+    };
+    let mut rows = vec![[
+        "OCCURRENCES".to_owned(),
+        "CLIENTS".to_owned(),
+        "FIRST SEEN".to_owned(),
+        "LAST SEEN".to_owned(),
+        by.word().to_uppercase(),
+        "TARGET".to_owned(),
+        "REASONS".to_owned(),
+        "FIRST AT".to_owned(),
+    ]];
+    for group in &grouped.groups {
+        let clients = format!(
+            "{}{}",
+            group.clients(),
+            if group.clients_exact { "" } else { "+" }
+        );
+        rows.push([
+            group.occurrences.to_string(),
+            clients,
+            time(group.first_seen),
+            time(group.last_seen),
+            escape_controls(&group.key).into_owned(),
+            or_dash(
+                group
+                    .targets
+                    .iter()
+                    .map(|t| escape_controls(t).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+            group.reasons.iter().cloned().collect::<Vec<_>>().join(","),
+            format!(
+                "{}:{}:{}",
+                escape_controls(&group.first_at.file),
+                group.first_at.line,
+                group.first_at.column
+            ),
+        ]);
+    }
+    let mut widths = [0usize; 8];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    for row in &rows {
+        let mut line = String::new();
+        for (i, (cell, width)) in row.iter().zip(widths).enumerate() {
+            let pad = width - cell.chars().count();
+            if i < 2 {
+                // Counts, right-aligned.
+                line.extend(std::iter::repeat_n(' ', pad));
+                line.push_str(cell);
+            } else if i + 1 < row.len() {
+                line.push_str(cell);
+                line.extend(std::iter::repeat_n(' ', pad));
+            } else {
+                line.push_str(cell);
+            }
+            if i + 1 < row.len() {
+                line.push_str("  ");
+            }
+        }
+        writeln!(out, "{line}")?;
+    }
+    if grouped.findings_left_out > 0 {
+        writeln!(out, "{}", left_out_note(grouped))?;
+    }
+    Ok(())
+}
+
+/// A JSON Lines group record.
+#[derive(Serialize)]
+struct JsonGroup<'a> {
+    #[serde(rename = "type")]
+    kind_of_record: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    domain: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    occurrences: u64,
+    findings: u64,
+    first_seen: Option<String>,
+    last_seen: Option<String>,
+    clients: usize,
+    clients_exact: bool,
+    top_clients: Vec<serde_json::Value>,
+    targets: &'a std::collections::BTreeSet<String>,
+    kinds: &'a std::collections::BTreeSet<&'static str>,
+    reasons: &'a std::collections::BTreeSet<String>,
+    names: &'a std::collections::BTreeSet<String>,
+    names_exact: bool,
+    file: &'a str,
+    line: u64,
+    column: u64,
+    message: &'a str,
+}
+
+impl<'a> JsonGroup<'a> {
+    fn new(by: GroupBy, group: &'a Group) -> Self {
+        JsonGroup {
+            kind_of_record: by.word(),
+            domain: (by == GroupBy::Domain).then_some(group.key.as_str()),
+            name: (by == GroupBy::Name).then_some(group.key.as_str()),
+            occurrences: group.occurrences,
+            findings: group.findings,
+            first_seen: group.first_seen.map(Seen::rfc3339),
+            last_seen: group.last_seen.map(Seen::rfc3339),
+            clients: group.clients(),
+            clients_exact: group.clients_exact,
+            top_clients: group
+                .top_clients()
+                .into_iter()
+                .map(|(client, count)| serde_json::json!({"client": client, "count": count}))
+                .collect(),
+            targets: &group.targets,
+            kinds: &group.kinds,
+            reasons: &group.reasons,
+            names: &group.names,
+            names_exact: group.names_exact,
+            file: &group.first_at.file,
+            line: group.first_at.line,
+            column: group.first_at.column,
+            message: &group.message,
+        }
+    }
+}
+
 /// A CSV cell that a spreadsheet cannot take for a formula: `'` put in front of one that
 /// starts with `=`, `+`, `-`, `@`, a tab or a CR (as OWASP's advice on CSV injection says).
 fn no_formula(cell: &str) -> Cow<'_, str> {
@@ -391,6 +654,7 @@ mod tests {
                 check: None,
             },
             dns: None,
+            seen: None,
         }
     }
 

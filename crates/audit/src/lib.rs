@@ -123,6 +123,11 @@ impl Homographs {
         &self.protected
     }
 
+    /// The public suffixes that registrable domains are read by.
+    pub fn suffixes(&self) -> &Suffixes {
+        self.lookalikes.suffixes()
+    }
+
     /// Whether a name whose labels are all ASCII but its top-level domain `tld` (lower
     /// case; a name of two labels or more, or absolute) is sure to get no finding: the
     /// label checks leave out ASCII labels and the TLD, and the name checks need a

@@ -310,6 +310,11 @@ impl Lookalikes {
         lookalikes
     }
 
+    /// The public suffixes in use.
+    pub fn suffixes(&self) -> &Suffixes {
+        &self.suffixes
+    }
+
     /// The look-alike checks on `name`: the first that fires.
     pub fn check(&self, name: &UnicodeName<'_>, scratch: &mut LookalikeScratch) -> Option<Spoof> {
         if self.brands.is_empty() || name.labels.len() < 2 {

@@ -11,6 +11,7 @@ use idnscope::audit::{Homographs, Protected, Suffixes};
 use idnscope::display::{escape_controls, quote_input};
 
 use idnscope::finding::Finding;
+use idnscope::groups::{GroupBy, Grouper};
 use idnscope::input::capture::Problem;
 use idnscope::input::format::{fallback_line, InputKind};
 #[cfg(unix)]
@@ -32,7 +33,9 @@ use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
 use super::streams::{stdin_input, LineFlush, StdStream, StdinInput, Target};
 use super::targets::{check_distinct, check_stdout};
-use super::{InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE};
+use super::{
+    GroupByArg, InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE,
+};
 
 /// What a job that ran to its end found.
 struct Done {
@@ -96,6 +99,14 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         ReportFormat::Csv => Format::Csv,
         ReportFormat::Html => Format::Html,
     };
+    let group_by = match args.group_by {
+        GroupByArg::Domain => Some(GroupBy::Domain),
+        GroupByArg::Name => Some(GroupBy::Name),
+        GroupByArg::None => None,
+    };
+    if group_by.is_some() && args.max_groups == 0 {
+        return Err(Fatal("--max-groups must be 1 or more".into()));
+    }
     let targets = Targets::of(mode, args, format)?;
     let outputs: Vec<(&str, &Path)> = [
         ("-o/--output", targets.output.as_ref()),
@@ -124,11 +135,12 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     } else {
         args.threads
     };
+    let homographs = Arc::new(homographs(args)?);
     let options = Options {
         mode,
         profile: Profile::default(),
         threads,
-        homographs: Some(Arc::new(homographs(args)?)),
+        homographs: Some(Arc::clone(&homographs)),
         chunks: ChunkLimits::default(),
         verdict_caches: true,
     };
@@ -168,6 +180,8 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         .silenced(targets.report_silenced);
 
     let mut total = Stats::default();
+    let mut groups =
+        group_by.map(|by| Grouper::new(by, &homographs).with_max_groups(args.max_groups));
 
     // One output for all inputs (standard output or -o), unless rewriting in place.
     let mut shared_output = match &targets.output {
@@ -193,6 +207,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         &mut Reporting {
             report: &mut report,
             bar: &bar,
+            groups: groups.as_mut(),
         },
         &mut total,
         &mut unreadable,
@@ -247,7 +262,17 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     // A stopped run has no figures to tell: the stopped input's are not counted. A JSON
     // Lines report of a run that ended always ends with them, and an HTML page shows them.
     let done = ended == Ended::Done;
-    let findings = report.written();
+    let findings = match (groups.take(), group_by) {
+        (Some(groups), Some(by)) => {
+            let findings = groups.findings();
+            let grouped = groups.finish();
+            report
+                .write_groups(by, &grouped)
+                .map_err(|e| Fatal(format!("{}: {e}", report_destination.name)))?;
+            findings
+        }
+        _ => report.written(),
+    };
     let figures = done && (args.stats || matches!(format, Format::Jsonl | Format::Html));
     match report.finish(figures.then_some(&total)) {
         Err(_)
@@ -344,7 +369,7 @@ fn run_inputs(
     inputs: &[PathBuf],
     job: &job::Job<'_>,
     mut shared_output: Option<&mut Output>,
-    reports: &mut Reporting<'_, '_>,
+    reports: &mut Reporting<'_, '_, '_>,
     total: &mut Stats,
     unreadable: &mut usize,
 ) -> Result<Ended, Fatal> {
@@ -597,18 +622,30 @@ fn follow_input(path: &Path) -> Result<Source, Fatal> {
 
 /// The report, with a capture's problems written on standard error around the progress
 /// bar.
-struct Reporting<'r, 'w> {
+struct Reporting<'r, 'w, 'h> {
     report: &'r mut ReportWriter<&'w mut dyn Write>,
     bar: &'r ProgressBar,
+    /// `--group-by`: the findings are grouped (and, for an HTML page, also written, for
+    /// its charts).
+    groups: Option<&'r mut Grouper<'h>>,
 }
 
-impl Sink for Reporting<'_, '_> {
+impl Sink for Reporting<'_, '_, '_> {
     fn finding(&mut self, finding: &Finding) -> io::Result<()> {
-        self.report.write(finding)
+        match &mut self.groups {
+            Some(groups) => {
+                groups.add(finding);
+                if self.report.format() == Format::Html {
+                    self.report.write(finding)?;
+                }
+                Ok(())
+            }
+            None => self.report.write(finding),
+        }
     }
 
     fn reads_findings(&self) -> bool {
-        self.report.reads_findings()
+        self.groups.is_some() || self.report.reads_findings()
     }
 
     fn count(&mut self, count: u64) {

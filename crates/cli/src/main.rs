@@ -82,7 +82,13 @@ Examples:
     #[command(after_help = "\
 Every name holding a Unicode label (decoded from ACE, raw UTF-8 or escaped) is checked as
 browsers check it, and a look-alike of a protected domain names the domain it imitates.
+Every other name, in ASCII, is checked for look-alikes of the protected domains under any
+suffix: homoglyphs (paypa1.com), typos (paypl.com) and the brand embedded (paypal-login.com).
 Legacy bq-- labels are always reported, so --race is refused.
+
+--group-by domain answers per look-alike domain instead of per occurrence: how often, first
+and last seen, by how many clients and which, where the log or capture gives times and
+clients.
 
 Captures (pcap, pcapng, dnstap) are read too: a finding's LINE is then the packet or frame
 number and its COLUMN the name's offset in the DNS message, and JSON Lines and CSV add time,
@@ -94,6 +100,7 @@ Examples:
   idnscope audit --protect samples/protect.txt samples/example.zone
   idnscope audit --report-format html --report audit.html samples/queries.log
   idnscope audit --report-format csv --report findings.csv samples/names.txt
+  idnscope audit --group-by domain samples/queries.log  # one row per look-alike domain
   idnscope audit -q samples/names.txt || echo flagged  # exit status only
   idnscope gen dnstap --size 1M --invalid-ratio 0.01 | idnscope audit --report-format jsonl -")]
     Audit(JobArgs),
@@ -200,6 +207,17 @@ enum ReportFormat {
     Html,
 }
 
+/// What `--group-by` groups findings by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GroupByArg {
+    /// The registrable domain of the flagged name (by the Public Suffix List).
+    Domain,
+    /// The flagged name.
+    Name,
+    /// No grouping: one finding per occurrence.
+    None,
+}
+
 /// When to show a progress bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Progress {
@@ -231,6 +249,14 @@ struct JobArgs {
     /// Findings format
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     report_format: ReportFormat,
+    /// One answer per flagged registrable domain or name, in place of one finding per
+    /// occurrence: occurrences, first and last seen, clients, targets, reasons, names
+    #[arg(long, value_enum, value_name = "BY", default_value_t = GroupByArg::None)]
+    group_by: GroupByArg,
+    /// --group-by: most groups kept; the findings of further domains are counted as left
+    /// out, and the report says how many
+    #[arg(long, value_name = "N", default_value_t = idnscope::groups::DEFAULT_MAX_GROUPS)]
+    max_groups: usize,
     /// Worker threads (0 = all cores; 1 = one thread that also reads and writes; more than
     /// four per core are capped at that)
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]

@@ -38,7 +38,7 @@ pub fn run(args: &ManArgs, command: clap::Command) -> u8 {
     };
     let mut roff = Vec::new();
     // Rendering into memory cannot fail.
-    if let Err(e) = clap_mangen::Man::new(page).render(&mut roff) {
+    if let Err(e) = render(&page, &mut roff) {
         let _ = std::io::Write::write_all(
             &mut std::io::stderr(),
             format!("idnscope: man: {e}\n").as_bytes(),
@@ -46,4 +46,90 @@ pub fn run(args: &ManArgs, command: clap::Command) -> u8 {
         return super::EXIT_TROUBLE;
     }
     super::write_stdout(&roff)
+}
+
+/// The page of `command`: clap_mangen's sections, then the text after the options
+/// (NOTES), the examples it holds (EXAMPLES) and the exit statuses (EXIT STATUS).
+fn render(command: &clap::Command, out: &mut Vec<u8>) -> std::io::Result<()> {
+    let man = clap_mangen::Man::new(command.clone());
+    man.render_title(out)?;
+    man.render_name_section(out)?;
+    man.render_synopsis_section(out)?;
+    man.render_description_section(out)?;
+    if command.get_arguments().any(|a| !a.is_hide_set()) {
+        man.render_options_section(out)?;
+    }
+    if command.has_subcommands() {
+        man.render_subcommands_section(out)?;
+    }
+    let after = command
+        .get_after_help()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let (notes, examples) = match after.find("Examples:\n") {
+        Some(at) => (&after[..at], &after[at + "Examples:\n".len()..]),
+        None => (after.as_str(), ""),
+    };
+    if !notes.trim().is_empty() {
+        out.extend_from_slice(b".SH NOTES\n");
+        for paragraph in notes.trim().split("\n\n") {
+            out.extend_from_slice(b".PP\n");
+            for line in paragraph.lines() {
+                push_line(out, line);
+            }
+        }
+    }
+    if !examples.trim().is_empty() {
+        out.extend_from_slice(b".SH EXAMPLES\n.nf\n");
+        for line in examples.lines() {
+            push_line(out, line.strip_prefix("  ").unwrap_or(line));
+        }
+        out.extend_from_slice(b".fi\n");
+    }
+    out.extend_from_slice(b".SH \"EXIT STATUS\"\n");
+    for line in exit_statuses(command.get_name()) {
+        out.extend_from_slice(b".TP\n");
+        push_line(out, &line[..1]);
+        push_line(out, &line[2..]);
+    }
+    man.render_version_section(out)
+}
+
+/// One line of text in roff: backslashes written as `\e`, and a line that starts with a
+/// control character (`.` or `'`) made text with `\&`.
+fn push_line(out: &mut Vec<u8>, line: &str) {
+    if line.starts_with(['.', '\'']) {
+        out.extend_from_slice(b"\\&");
+    }
+    out.extend_from_slice(line.replace('\\', "\\e").as_bytes());
+    out.push(b'\n');
+}
+
+/// The exit statuses of the command `name` (`idnscope` itself: those of every command),
+/// each `STATUS meaning`.
+fn exit_statuses(name: &str) -> &'static [&'static str] {
+    match name {
+        "decode" | "encode" | "audit" => &[
+            "0 every input was read and nothing was reported",
+            "1 findings were reported, or an input could not be read (the others were)",
+            "2 the job could not be done: a refused option, an input that cannot be parsed, \
+             an output that could not be written",
+        ],
+        "punycode" | "race" => &[
+            "0 every string was converted",
+            "1 a string could not be converted (reported with its line; the others were)",
+            "2 the job could not be done: a refused option, an output that could not be \
+             written",
+        ],
+        "gen" | "protect" | "completions" | "man" => &[
+            "0 written",
+            "2 the job could not be done: a refused option, an input or output that could \
+             not be read or written",
+        ],
+        _ => &[
+            "0 finished with nothing to report",
+            "1 finished with findings, or with inputs that could not be read",
+            "2 could not do the job",
+        ],
+    }
 }

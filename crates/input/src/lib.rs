@@ -10,6 +10,7 @@ pub mod format;
 #[cfg(unix)]
 pub mod include;
 pub mod log;
+pub mod log_site;
 pub mod names;
 mod plain_lines;
 pub mod rdata;

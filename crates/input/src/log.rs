@@ -1,12 +1,14 @@
 //! The `log` format: any text. Every domain name that holds an ACE label or a non-ASCII
 //! character is found where it stands and handed to the [`NameRewriter`]; every other byte
-//! (invalid UTF-8, NULs, CRs, binary junk) is written back untouched.
+//! (invalid UTF-8, NULs, CRs, binary junk) is written back untouched. When the rewriter
+//! checks every name (an audit with look-alike checks), names in ASCII are found too: a
+//! run of name characters with two labels or more whose last label starts with a letter.
 //!
 //! Finding names is anchor-driven, so text without names costs a few vector scans:
 //! memchr's memmem finds `--` (an ACE prefix is `xn--` or `bq--` in any case), a word-wise
 //! scan finds non-ASCII bytes, and memchr finds backslashes (escaped UTF-8: `\DDD`, `\xHH`,
-//! and in JSON `\\DDD`, `\\xHH`, `\uXXXX`). From an anchor the name grows to its
-//! boundaries; the rules are in docs/logs.md. In short:
+//! and in JSON `\\DDD`, `\\xHH`, `\uXXXX`), and, for the look-alike checks, dots. From an
+//! anchor the name grows to its boundaries; the rules are in docs/logs.md. In short:
 //!
 //! - name characters are ASCII letters, digits, `-`, `_`, `*`, `.`, escapes, and non-ASCII
 //!   letters, digits and marks (plus ZWJ, ZWNJ and the IDNA context characters);
@@ -31,7 +33,7 @@
 
 use memchr::memmem;
 
-use crate::finding::Verdict;
+use crate::finding::{Seen, Verdict};
 use crate::rewrite::{Mode, NameRewriter, Outcome, VerdictSink};
 use crate::scanner::{Carry, Chunk, ChunkOutput, Locate, Scanner};
 
@@ -71,6 +73,23 @@ impl Scanner for LogScanner {
 
     fn start(&self) {}
 
+    fn seen(&self, line: &[u8]) -> Option<Seen> {
+        let site = crate::log_site::site(line);
+        let nanos = |time: Option<chrono::DateTime<chrono::Utc>>| time?.timestamp_nanos_opt();
+        let seen = Seen {
+            first: nanos(site.first),
+            last: nanos(site.last),
+            count: site.count,
+            client: site.client,
+        };
+        (seen
+            != Seen {
+                count: 1,
+                ..Seen::default()
+            })
+        .then_some(seen)
+    }
+
     fn scan(&self, chunk: Chunk<'_>, rewriter: &mut NameRewriter, out: &mut ChunkOutput) {
         // Names that start in the chunk are its own, and may be read into the bytes after
         // a cut; the chunk after the cut starts where they end.
@@ -91,7 +110,11 @@ impl Scanner for LogScanner {
             ..LineCursor::default()
         };
         let mut scratch = Scratch::default();
-        let mut anchors = Anchors::new();
+        let mut anchors = if rewriter.checks_every_name() {
+            Anchors::with_dots()
+        } else {
+            Anchors::new()
+        };
         let mut cursor = RunCursor::default();
         // Where scanning goes on, how far left a name may grow (the end of the last name,
         // so that no byte is looked at twice), and up to where the output is written.
@@ -426,15 +449,20 @@ struct Anchor {
     /// A raw non-ASCII character (not an ACE prefix or an escape): one word of it alone is
     /// text, not a name.
     raw: bool,
+    /// A dot, anchoring a name in ASCII with nothing to convert ([`Anchors::with_dots`]).
+    dot: bool,
 }
 
-/// The three anchor searches, each remembering its next hit (`None`: not searched yet;
+/// The anchor searches, each remembering its next hit (`None`: not searched yet;
 /// `usize::MAX`: no more).
 struct Anchors {
     dashes: memmem::Finder<'static>,
     next_dash: Option<usize>,
     next_high: Option<usize>,
     next_backslash: Option<usize>,
+    /// Whether dots are anchors too, and the next one.
+    dots: bool,
+    next_dot: Option<usize>,
 }
 
 impl Anchors {
@@ -444,6 +472,17 @@ impl Anchors {
             next_dash: None,
             next_high: None,
             next_backslash: None,
+            dots: false,
+            next_dot: None,
+        }
+    }
+
+    /// The anchors with every dot among them, so that names in ASCII with nothing to
+    /// convert are found too (for the look-alike checks, which judge every name).
+    fn with_dots() -> Self {
+        Anchors {
+            dots: true,
+            ..Anchors::new()
         }
     }
 
@@ -466,29 +505,35 @@ impl Anchors {
                 self.next_backslash =
                     Some(memchr::memchr(b'\\', &data[pos..]).map_or(usize::MAX, |at| pos + at));
             }
-            let (dash, high, backslash) = (
+            if self.dots && stale(self.next_dot) {
+                self.next_dot =
+                    Some(memchr::memchr(b'.', &data[pos..]).map_or(usize::MAX, |at| pos + at));
+            }
+            let (dash, high, backslash, dot) = (
                 self.next_dash.unwrap_or(usize::MAX),
                 self.next_high.unwrap_or(usize::MAX),
                 self.next_backslash.unwrap_or(usize::MAX),
+                self.next_dot.unwrap_or(usize::MAX),
             );
-            let at = dash.min(high).min(backslash);
+            let at = dash.min(high).min(backslash).min(dot);
             if at >= data.len() {
                 return None;
             }
+            let one_byte = |raw, dot| Anchor {
+                start: at,
+                len: 1,
+                raw,
+                dot,
+            };
             if at == high {
-                return Some(Anchor {
-                    start: at,
-                    len: 1,
-                    raw: true,
-                });
+                return Some(one_byte(true, false));
+            }
+            if at == dot {
+                return Some(one_byte(false, true));
             }
             if at == backslash {
                 if escapes_high_byte(&data[at..]) {
-                    return Some(Anchor {
-                        start: at,
-                        len: 1,
-                        raw: false,
-                    });
+                    return Some(one_byte(false, false));
                 }
             } else if at >= from + 2 && is_ace_letters(data[at - 2], data[at - 1]) {
                 // `--` after `xn` or `bq`: an ACE prefix.
@@ -496,6 +541,7 @@ impl Anchors {
                     start: at - 2,
                     len: 4,
                     raw: false,
+                    dot: false,
                 });
             }
             pos = at + 1;
@@ -801,6 +847,7 @@ fn grow(
         start: anchor,
         len: anchor_len,
         raw,
+        dot,
     } = anchor;
     let Some((run, flags)) = run_holding(data, anchor, floor, json, cursor) else {
         return Found::Skip(anchor, anchor + anchor_len.max(step(data, anchor)));
@@ -837,6 +884,17 @@ fn grow(
     if text.is_empty() || local_part || url_path || empty_label || one_label {
         return Found::Skip(start, end);
     }
+    if dot && !looks_like_a_name(text) {
+        // No name in ASCII (an address, a number, a file name with no suffix in letters);
+        // another anchor in the run may still make it a name.
+        let other_anchor =
+            memmem::find(text, b"--").is_some() || text.iter().any(|&b| b == b'\\' || b >= 0x80);
+        return if other_anchor {
+            Found::Skip(anchor, anchor + 1)
+        } else {
+            Found::Skip(start, end)
+        };
+    }
     let syntax = if flags.hex || flags.doubled {
         Syntax::Escaped {
             doubled: flags.doubled,
@@ -845,6 +903,17 @@ fn grow(
         Syntax::Plain
     };
     Found::Name(start..name_end, syntax)
+}
+
+/// Whether `text`, found from a dot, is taken for a name: it has two labels or more and the
+/// last one starts with an ASCII letter, as every top-level domain does (so no address or
+/// number is taken for one).
+fn looks_like_a_name(text: &[u8]) -> bool {
+    let body = text.strip_suffix(b".").unwrap_or(text);
+    match body.iter().rposition(|&b| b == b'.') {
+        Some(at) => body.get(at + 1).is_some_and(u8::is_ascii_alphabetic),
+        None => false,
+    }
 }
 
 /// A Windows DNS debug name, `(N)label(N)label(0)`, around the run `start..end` (which ends

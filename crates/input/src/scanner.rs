@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::finding::Verdict;
+use crate::finding::{Seen, Verdict};
 use crate::rewrite::{NameRewriter, Outcome, VerdictSink};
 use crate::stats::Stats;
 
@@ -534,6 +534,14 @@ pub trait Scanner: Sync {
         rewriter: &mut NameRewriter,
         out: &mut ChunkOutput<Self::State, Self::Note>,
     );
+
+    /// When the record on `line` (a whole line of the input, without its line end) was made
+    /// and which client asked, where the format writes them; `None` (the default) for a
+    /// format that writes neither.
+    fn seen(&self, line: &[u8]) -> Option<Seen> {
+        let _ = line;
+        None
+    }
 
     /// Where chunks may end: the end (exclusive) of the first record of `data` that ends at
     /// or after `target`, where `data` starts at the start of a record; `None` when no

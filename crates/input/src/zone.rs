@@ -564,8 +564,12 @@ impl Scan<'_, '_> {
 
     /// Passes over the lines from `pos`, a record start, that each hold a whole record with
     /// nothing to rewrite or to follow in it (see [`plain_run`]): such a line is a record
-    /// when it holds a field, and its bytes are kept as they are.
+    /// when it holds a field, and its bytes are kept as they are. Not when the rewriter
+    /// checks every name (the look-alike checks judge names in ASCII too).
     fn plain_lines(&mut self) {
+        if self.rewriter.checks_every_name() {
+            return;
+        }
         let run = plain_run(self.data, self.pos, &mut self.kinds);
         if run.lines == 0 {
             return;

@@ -351,6 +351,58 @@ pub struct Finding {
     /// number and `column` the 1-based offset of the name in the DNS message.
     #[serde(flatten)]
     pub dns: Option<DnsSite>,
+    /// When the record that holds the name was made, and which client asked, where the
+    /// input says (log lines of the formats that write them, captures): JSON Lines adds
+    /// its keys after the others.
+    #[serde(flatten)]
+    pub seen: Option<Seen>,
+}
+
+/// When a record was made and which client asked, as the input says: the keys
+/// `timestamp`, `last_seen`, `count` and `client` of JSON Lines findings, each left out
+/// where the input does not give it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// When the record was made (for a passive-DNS record: first seen), in nanoseconds
+    /// since 1970-01-01 UTC; written as RFC 3339 in UTC (`timestamp`).
+    pub first: Option<i64>,
+    /// When a passive-DNS record was last seen (`last_seen`, written when it differs from
+    /// `first`).
+    pub last: Option<i64>,
+    /// How many queries the record stands for: a passive-DNS record's count, else 1
+    /// (`count`, written when it is not 1).
+    pub count: u64,
+    /// The address of the client that asked (`client`).
+    pub client: Option<String>,
+}
+
+impl Seen {
+    /// `nanos` since 1970-01-01 UTC in RFC 3339, in UTC, with as many decimals as it needs
+    /// (`2026-11-21T17:02:11.118042Z`).
+    pub fn rfc3339(nanos: i64) -> String {
+        chrono::DateTime::from_timestamp_nanos(nanos)
+            .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+    }
+}
+
+impl Serialize for Seen {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        if let Some(first) = self.first {
+            map.serialize_entry("timestamp", &Seen::rfc3339(first))?;
+        }
+        if let Some(last) = self.last.filter(|&last| Some(last) != self.first) {
+            map.serialize_entry("last_seen", &Seen::rfc3339(last))?;
+        }
+        if self.count != 1 {
+            map.serialize_entry("count", &self.count)?;
+        }
+        if let Some(client) = &self.client {
+            map.serialize_entry("client", client)?;
+        }
+        map.end()
+    }
 }
 
 /// Where in captured DNS traffic a name was read: the keys `time`, `src`, `dst`, `section`

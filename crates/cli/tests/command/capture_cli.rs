@@ -295,6 +295,98 @@ fn findings_are_where_tshark_sees_them(file: &str) {
     assert!(occurrences > 20, "{occurrences}");
 }
 
+/// `rfc3339` as seconds since 1970 with nine decimals, read by the `date` command.
+fn date_epoch(rfc3339: &str) -> String {
+    let out = Command::new("date")
+        .args(["-u", "-d", rfc3339, "+%s.%N"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "date -d {rfc3339}");
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// `audit --group-by name` on a capture against tshark's view of its packets: each group's
+/// occurrences are the frames that hold one of its names, its first and last seen the
+/// earliest and latest of their times, its clients the senders of the queries and the
+/// receivers of the responses.
+#[test]
+fn grouped_names_of_a_capture_are_counted_as_tshark_sees_them() {
+    let path = fixture("unbound.pcap");
+    let out = idnscope(
+        &[
+            "audit",
+            "--group-by",
+            "name",
+            "--report-format",
+            "jsonl",
+            path.to_str().unwrap(),
+        ],
+        Vec::new(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let groups: Vec<Value> = objects(&String::from_utf8(out.stderr).unwrap())
+        .into_iter()
+        .filter(|o| o["type"] == "name")
+        .collect();
+    assert!(groups.len() >= 4, "{groups:?}");
+    if !tool("tshark") {
+        return;
+    }
+    let messages = tshark_messages(&path);
+    let ip = |address: &str| {
+        let (host, _port) = address.rsplit_once(':').unwrap();
+        host.trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_owned()
+    };
+    for group in &groups {
+        assert_eq!(group["names_exact"], true, "{group}");
+        let names: BTreeSet<Vec<u8>> = group["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| octets(n.as_str().unwrap()).to_ascii_lowercase())
+            .collect();
+        let holding: Vec<&ShownMessage> = messages
+            .iter()
+            .filter(|m| {
+                m.names
+                    .iter()
+                    .any(|n| names.contains(&n.name.to_ascii_lowercase()))
+            })
+            .collect();
+        let frames: BTreeSet<u64> = holding.iter().map(|m| m.frame).collect();
+        assert_eq!(
+            group["occurrences"].as_u64().unwrap(),
+            frames.len() as u64,
+            "{group}"
+        );
+        let times: BTreeSet<&str> = holding.iter().map(|m| m.time.as_str()).collect();
+        assert_eq!(
+            date_epoch(string(group, "first_seen")),
+            **times.first().unwrap(),
+            "{group}"
+        );
+        assert_eq!(
+            date_epoch(string(group, "last_seen")),
+            **times.last().unwrap(),
+            "{group}"
+        );
+        let clients: BTreeSet<String> = holding
+            .iter()
+            .map(|m| ip(if m.response { &m.dst } else { &m.src }))
+            .collect();
+        assert_eq!(
+            group["clients"].as_u64().unwrap(),
+            clients.len() as u64,
+            "{group}"
+        );
+        for top in group["top_clients"].as_array().unwrap() {
+            assert!(clients.contains(string(top, "client")), "{group}");
+        }
+    }
+}
+
 #[test]
 fn pcap_findings_are_where_tshark_sees_their_names() {
     findings_are_where_tshark_sees_them("unbound.pcap");

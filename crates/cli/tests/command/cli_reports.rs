@@ -464,6 +464,32 @@ fn real_reports_validate_against_the_documented_schema_and_broken_ones_do_not() 
         ],
         "every kind of line is checked"
     );
+    // Grouped reports: domain and name records, and what the bound left out.
+    let mut types = std::collections::BTreeSet::new();
+    for by in ["domain", "name"] {
+        let queries = sample("queries.log");
+        let out = run(&[
+            "audit",
+            "--group-by",
+            by,
+            "--max-groups",
+            "3",
+            "--report-format",
+            "jsonl",
+            "--report",
+            "-",
+            arg(&queries),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        for r in records(&out.stdout) {
+            types.insert(r["type"].as_str().unwrap().to_owned());
+        }
+        all.extend_from_slice(&out.stdout);
+    }
+    assert_eq!(
+        types.into_iter().collect::<Vec<_>>(),
+        ["domain", "left-out", "name", "summary"]
+    );
     let Some(errors) = schema_errors(&all) else {
         return;
     };
@@ -473,6 +499,7 @@ fn real_reports_validate_against_the_documented_schema_and_broken_ones_do_not() 
     let lines: Vec<Value> = records(&all);
     let finding = lines.iter().find(|r| r["kind"] == "homograph").unwrap();
     let summary = lines.iter().find(|r| r["type"] == "summary").unwrap();
+    let group = lines.iter().find(|r| r["type"] == "domain").unwrap();
     let broken = |record: &Value, change: &dyn Fn(&mut serde_json::Map<String, Value>)| {
         let mut record = record.clone();
         change(record.as_object_mut().unwrap());
@@ -495,6 +522,12 @@ fn real_reports_validate_against_the_documented_schema_and_broken_ones_do_not() 
         }),
         broken(summary, &|r| {
             r.remove("by_kind");
+        }),
+        broken(group, &|r| {
+            r.remove("occurrences");
+        }),
+        broken(group, &|r| {
+            r.insert("name".into(), "a.example".into());
         }),
         broken(summary, &|r| {
             r.insert("converted_labels".into(), (-1).into());

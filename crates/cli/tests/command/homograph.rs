@@ -491,3 +491,100 @@ fn allow_and_psl_shape_the_lookalikes_of_the_registrable_domain() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("empty.dat"));
 }
+
+/// Audits `input` in `format` with `paypal.com` protected; each finding's (line, column,
+/// reason).
+fn audit_text(format: &str, input: &str) -> Vec<(u64, u64, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let protect = dir.path().join("protect.txt");
+    fs::write(&protect, "paypal.com\n").unwrap();
+    let output = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args([
+            "audit",
+            "--format",
+            format,
+            "--report-format",
+            "jsonl",
+            "--protect",
+        ])
+        .arg(&protect)
+        .arg("-")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    String::from_utf8(output.stderr)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|record| record["type"] == "finding")
+        .map(|f| {
+            (
+                f["line"].as_u64().unwrap(),
+                f["column"].as_u64().unwrap(),
+                f["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Where `needle` stands in `text`: its line and column, counted from 1.
+fn place(text: &str, needle: &str) -> (u64, u64) {
+    let at = text.find(needle).unwrap();
+    let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    (
+        text[..at].matches('\n').count() as u64 + 1,
+        (at - line_start) as u64 + 1,
+    )
+}
+
+/// Names in ASCII with nothing to convert are judged by the look-alike checks in every
+/// input an audit reads: every owner and name field of a zone (the lines with nothing to
+/// rewrite, which other modes pass over, included), and every name of a log, found from
+/// its dots; addresses, numbers and the protected domain itself are not flagged.
+#[test]
+fn ascii_lookalikes_are_found_in_zones_and_logs() {
+    let zone = "$ORIGIN example.net.\n\
+                paypa1.com. 3600 IN A 192.0.2.1\n\
+                www IN CNAME paypal-login.com.\n\
+                mail IN MX 10 paypal.com.\n\
+                ok IN A 192.0.2.2\n";
+    let want = |text: &str, hits: &[(&str, &str)]| -> Vec<(u64, u64, String)> {
+        hits.iter()
+            .map(|&(name, reason)| {
+                let (line, column) = place(text, name);
+                (line, column, reason.to_owned())
+            })
+            .collect()
+    };
+    assert_eq!(
+        audit_text("zone", zone),
+        want(
+            zone,
+            &[
+                ("paypa1.com", "ascii-lookalike"),
+                ("paypal-login", "brand-embedding")
+            ]
+        )
+    );
+    let log = "01-Dec-2026 10:00:00.123 client @0x1 10.0.0.1#53 (paypa1.com): query: paypa1.com IN A + (10.0.0.2)\n\
+               {\"ts\":1764583200.5,\"query\":\"www.paypal.com\",\"answer\":\"192.0.2.7\"}\n\
+               {\"ts\":1764583201.5,\"query\":\"paypall.net\",\"v\":\"1.25\"}\n\
+               see https://secure-paypal.com/login or mail a@paypa1.com, file report.txt.\n";
+    let found = audit_text("log", log);
+    let second = log.match_indices("paypa1.com").nth(1).unwrap().0;
+    let mut hits = want(
+        log,
+        &[
+            ("paypa1.com", "ascii-lookalike"),
+            ("paypall", "typo-repetition"),
+            ("secure-paypal", "brand-embedding"),
+        ],
+    );
+    hits.insert(1, (1, second as u64 + 1, "ascii-lookalike".to_owned()));
+    // The domain of an e-mail address is a name; its local part is not.
+    let (line, column) = place(log, "a@paypa1.com");
+    hits.push((line, column + 2, "ascii-lookalike".to_owned()));
+    assert_eq!(found, hits);
+}

@@ -19,6 +19,7 @@ mod cli_reports;
 mod cli_stream;
 mod cli_zone;
 mod cuts_items;
+mod groups;
 mod homograph;
 mod hostile;
 mod hostile_input;

@@ -176,3 +176,87 @@ fn every_file_the_readme_and_the_docs_name_exists() {
         }
     }
 }
+
+/// The text of the first ```sh block of `text`.
+fn first_sh_block(text: &str) -> &str {
+    let start = text.find("```sh\n").expect("a sh block") + "```sh\n".len();
+    let end = start + text[start..].find("\n```").expect("the block's end");
+    &text[start..end]
+}
+
+/// The README's install block, run as printed by bash in a fresh home directory: every
+/// completion script and manual page lands where it says, and each page renders. Its
+/// first line, `cargo install`, is the build these tests run on; the binary it installs
+/// is put on the `PATH` instead.
+#[test]
+fn the_install_block_works_in_a_fresh_home() {
+    let readme = readme();
+    let block = first_sh_block(section(&readme, "Install"));
+    let (install, rest) = block.split_once('\n').unwrap();
+    assert!(
+        install.starts_with("cargo install --path crates/cli "),
+        "{install}"
+    );
+    let home = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("idnscope");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", rest])
+        .env("HOME", home.path())
+        .env("PATH", path)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let home = home.path();
+    for file in [
+        ".local/share/bash-completion/completions/idnscope",
+        ".zfunc/_idnscope",
+        ".config/fish/completions/idnscope.fish",
+    ] {
+        let text = std::fs::read_to_string(home.join(file)).unwrap();
+        assert!(text.contains("idnscope"), "{file}");
+    }
+    // A page for idnscope and for every command it has.
+    let help = Command::new(&bin).arg("--help").output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let commands: Vec<&str> = help
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        // A command's line, not the wrapped rest of a description.
+        .filter_map(|l| l.strip_prefix("  ").filter(|rest| !rest.starts_with(' ')))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&c| c != "help")
+        .collect();
+    assert!(commands.len() >= 9, "{commands:?}");
+    let man1 = home.join(".local/share/man/man1");
+    let mut pages = vec![man1.join("idnscope.1")];
+    pages.extend(
+        commands
+            .iter()
+            .map(|c| man1.join(format!("idnscope-{c}.1"))),
+    );
+    for page in pages {
+        let rendered = Command::new("man")
+            .arg("-l")
+            .arg(&page)
+            .env("MANPAGER", "cat")
+            .env("MANWIDTH", "100")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&rendered.stdout);
+        assert!(
+            rendered.status.success() && text.contains("EXIT STATUS"),
+            "{}: {text}",
+            page.display()
+        );
+    }
+}

@@ -20,7 +20,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use super::{DnsMessage, Event, Problem};
-use crate::finding::{DnsSite, Finding, Verdict};
+use crate::finding::{DnsSite, Finding, Seen, Verdict};
 use crate::rdata::type_name;
 use crate::rewrite::{Mode, NameRewriter};
 use idnscope_bytes::decimal::{push_padded, push_u64};
@@ -136,12 +136,33 @@ impl Render {
                         section: name.section.as_str(),
                         rrtype: type_name(name.rrtype).into_owned(),
                     }),
+                    seen: Some(seen(message)),
                 });
             }
         }
         if self.write {
             out.text.push(b'\n');
         }
+    }
+}
+
+/// When a message was captured, and its client: the sender of a query, the receiver of a
+/// response.
+fn seen(message: &DnsMessage) -> Seen {
+    let nanos = i64::try_from(message.time.secs)
+        .ok()
+        .and_then(|secs| secs.checked_mul(1_000_000_000))
+        .and_then(|ns| ns.checked_add(i64::from(message.time.nanos)));
+    let client = if message.header.response {
+        message.dst
+    } else {
+        message.src
+    };
+    Seen {
+        first: nanos,
+        last: None,
+        count: 1,
+        client: client.map(|address| address.ip().to_string()),
     }
 }
 

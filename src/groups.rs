@@ -1,0 +1,366 @@
+//! Findings turned into answers: one [`Group`] per flagged registrable domain
+//! ([`GroupBy::Domain`]) or per flagged name ([`GroupBy::Name`]), with how often it was
+//! reached, when first and last, by how many clients and which, the protected domains it
+//! imitates, the reasons and the names seen under it.
+//!
+//! A [`Grouper`] takes the findings of a run in input order, as a [`Sink`] is handed
+//! them (so the groups are the same at every thread count, mapped or streamed). An
+//! occurrence is a record (a line, a packet)
+//! that holds a name of the group: a name that stands twice on one line, or a name with
+//! two flagged labels, counts once; a passive-DNS record counts as many queries as it
+//! says. Memory is bounded: at most [`Grouper::with_max_groups`] groups are kept (past
+//! them, the findings of other domains are counted as left out), and per group at most
+//! [`MAX_CLIENTS`] clients and [`MAX_NAMES`] names (past them, the numbers of distinct
+//! clients and names are lower bounds, and say so).
+//!
+//! ```
+//! use std::sync::Arc;
+//!
+//! use idnscope::audit::{Homographs, Protected};
+//! use idnscope::groups::{GroupBy, Grouper};
+//! use idnscope::input::log::LogScanner;
+//! use idnscope::pipeline::{ChunkLimits, Collect, Options, Pipeline};
+//! use idnscope::rewrite::Mode;
+//! use idnscope::uts46::Profile;
+//!
+//! let homographs = Arc::new(Homographs::new(Protected::builtin()));
+//! let pipeline = Pipeline::new(Options {
+//!     mode: Mode::Audit,
+//!     profile: Profile::default(),
+//!     threads: 1,
+//!     homographs: Some(Arc::clone(&homographs)),
+//!     chunks: ChunkLimits::default(),
+//!     verdict_caches: true,
+//! })?;
+//! let log = b"query www.xn--pypal-4ve.com from 192.0.2.1\n\
+//!             query xn--pypal-4ve.com from 192.0.2.1 (xn--pypal-4ve.com)\n";
+//! let mut found = Collect::default();
+//! pipeline.run_slice(&LogScanner, log, "q.log", None, &mut found, &mut |_| {})?;
+//! let mut grouper = Grouper::new(GroupBy::Domain, &homographs);
+//! for finding in &found.findings {
+//!     grouper.add(finding);
+//! }
+//! let grouped = grouper.finish();
+//! assert_eq!(grouped.groups.len(), 1);
+//! let group = &grouped.groups[0];
+//! assert_eq!(group.key, "p\u{430}ypal.com");
+//! // Two lines: the name twice on the second counts once; each name is flagged twice
+//! // (mixed scripts, and the skeleton of paypal.com).
+//! assert_eq!((group.occurrences, group.findings), (2, 6));
+//! assert!(group.targets.contains("paypal.com"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::audit::Homographs;
+use crate::codec::punycode;
+use crate::finding::Finding;
+#[cfg(doc)]
+use crate::pipeline::Sink;
+
+/// What findings are grouped by (`audit --group-by`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupBy {
+    /// The registrable domain of the flagged name (by the Public Suffix List).
+    Domain,
+    /// The flagged name itself.
+    Name,
+}
+
+impl GroupBy {
+    /// The word for a group's key in every report format: `domain` or `name`.
+    pub fn word(self) -> &'static str {
+        match self {
+            GroupBy::Domain => "domain",
+            GroupBy::Name => "name",
+        }
+    }
+}
+
+/// The groups kept by default ([`Grouper::with_max_groups`]).
+pub const DEFAULT_MAX_GROUPS: usize = 10_000;
+
+/// The distinct clients a group keeps the counts of; past them the number of distinct
+/// clients is a lower bound.
+pub const MAX_CLIENTS: usize = 64;
+
+/// The distinct names a group keeps; past them their number is a lower bound.
+pub const MAX_NAMES: usize = 16;
+
+/// The clients a group's report lists, the most frequent first.
+pub const TOP_CLIENTS: usize = 5;
+
+/// Where a finding was: file, line (or record) and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// The input as given.
+    pub file: String,
+    /// Its line or record.
+    pub line: u64,
+    /// The label's column.
+    pub column: u64,
+}
+
+/// One flagged domain or name, with what was seen of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The registrable domain or the name: lower case, ACE labels decoded, no final dot.
+    pub key: String,
+    /// The records (lines, packets) that hold it; a passive-DNS record adds its count.
+    pub occurrences: u64,
+    /// The findings on it (a record may hold several).
+    pub findings: u64,
+    /// When it was first seen, where the input says (nanoseconds since 1970 UTC).
+    pub first_seen: Option<i64>,
+    /// When it was last seen, where the input says.
+    pub last_seen: Option<i64>,
+    /// Where its first finding was, and what it said.
+    pub first_at: Place,
+    /// The first finding's message.
+    pub message: String,
+    /// The protected domains it imitates.
+    pub targets: BTreeSet<String>,
+    /// The kinds of its findings.
+    pub kinds: BTreeSet<&'static str>,
+    /// The reason codes of its findings.
+    pub reasons: BTreeSet<String>,
+    /// The names seen under it, as written (the first [`MAX_NAMES`]).
+    pub names: BTreeSet<String>,
+    /// Every distinct name is in `names`.
+    pub names_exact: bool,
+    /// Occurrences per client (the first [`MAX_CLIENTS`] distinct clients).
+    clients: HashMap<String, u64>,
+    /// Every distinct client is counted in `clients`.
+    pub clients_exact: bool,
+    /// The record of the last occurrence counted: (file, line).
+    last_record: (usize, u64),
+}
+
+impl Group {
+    /// The number of distinct clients seen (a lower bound unless
+    /// [`Group::clients_exact`]).
+    pub fn clients(&self) -> usize {
+        self.clients.len()
+    }
+
+    /// The most frequent clients with their occurrences, at most [`TOP_CLIENTS`], the most
+    /// frequent first, then by address.
+    pub fn top_clients(&self) -> Vec<(&str, u64)> {
+        let mut top: Vec<(&str, u64)> = self
+            .clients
+            .iter()
+            .map(|(client, &count)| (client.as_str(), count))
+            .collect();
+        top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        top.truncate(TOP_CLIENTS);
+        top
+    }
+}
+
+/// What a run grouped: the groups, the most occurrences first (then by key), and what was
+/// left out past the bound.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Grouped {
+    /// The groups kept.
+    pub groups: Vec<Group>,
+    /// Findings of domains or names that found no room past the bound.
+    pub findings_left_out: u64,
+    /// The records that held them.
+    pub occurrences_left_out: u64,
+    /// The bound.
+    pub max_groups: usize,
+}
+
+/// Groups the findings it is given, in input order.
+pub struct Grouper<'h> {
+    by: GroupBy,
+    homographs: &'h Homographs,
+    max_groups: usize,
+    index: HashMap<String, usize>,
+    groups: Vec<Group>,
+    /// The inputs named so far.
+    files: Vec<String>,
+    findings: u64,
+    findings_left_out: u64,
+    occurrences_left_out: u64,
+    last_left_out: Option<(usize, u64)>,
+    /// The key of the last finding's name, kept for the next one on the same name.
+    last_key: Option<(String, String)>,
+}
+
+impl<'h> Grouper<'h> {
+    /// A grouper by `by`, reading registrable domains by the public suffixes of
+    /// `homographs`, keeping [`DEFAULT_MAX_GROUPS`] groups.
+    pub fn new(by: GroupBy, homographs: &'h Homographs) -> Self {
+        Grouper {
+            by,
+            homographs,
+            max_groups: DEFAULT_MAX_GROUPS,
+            index: HashMap::new(),
+            groups: Vec::new(),
+            files: Vec::new(),
+            findings: 0,
+            findings_left_out: 0,
+            occurrences_left_out: 0,
+            last_left_out: None,
+            last_key: None,
+        }
+    }
+
+    /// The grouper keeping at most `max` groups.
+    pub fn with_max_groups(self, max: usize) -> Self {
+        Grouper {
+            max_groups: max,
+            ..self
+        }
+    }
+
+    /// The findings taken so far, grouped or left out.
+    pub fn findings(&self) -> u64 {
+        self.findings
+    }
+
+    /// The groups, sorted: the most occurrences first, then by key.
+    pub fn finish(self) -> Grouped {
+        let mut groups = self.groups;
+        groups.sort_by(|a, b| b.occurrences.cmp(&a.occurrences).then(a.key.cmp(&b.key)));
+        Grouped {
+            groups,
+            findings_left_out: self.findings_left_out,
+            occurrences_left_out: self.occurrences_left_out,
+            max_groups: self.max_groups,
+        }
+    }
+
+    /// The number of `file` among the inputs named so far.
+    fn file_number(&mut self, file: &str) -> usize {
+        match self.files.iter().rposition(|f| f == file) {
+            Some(at) => at,
+            None => {
+                self.files.push(file.to_owned());
+                self.files.len() - 1
+            }
+        }
+    }
+
+    /// The key of `name`: its registrable domain or itself, in lower case, ACE labels
+    /// decoded, no final dot.
+    fn key(&mut self, name: &str) -> String {
+        if let Some((last, key)) = &self.last_key {
+            if last == name {
+                return key.clone();
+            }
+        }
+        let mut key = String::with_capacity(name.len());
+        for (i, label) in name.trim_end_matches('.').split('.').enumerate() {
+            if i > 0 {
+                key.push('.');
+            }
+            let lower = label.to_lowercase();
+            // An ACE label that does not decode to any text stays as written.
+            match lower.strip_prefix("xn--").map(punycode::decode_to_string) {
+                Some(Ok(decoded)) if !decoded.is_empty() => {
+                    key.push_str(&decoded.to_lowercase());
+                }
+                _ => key.push_str(&lower),
+            }
+        }
+        if self.by == GroupBy::Domain {
+            if let Some(at) = self.homographs.suffixes().registrable(&key) {
+                key.drain(..at.start);
+            }
+        }
+        self.last_key = Some((name.to_owned(), key.clone()));
+        key
+    }
+
+    /// Counts `finding` into its group (the findings of a run, in input order).
+    pub fn add(&mut self, finding: &Finding) {
+        self.findings += 1;
+        let file = self.file_number(&finding.file);
+        let record = (file, finding.line);
+        let key = self.key(&finding.name);
+        let at = match self.index.get(&key) {
+            Some(&at) => at,
+            None if self.groups.len() >= self.max_groups => {
+                self.findings_left_out += 1;
+                if self.last_left_out != Some(record) {
+                    self.last_left_out = Some(record);
+                    self.occurrences_left_out += 1;
+                }
+                return;
+            }
+            None => {
+                self.groups.push(Group {
+                    key: key.clone(),
+                    occurrences: 0,
+                    findings: 0,
+                    first_seen: None,
+                    last_seen: None,
+                    first_at: Place {
+                        file: finding.file.clone(),
+                        line: finding.line,
+                        column: finding.column,
+                    },
+                    message: finding.verdict.message.clone(),
+                    targets: BTreeSet::new(),
+                    kinds: BTreeSet::new(),
+                    reasons: BTreeSet::new(),
+                    names: BTreeSet::new(),
+                    names_exact: true,
+                    clients: HashMap::new(),
+                    clients_exact: true,
+                    last_record: (usize::MAX, 0),
+                });
+                self.index.insert(key, self.groups.len() - 1);
+                self.groups.len() - 1
+            }
+        };
+        let group = &mut self.groups[at];
+        group.findings += 1;
+        if let Some(target) = &finding.verdict.target {
+            if !group.targets.contains(target) {
+                group.targets.insert(target.clone());
+            }
+        }
+        group.kinds.insert(finding.verdict.kind.as_str());
+        if !group.reasons.contains(finding.verdict.reason.as_str()) {
+            group
+                .reasons
+                .insert(finding.verdict.reason.as_str().to_owned());
+        }
+        if !group.names.contains(&finding.name) {
+            if group.names.len() < MAX_NAMES {
+                group.names.insert(finding.name.clone());
+            } else {
+                group.names_exact = false;
+            }
+        }
+        if group.last_record == record {
+            return;
+        }
+        group.last_record = record;
+        let seen = finding.seen.as_ref();
+        let count = seen.map_or(1, |seen| seen.count.max(1));
+        group.occurrences += count;
+        let first = seen.and_then(|seen| seen.first);
+        let last = seen.and_then(|seen| seen.last.or(seen.first));
+        if let Some(first) = first {
+            group.first_seen = Some(group.first_seen.map_or(first, |t| t.min(first)));
+        }
+        if let Some(last) = last {
+            group.last_seen = Some(group.last_seen.map_or(last, |t| t.max(last)));
+        }
+        if let Some(client) = seen.and_then(|seen| seen.client.as_ref()) {
+            let room = group.clients.len() < MAX_CLIENTS;
+            match group.clients.get_mut(client) {
+                Some(n) => *n += count,
+                None if room => {
+                    group.clients.insert(client.clone(), count);
+                }
+                None => group.clients_exact = false,
+            }
+        }
+    }
+}
