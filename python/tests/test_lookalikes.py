@@ -1,5 +1,6 @@
 """The look-alike checks against dnstwist, an outside generator of the permutations that
-phishers register: for brands of the built-in protected list, each class of dnstwist's
+phishers register: for brands of the built-in protected list given to ``--protect`` (names
+wholly in ASCII are judged against the domains protected so), each class of dnstwist's
 permutations must get its brand named as the target (dnstwist's ``Fuzzer`` runs offline)."""
 
 from __future__ import annotations
@@ -54,10 +55,12 @@ def test_each_dnstwist_class_gets_its_brand_named(tmp_path: Path):
             rows.append((domain, permutation["fuzzer"], brand))
     names = tmp_path / "permutations.txt"
     names.write_text("".join(domain + "\n" for domain, _, _ in rows))
+    brand_list = tmp_path / "brands.txt"
+    brand_list.write_text("".join(brand + "\n" for brand in chosen))
     report = tmp_path / "report.jsonl"
     done = subprocess.run(
         [str(cli_path()), "audit", "--format", "names", "--report-format", "jsonl",
-         "--report", str(report), "-q", str(names)],
+         "--protect", str(brand_list), "--report", str(report), "-q", str(names)],
         capture_output=True,
     )
     assert done.returncode == 1, done.stderr.decode()
@@ -81,9 +84,10 @@ def test_the_protected_domains_and_their_subdomains_are_not_flagged(tmp_path: Pa
     _, protected = brands(0)
     names = tmp_path / "protected.txt"
     names.write_text("".join(f"{d}\nwww.{d}\n" for d in sorted(protected)))
+    # Each of them protected (so that names in ASCII are judged too), none flagged.
     done = subprocess.run(
         [str(cli_path()), "audit", "--format", "names", "--report-format", "jsonl", "-q",
-         "--report", str(tmp_path / "r.jsonl"), str(names)],
+         "--protect", str(TOP), "--report", str(tmp_path / "r.jsonl"), str(names)],
         capture_output=True,
     )
     lookalike = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
@@ -101,9 +105,13 @@ def test_allow_is_the_command_lines_allow(tmp_path: Path):
     source.write_text("".join(n + "\n" for n in names), encoding="utf-8")
     allow = tmp_path / "allow.txt"
     allow.write_text("".join(a + "\n" for a in allowed))
+    protected = ["paypal.com", "microsoft.com", "kohls.com"]
+    protect = tmp_path / "protect.txt"
+    protect.write_text("".join(p + "\n" for p in protected))
     for given in (None, allowed):
         command = [str(cli_path()), "audit", "--format", "names", "--report-format", "jsonl",
-                   "-q", "--report", str(tmp_path / "r.jsonl"), str(source)]
+                   "-q", "--protect", str(protect), "--report", str(tmp_path / "r.jsonl"),
+                   str(source)]
         if given:
             command[2:2] = ["--allow", str(allow)]
         subprocess.run(command, capture_output=True)
@@ -113,7 +121,10 @@ def test_allow_is_the_command_lines_allow(tmp_path: Path):
             if record.get("type") == "finding":
                 want[record["line"] - 1].append((record["reason"], record.get("target")))
         for i, name in enumerate(names):
-            got = [(f["reason"], f["target"]) for f in idnscope.audit(name, allow=given)]
+            got = [(f["reason"], f["target"])
+                   for f in idnscope.audit(name, protect=protected, allow=given)]
             assert got == want.get(i, []), (name, given)
-    assert idnscope.audit("paypa1.com")[0]["reason"] == "ascii-lookalike"
-    assert idnscope.audit("paypa1.com", allow=allowed) == []
+    assert idnscope.audit("paypa1.com", protect=protected)[0]["reason"] == "ascii-lookalike"
+    assert idnscope.audit("paypa1.com", protect=protected, allow=allowed) == []
+    # Names wholly in ASCII are judged against the domains protected, not the built-in list.
+    assert idnscope.audit("paypa1.com") == []

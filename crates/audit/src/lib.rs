@@ -31,6 +31,7 @@ mod verdicts;
 
 use std::cell::RefCell;
 use std::ops::Range;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -92,13 +93,19 @@ pub struct Scratch {
     skeleton: skeleton::Buffers,
     labels: verdicts::LabelVerdicts,
     lookalikes: lookalike::LookalikeScratch,
+    /// For the checks of names in ASCII, against the domains added to the built-in list.
+    own_lookalikes: lookalike::LookalikeScratch,
 }
 
 /// The homograph checker: per-label checks and the protected list. Shared by all threads.
 #[derive(Debug)]
 pub struct Homographs {
     protected: Protected,
+    /// The look-alike tables of every protected domain, for names with a Unicode label.
     lookalikes: Lookalikes,
+    /// Those of the domains added to the built-in list (`--protect`), for names wholly in
+    /// ASCII; `None` when none was added.
+    own_lookalikes: Option<Lookalikes>,
 }
 
 impl Homographs {
@@ -110,12 +117,37 @@ impl Homographs {
 
     /// A checker that protects the domains of `protected`, under `suffixes`, and never
     /// flags the registrable domains of `allowed` as look-alikes (C35 to C38).
+    ///
+    /// A name with a Unicode label is judged against every protected domain, those added
+    /// to the built-in list first. A name wholly in ASCII is judged against the added ones
+    /// only (the built-in top domains hold common words, `video`, `news`, `travel`, that
+    /// ASCII names one edit away from them are mostly not look-alikes of), and never
+    /// flagged when its registrable domain is a built-in top domain.
     pub fn with_suffixes(protected: Protected, suffixes: Suffixes, allowed: &Protected) -> Self {
-        let lookalikes = Lookalikes::new(&protected, suffixes, allowed);
+        let suffixes = Arc::new(suffixes);
+        let (builtin, own) = protected.builtin_and_own_domain_names();
+        let lookalikes = Lookalikes::new(
+            own.chain(builtin),
+            Arc::clone(&suffixes),
+            allowed.domain_names(),
+        );
+        let (builtin, mut own) = protected.builtin_and_own_domain_names();
+        let own_lookalikes = own.next().is_some().then(|| {
+            let (_, own) = protected.builtin_and_own_domain_names();
+            Lookalikes::new(own, suffixes, builtin.chain(allowed.domain_names()))
+        });
+        drop(own);
         Homographs {
             protected,
             lookalikes,
+            own_lookalikes,
         }
+    }
+
+    /// Whether names wholly in ASCII are judged at all: when domains were added to the
+    /// built-in list ([`Homographs::with_suffixes`]).
+    pub fn judges_ascii_names(&self) -> bool {
+        self.own_lookalikes.is_some()
     }
 
     /// The protected list in use.
@@ -180,7 +212,8 @@ impl Homographs {
         }
     }
 
-    /// The look-alike checks alone (C35 to C38), which also judge names wholly in ASCII:
+    /// The look-alike checks alone (C35 to C38), which also judge names wholly in ASCII
+    /// (against the domains added to the built-in list, [`Homographs::with_suffixes`]):
     /// [`Homographs::check`] runs them when the other checks found nothing.
     pub fn check_lookalikes(
         &self,
@@ -188,7 +221,15 @@ impl Homographs {
         scratch: &mut Scratch,
         found: &mut impl FnMut(Spoof),
     ) {
-        if let Some(spoof) = self.lookalikes.check(name, &mut scratch.lookalikes) {
+        let spoof = if name.text.is_ascii() {
+            let Some(own) = &self.own_lookalikes else {
+                return;
+            };
+            own.check(name, &mut scratch.own_lookalikes)
+        } else {
+            self.lookalikes.check(name, &mut scratch.lookalikes)
+        };
+        if let Some(spoof) = spoof {
             found(spoof);
         }
     }

@@ -10,12 +10,12 @@
 //! allowed, is never flagged.
 
 use std::hash::{Hash, Hasher};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use unicode_normalization::char::is_combining_mark;
 
-use super::{Check, Protected, Spoof, Typo, UnicodeName};
+use super::{Check, Spoof, Typo, UnicodeName};
 use crate::slots::Slots;
 
 /// Shortest registrable label of a protected domain that a folded match or an embedding
@@ -188,7 +188,7 @@ impl Brand {
 /// allowed.
 #[derive(Debug)]
 pub struct Lookalikes {
-    suffixes: Suffixes,
+    suffixes: Arc<Suffixes>,
     brands: Vec<Brand>,
     /// Folded label to the brands that have it.
     exact: FxHashMap<u64, Vec<u32>>,
@@ -230,9 +230,13 @@ pub struct LookalikeScratch {
 const CLEARED_SLOTS: usize = 1 << 12;
 
 impl Lookalikes {
-    /// The tables of the domains of `protected` (the first [`MAX_BRANDS`]) under
-    /// `suffixes`, exempting also the registrable domains of `allowed`.
-    pub fn new(protected: &Protected, suffixes: Suffixes, allowed: &Protected) -> Self {
+    /// The tables of the domains of `brands` (the first [`MAX_BRANDS`]) under `suffixes`,
+    /// exempting also the registrable domains of `exempt`.
+    pub fn new<'a>(
+        brands: impl Iterator<Item = &'a str>,
+        suffixes: Arc<Suffixes>,
+        exempt: impl Iterator<Item = &'a str>,
+    ) -> Self {
         let mut lookalikes = Lookalikes {
             suffixes,
             brands: Vec::new(),
@@ -246,7 +250,7 @@ impl Lookalikes {
         };
         let mut folded = Vec::new();
         let mut other = Vec::new();
-        for domain in protected.domain_names().take(MAX_BRANDS) {
+        for domain in brands.take(MAX_BRANDS) {
             let domain = domain.trim_end_matches('.');
             let Some(at) = lookalikes.suffixes.registrable_icann(domain) else {
                 continue;
@@ -301,7 +305,7 @@ impl Lookalikes {
             }
             lookalikes.brands.push(brand);
         }
-        for domain in allowed.domain_names() {
+        for domain in exempt {
             let domain = domain.trim_end_matches('.');
             if let Some(at) = lookalikes.suffixes.registrable_icann(domain) {
                 lookalikes.exempt.insert(hash_str(&domain[at.start..]));
@@ -874,6 +878,7 @@ fn hash_str(text: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Protected;
 
     fn suffixes_file(name: &str) -> String {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/psl/");
@@ -988,7 +993,11 @@ mod tests {
         list.add_domains(protected.iter().copied()).unwrap();
         let mut allow = Protected::default();
         allow.add_domains(allowed.iter().copied()).unwrap();
-        let lookalikes = Lookalikes::new(&list, Suffixes::builtin(), &allow);
+        let lookalikes = Lookalikes::new(
+            list.domain_names(),
+            Arc::new(Suffixes::builtin()),
+            allow.domain_names(),
+        );
         let mut labels = Vec::new();
         let mut start = 0;
         for label in name.split('.') {

@@ -44,6 +44,8 @@ pub struct Protected {
     sources: Vec<Source>,
     /// The built-in words that are never whole-script confusables.
     allowed_words: FxHashSet<String>,
+    /// How many of the first sources are the built-in list's.
+    builtin_sources: usize,
 }
 
 /// One source of protected domains.
@@ -157,6 +159,7 @@ impl Protected {
         protected
             .add_list(TOP_DOMAINS)
             .expect("the built-in list is valid");
+        protected.builtin_sources = protected.sources.len();
         for word in ALLOWED_WORDS.lines().map(str::trim) {
             if !word.is_empty() && !word.starts_with('#') {
                 protected.allowed_words.insert(word.to_lowercase());
@@ -432,6 +435,23 @@ impl Protected {
     /// The protected domains, source after source (in Unicode, lower case).
     pub fn domain_names(&self) -> impl Iterator<Item = &str> + '_ {
         self.segments().flat_map(|s| s.domains().map(|(_, d)| d))
+    }
+
+    /// The domains of the built-in list, then those added to it: [`Protected::domain_names`]
+    /// split in two.
+    pub fn builtin_and_own_domain_names(
+        &self,
+    ) -> (
+        impl Iterator<Item = &str> + '_,
+        impl Iterator<Item = &str> + '_,
+    ) {
+        let split = |own: bool| {
+            self.segments()
+                .enumerate()
+                .filter(move |&(s, _)| (s >= self.builtin_sources) == own)
+                .flat_map(|(_, segment)| segment.domains().map(|(_, d)| d))
+        };
+        (split(false), split(true))
     }
 
     /// How many different domains are protected (one pass over the list).

@@ -82,8 +82,9 @@ Examples:
     #[command(after_help = "\
 Every name holding a Unicode label (decoded from ACE, raw UTF-8 or escaped) is checked as
 browsers check it, and a look-alike of a protected domain names the domain it imitates.
-Every other name, in ASCII, is checked for look-alikes of the protected domains under any
-suffix: homoglyphs (paypa1.com), typos (paypl.com) and the brand embedded (paypal-login.com).
+With --protect, every other name, in ASCII, is checked for look-alikes of the domains given
+under any suffix: homoglyphs (paypa1.com), typos (paypl.com), the brand embedded
+(paypal-login.com).
 Legacy bq-- labels are always reported, so --race is refused.
 
 --group-by domain answers per look-alike domain instead of per occurrence: how often, first

@@ -123,6 +123,8 @@ pub struct NameRewriter {
     labels: Vec<LabelState>,
     /// The homograph checker, when names are audited for look-alikes.
     homographs: Option<Arc<Homographs>>,
+    /// In audit mode, the homograph checks judge names in ASCII too: every name needs work.
+    every_name: bool,
     /// Labels of the current name reported as invalid (bit per label, the first 64).
     invalid: u64,
     /// The current name in Unicode, lower case, and its labels, for the homograph checks.
@@ -175,6 +177,7 @@ impl NameRewriter {
             spans: Vec::new(),
             labels: Vec::new(),
             homographs: None,
+            every_name: false,
             invalid: 0,
             unicode: String::new(),
             unicode_labels: Vec::new(),
@@ -235,6 +238,7 @@ impl NameRewriter {
     /// Also runs the homograph checks on every name that holds a Unicode label (decoded
     /// or raw), in every mode.
     pub fn with_homographs(mut self, homographs: Arc<Homographs>) -> Self {
+        self.every_name = self.mode == Mode::Audit && homographs.judges_ascii_names();
         self.homographs = Some(homographs);
         self
     }
@@ -286,10 +290,11 @@ impl NameRewriter {
     }
 
     /// Whether every name needs work, whatever it holds: in audit mode with the homograph
-    /// checks, whose look-alike checks judge names in ASCII too.
+    /// checks, when their look-alike checks judge names in ASCII too (domains were added to
+    /// the built-in list, [`Homographs::judges_ascii_names`]).
     #[inline]
     pub fn checks_every_name(&self) -> bool {
-        self.mode == Mode::Audit && self.homographs.is_some()
+        self.every_name
     }
 
     /// Whether a name in Unicode needs work for that alone: when encoding, or checking

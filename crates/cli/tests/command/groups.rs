@@ -104,11 +104,27 @@ fn epoch(rfc3339: &str) -> f64 {
         .unwrap()
 }
 
+/// A protected list of `paypal.com` alone (names wholly in ASCII are judged against the
+/// domains given to `--protect`).
+fn protect() -> tempfile::NamedTempFile {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    fs::write(file.path(), "paypal.com\n").unwrap();
+    file
+}
+
+/// `idnscope audit --protect` of [`protect`].
+fn idnscope_audit(list: &tempfile::NamedTempFile) -> Command {
+    let mut command = Command::cargo_bin("idnscope").unwrap();
+    command.arg("audit").arg("--protect").arg(list.path());
+    command
+}
+
 /// Runs `idnscope audit` with `args` on `stdin`; the JSON Lines records and the status.
 fn audit(args: &[&str], stdin: Option<&str>) -> (Vec<Value>, i32) {
-    let mut command = Command::cargo_bin("idnscope").unwrap();
+    let list = protect();
+    let mut command = idnscope_audit(&list);
     command
-        .args(["audit", "--report-format", "jsonl", "--report", "-"])
+        .args(["--report-format", "jsonl", "--report", "-"])
         .args(args);
     if let Some(text) = stdin {
         command.write_stdin(text.to_owned());
@@ -255,10 +271,9 @@ fn a_name_twice_on_a_line_counts_once_and_the_bound_says_what_it_left_out() {
     assert_eq!(left[0]["findings"], 2);
     assert_eq!(left[0]["occurrences"], 1);
     // The text table and the CSV hold the same groups.
-    let text = Command::cargo_bin("idnscope")
-        .unwrap()
+    let list = protect();
+    let text = idnscope_audit(&list)
         .args([
-            "audit",
             "--group-by",
             "domain",
             "--format",
@@ -275,9 +290,8 @@ fn a_name_twice_on_a_line_counts_once_and_the_bound_says_what_it_left_out() {
     assert!(rows[0].starts_with("OCCURRENCES"), "{text}");
     assert_eq!(rows.len(), 3, "{text}");
     assert!(rows[1].contains("p\u{430}ypal.com") && rows[1].trim_start().starts_with('2'));
-    let csv = Command::cargo_bin("idnscope")
-        .unwrap()
-        .args(["audit", "--group-by", "name", "--report-format", "csv"])
+    let csv = idnscope_audit(&list)
+        .args(["--group-by", "name", "--report-format", "csv"])
         .args(["--format", "log", "--report", "-", "-"])
         .write_stdin(log)
         .output()
@@ -294,9 +308,9 @@ fn a_name_twice_on_a_line_counts_once_and_the_bound_says_what_it_left_out() {
 fn the_html_page_lists_the_domains_reached_before_the_findings() {
     let log = zeek_log(400, 11);
     let want = expected(&log);
-    let out = Command::cargo_bin("idnscope")
-        .unwrap()
-        .args(["audit", "--group-by", "domain", "--report-format", "html"])
+    let list = protect();
+    let out = idnscope_audit(&list)
+        .args(["--group-by", "domain", "--report-format", "html"])
         .args(["--format", "log", "--report", "-", "-"])
         .write_stdin(log.clone())
         .output()
