@@ -45,11 +45,13 @@ fn main() {
             println!("{name}: nothing to report");
         }
         for finding in converted.findings {
-            let target = finding.target.as_deref().unwrap_or("-");
-            println!(
-                "{name}: {} {} (imitates {target})",
-                finding.kind, finding.reason
-            );
+            match finding.target.as_deref() {
+                Some(target) => println!(
+                    "{name}: {} {} (imitates {target})",
+                    finding.kind, finding.reason
+                ),
+                None => println!("{name}: {} {}", finding.kind, finding.reason),
+            }
             println!("    {}", finding.message);
         }
     }

@@ -214,9 +214,9 @@ impl HtmlReport {
             return;
         }
         let kind = finding.verdict.kind.as_str();
-        let check = match finding.verdict.check {
+        let check = match finding.verdict.check_ids() {
             None => String::new(),
-            Some(check) => format!(" <span class=\"check\">{}</span>", esc(check.ids())),
+            Some(ids) => format!(" <span class=\"check\">{}</span>", esc(ids)),
         };
         let unicode = cut(finding.verdict.unicode.as_deref().unwrap_or(""));
         let (unicode, marked, unmarked) = mark_non_ascii(&unicode, MAX_MARKS - self.marks);

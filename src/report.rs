@@ -74,6 +74,8 @@ pub struct ReportWriter<W: Write> {
     csv_header_done: bool,
     /// The CSV columns include [`CAPTURE_KEYS`].
     capture_keys: bool,
+    /// The report holds `-c` (`Some(true)`) or `-l` lines, not findings.
+    file_summaries: Option<bool>,
     written: u64,
     color: bool,
     /// Findings are counted, not written ([`ReportWriter::silenced`]).
@@ -96,6 +98,7 @@ impl<W: Write> ReportWriter<W> {
             out,
             csv_header_done: false,
             capture_keys: false,
+            file_summaries: None,
             written: 0,
             color: false,
             silent: false,
@@ -131,6 +134,13 @@ impl<W: Write> ReportWriter<W> {
     /// The format written.
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// The writer of `-c` (`count`) or `-l` reports ([`ReportWriter::write_file_summary`]):
+    /// a CSV report without any row still gets their header.
+    pub fn with_file_summaries(mut self, count: bool) -> Self {
+        self.file_summaries = Some(count);
+        self
     }
 
     /// Whether findings are counted, not written ([`ReportWriter::silenced`]).
@@ -245,7 +255,14 @@ impl<W: Write> ReportWriter<W> {
     fn csv_header(&mut self) -> io::Result<()> {
         if !self.csv_header_done {
             self.csv_header_done = true;
-            if self.capture_keys {
+            if let Some(count) = self.file_summaries {
+                let header: &[&str] = if count {
+                    &["file", "findings"]
+                } else {
+                    &["file"]
+                };
+                write_csv_row(&mut self.out, header)?;
+            } else if self.capture_keys {
                 let keys: Vec<&str> = KEYS.iter().chain(&CAPTURE_KEYS).copied().collect();
                 write_csv_row(&mut self.out, &keys)?;
             } else {
@@ -341,6 +358,46 @@ impl<W: Write> ReportWriter<W> {
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+impl<W: Write> ReportWriter<W> {
+    /// Writes what `-c` or `-l` reports of one input, in place of its findings: its name
+    /// and, with `count`, how many findings it has. Text: `FILE:COUNT` or `FILE`; JSON
+    /// Lines: `{"type":"count","file":...,"findings":N}` or `{"type":"file","file":...}`;
+    /// CSV: a `file,findings` or `file` header, then a row per input. Not for HTML.
+    pub fn write_file_summary(&mut self, file: &str, count: Option<u64>) -> io::Result<()> {
+        if self.silent {
+            return Ok(());
+        }
+        match self.format {
+            Format::Text => match count {
+                Some(count) => writeln!(self.out, "{}:{count}", escape_controls(file)),
+                None => writeln!(self.out, "{}", escape_controls(file)),
+            },
+            Format::Jsonl => match count {
+                Some(count) => write_json(
+                    &mut self.out,
+                    &serde_json::json!({"type": "count", "file": file, "findings": count}),
+                ),
+                None => write_json(
+                    &mut self.out,
+                    &serde_json::json!({"type": "file", "file": file}),
+                ),
+            },
+            Format::Csv => {
+                self.file_summaries = Some(count.is_some());
+                self.csv_header()?;
+                let file = no_formula(file);
+                match count {
+                    Some(count) => {
+                        write_csv_row(&mut self.out, &[file.as_ref(), &count.to_string()])
+                    }
+                    None => write_csv_row(&mut self.out, &[file.as_ref()]),
+                }
+            }
+            Format::Html => Ok(()),
         }
     }
 }

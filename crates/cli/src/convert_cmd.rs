@@ -11,6 +11,7 @@ use idnscope::audit::{Homographs, Protected, Suffixes};
 use idnscope::display::{escape_controls, quote_input};
 
 use idnscope::finding::Finding;
+use idnscope::finding::REASON_CODES;
 use idnscope::groups::{GroupBy, Grouper};
 use idnscope::input::capture::Problem;
 use idnscope::input::format::{fallback_line, InputKind};
@@ -107,6 +108,8 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     if group_by.is_some() && args.max_groups == 0 {
         return Err(Fatal("--max-groups must be 1 or more".into()));
     }
+    let select = Selection::of(args, group_by.is_some(), format)?;
+    let selecting = select.is_active();
     let targets = Targets::of(mode, args, format)?;
     let outputs: Vec<(&str, &Path)> = [
         ("-o/--output", targets.output.as_ref()),
@@ -178,6 +181,9 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         .with_color(color)
         .with_capture_keys(captures)
         .silenced(targets.report_silenced);
+    if let Some(count) = select.summary.counts() {
+        report = report.with_file_summaries(count);
+    }
 
     let mut total = Stats::default();
     let mut groups =
@@ -194,6 +200,13 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     };
 
     let mut unreadable = 0;
+    let mut reporting = Reporting {
+        report: &mut report,
+        bar: &bar,
+        groups: groups.as_mut(),
+        select,
+        selected: 0,
+    };
     let ended = run_inputs(
         args,
         &inputs,
@@ -204,14 +217,17 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
             line_buffered: args.line_buffered,
         },
         shared_output.as_mut(),
-        &mut Reporting {
-            report: &mut report,
-            bar: &bar,
-            groups: groups.as_mut(),
-        },
+        &mut reporting,
         &mut total,
         &mut unreadable,
     );
+    // The count of the last input with findings, for `-c`.
+    let ended = match (ended, reporting.end_input()) {
+        (Ok(_), Err(e)) => Err(Fatal(format!("{}: {e}", report_destination.name))),
+        (ended, _) => ended,
+    };
+    let selected = reporting.selected;
+    drop(reporting);
     let ended = match ended {
         // A report on standard output whose reader has gone: stopped as for the output.
         Err(_)
@@ -271,6 +287,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
                 .map_err(|e| Fatal(format!("{}: {e}", report_destination.name)))?;
             findings
         }
+        _ if selecting => selected,
         _ => report.written(),
     };
     let figures = done && (args.stats || matches!(format, Format::Jsonl | Format::Html));
@@ -620,6 +637,97 @@ fn follow_input(path: &Path) -> Result<Source, Fatal> {
     })
 }
 
+/// What `-c` and `-l` report in place of the findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Summary {
+    /// The findings themselves.
+    Findings,
+    /// `-c`: the number of findings of each input that has any.
+    Count,
+    /// `-l`: each input that has findings, once.
+    Files,
+}
+
+impl Summary {
+    /// `Some(true)` for `-c`, `Some(false)` for `-l`.
+    fn counts(self) -> Option<bool> {
+        match self {
+            Summary::Findings => None,
+            Summary::Count => Some(true),
+            Summary::Files => Some(false),
+        }
+    }
+}
+
+/// Which findings are reported, and how: `--kind`, `--reason`, `-m`, `-c`, `-l`.
+#[derive(Debug)]
+struct Selection {
+    kinds: Vec<String>,
+    reasons: Vec<String>,
+    max_count: Option<u64>,
+    summary: Summary,
+    /// The input of the last finding taken, and how many of its findings were taken.
+    input: Option<(String, u64)>,
+}
+
+impl Selection {
+    /// The selection of `args`; refuses `-c` with `-l`, either with `--group-by` or an HTML
+    /// report, and a reason code that no finding has.
+    fn of(args: &JobArgs, grouping: bool, format: Format) -> Result<Selection, Fatal> {
+        let summary = match (args.count, args.files_with_findings) {
+            (true, true) => {
+                return Err(Fatal(
+                    "-c/--count and -l/--files-with-findings: give one".into(),
+                ))
+            }
+            (true, false) => Summary::Count,
+            (false, true) => Summary::Files,
+            (false, false) => Summary::Findings,
+        };
+        if summary != Summary::Findings && (grouping || format == Format::Html) {
+            return Err(Fatal(
+                "-c/--count and -l/--files-with-findings write a line per input: not with \
+                 --group-by or an HTML report"
+                    .into(),
+            ));
+        }
+        if let Some(unknown) = args
+            .reason
+            .iter()
+            .find(|r| !REASON_CODES.contains(&r.as_str()))
+        {
+            return Err(Fatal(format!(
+                "--reason {}: no finding has that reason; the reasons are {}",
+                idnscope::display::quote_input(unknown),
+                REASON_CODES.join(", ")
+            )));
+        }
+        Ok(Selection {
+            kinds: args.kind.clone(),
+            reasons: args.reason.clone(),
+            max_count: args.max_count,
+            summary,
+            input: None,
+        })
+    }
+
+    /// Whether findings are picked or summed up at all.
+    fn is_active(&self) -> bool {
+        !self.kinds.is_empty()
+            || !self.reasons.is_empty()
+            || self.max_count.is_some()
+            || self.summary != Summary::Findings
+    }
+
+    /// Whether `finding` is of a kind and reason asked for.
+    fn admits(&self, finding: &Finding) -> bool {
+        let verdict = &finding.verdict;
+        (self.kinds.is_empty() || self.kinds.iter().any(|k| k == verdict.kind.as_str()))
+            && (self.reasons.is_empty()
+                || self.reasons.iter().any(|r| r == verdict.reason.as_str()))
+    }
+}
+
 /// The report, with a capture's problems written on standard error around the progress
 /// bar.
 struct Reporting<'r, 'w, 'h> {
@@ -628,10 +736,58 @@ struct Reporting<'r, 'w, 'h> {
     /// `--group-by`: the findings are grouped (and, for an HTML page, also written, for
     /// its charts).
     groups: Option<&'r mut Grouper<'h>>,
+    select: Selection,
+    /// The findings selected (all of them, when nothing is selected).
+    selected: u64,
+}
+
+impl Reporting<'_, '_, '_> {
+    /// Ends the input of the last finding taken: `-c` writes its count.
+    fn end_input(&mut self) -> io::Result<()> {
+        match self.select.input.take() {
+            Some((file, count)) if self.select.summary == Summary::Count => {
+                self.report.write_file_summary(&file, Some(count))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `finding` is reported (`--kind`, `--reason`, `-m`), counting it; `-c` and
+    /// `-l` write their lines here.
+    fn select(&mut self, finding: &Finding) -> io::Result<bool> {
+        if !self.select.admits(finding) {
+            return Ok(false);
+        }
+        if self.select.input.as_ref().map(|(file, _)| file) != Some(&finding.file) {
+            self.end_input()?;
+            self.select.input = Some((finding.file.clone(), 0));
+        }
+        let Some((_, taken)) = &mut self.select.input else {
+            return Ok(false);
+        };
+        if self.select.max_count.is_some_and(|max| *taken >= max) {
+            return Ok(false);
+        }
+        *taken += 1;
+        self.selected += 1;
+        match self.select.summary {
+            Summary::Findings => Ok(true),
+            Summary::Count => Ok(false),
+            Summary::Files => {
+                if *taken == 1 {
+                    self.report.write_file_summary(&finding.file, None)?;
+                }
+                Ok(false)
+            }
+        }
+    }
 }
 
 impl Sink for Reporting<'_, '_, '_> {
     fn finding(&mut self, finding: &Finding) -> io::Result<()> {
+        if self.select.is_active() && !self.select(finding)? {
+            return Ok(());
+        }
         match &mut self.groups {
             Some(groups) => {
                 groups.add(finding);
@@ -645,7 +801,7 @@ impl Sink for Reporting<'_, '_, '_> {
     }
 
     fn reads_findings(&self) -> bool {
-        self.groups.is_some() || self.report.reads_findings()
+        self.groups.is_some() || self.select.is_active() || self.report.reads_findings()
     }
 
     fn count(&mut self, count: u64) {

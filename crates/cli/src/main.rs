@@ -254,6 +254,23 @@ struct JobArgs {
     /// occurrence: occurrences, first and last seen, clients, targets, reasons, names
     #[arg(long, value_enum, value_name = "BY", default_value_t = GroupByArg::None)]
     group_by: GroupByArg,
+    /// Only the number of findings of each input with any, in place of the findings
+    #[arg(short = 'c', long)]
+    count: bool,
+    /// Only the inputs with findings, each once, in place of the findings
+    #[arg(short = 'l', long)]
+    files_with_findings: bool,
+    /// At most N findings per input (the input is still read whole)
+    #[arg(short = 'm', long, value_name = "N")]
+    max_count: Option<u64>,
+    /// Only findings of this kind (invalid-ace, legacy-race, homograph, encode-error); may
+    /// be given more than once
+    #[arg(long, value_name = "KIND", value_parser = ["invalid-ace", "legacy-race", "homograph", "encode-error"])]
+    kind: Vec<String>,
+    /// Only findings with this reason code (see the report schema: mixed-script,
+    /// typo-omission, truncated...); may be given more than once
+    #[arg(long, value_name = "REASON")]
+    reason: Vec<String>,
     /// --group-by: most groups kept; the findings of further domains are counted as left
     /// out, and the report says how many
     #[arg(long, value_name = "N", default_value_t = idnscope::groups::DEFAULT_MAX_GROUPS)]

@@ -283,13 +283,61 @@ impl Serialize for Code {
     }
 }
 
+/// Every reason code a finding can have (`audit --reason`): those of invalid ACE labels
+/// and of labels that cannot be encoded, `legacy-race`, and the homograph checks'.
+pub const REASON_CODES: [&str; 44] = [
+    "empty",
+    "bad-digit",
+    "truncated",
+    "overflow",
+    "invalid-code-point",
+    "ascii-only",
+    "not-canonical",
+    "too-long",
+    "idna-invalid",
+    "double-encoded",
+    "legacy-race",
+    "deviation-character",
+    "restricted-character",
+    "blocklisted-character",
+    "restriction-level",
+    "mixed-script",
+    "mixed-numbers",
+    "repeated-mark",
+    "hidden-overlay",
+    "mark-on-other-script",
+    "kana-pattern",
+    "cjk-lookalike",
+    "middle-dot",
+    "tld-letters",
+    "quote-lookalike",
+    "whole-script-confusable",
+    "digit-lookalike",
+    "skeleton-match",
+    "skeleton-match-joined",
+    "embedded-target",
+    "other-suffix",
+    "ascii-lookalike",
+    "brand-embedding",
+    "typo-omission",
+    "typo-insertion",
+    "typo-addition",
+    "typo-repetition",
+    "typo-plural",
+    "typo-hyphenation",
+    "typo-replacement",
+    "typo-vowel-swap",
+    "typo-bitsquatting",
+    "typo-transposition",
+    "typo-subdomain",
+];
+
 /// What was found about one label, and why, wherever the label stands: what the rewriter
 /// says of a name's labels, and the heart of a [`Finding`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Verdict {
     /// Where the label is (bytes) in the text the verdict was given on: the name, or the
     /// value that holds it.
-    #[serde(skip)]
     pub label: Range<usize>,
     /// What the finding is about.
     pub kind: Kind,
@@ -302,12 +350,48 @@ pub struct Verdict {
     /// For homographs: the protected domain imitated, where one was matched.
     pub target: Option<String>,
     /// For homographs: the check that fired, written in JSON Lines only, after the
-    /// contract's keys, as its numbers in the browsers' list (`C26`, `C08/C09`).
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "check_ids")]
+    /// contract's keys, as its numbers in the browsers' list ([`Verdict::check_ids`]).
     pub check: Option<Check>,
 }
 
+/// The contract's keys, then `check` where there is one.
+impl Serialize for Verdict {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("kind", &self.kind)?;
+        map.serialize_entry("reason", &self.reason)?;
+        map.serialize_entry("message", &self.message)?;
+        map.serialize_entry("unicode", &self.unicode)?;
+        map.serialize_entry("target", &self.target)?;
+        if let Some(ids) = self.check_ids() {
+            map.serialize_entry("check", ids)?;
+        }
+        map.end()
+    }
+}
+
 impl Verdict {
+    /// The numbers in the browsers' list of the check that fired (`C26`): the one its
+    /// message ends with (`(C08)`, of the checks C08/C09), else all of the check's
+    /// ([`Check::ids`]); `None` when no check fired.
+    pub fn check_ids(&self) -> Option<&str> {
+        let check = self.check?;
+        let tag = self
+            .message
+            .strip_suffix(')')
+            .and_then(|m| m.rsplit_once('('))
+            .map(|(_, tag)| tag)
+            .filter(|tag| {
+                tag.split('/').all(|id| {
+                    id.len() == 3
+                        && id.starts_with('C')
+                        && id[1..].bytes().all(|b| b.is_ascii_digit())
+                })
+            });
+        Some(tag.unwrap_or(check.ids()))
+    }
+
     /// A `too-long` verdict on the first `len` bytes of a run or line longer than any
     /// domain name, which is left as written: `invalid-ace` for an ACE label, else
     /// `encode-error` (a label that would have been encoded). `why` says what was too long.
@@ -422,17 +506,6 @@ pub struct DnsSite {
     pub rrtype: String,
 }
 
-/// Writes a finding's check as its numbers ([`Check::ids`]).
-fn check_ids<S: serde::Serializer>(
-    check: &Option<Check>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    match check {
-        Some(check) => serializer.serialize_str(check.ids()),
-        None => serializer.serialize_none(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,6 +546,25 @@ mod tests {
             assert!(quoted(kind.as_str()), "{kind} is not documented");
             assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{kind}\""));
         }
+        // The codes `--reason` takes are the schema's, and `legacy-race`.
+        let schema: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../docs/report.schema.json"
+            ))
+            .expect("docs/report.schema.json"),
+        )
+        .unwrap();
+        let mut documented: Vec<&str> = ["reason", "check"]
+            .iter()
+            .flat_map(|d| schema["$defs"][d]["enum"].as_array().unwrap())
+            .map(|v| v.as_str().unwrap())
+            .chain(["legacy-race"])
+            .collect();
+        documented.sort_unstable();
+        let mut codes = REASON_CODES.to_vec();
+        codes.sort_unstable();
+        assert_eq!(codes, documented);
         let check = Code::from(Check::MixedScript);
         assert_eq!(serde_json::to_string(&check).unwrap(), "\"mixed-script\"");
     }

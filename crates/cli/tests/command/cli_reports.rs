@@ -486,10 +486,39 @@ fn real_reports_validate_against_the_documented_schema_and_broken_ones_do_not() 
         }
         all.extend_from_slice(&out.stdout);
     }
+    // -c and -l: a line per input with findings.
+    for flag in ["-c", "-l"] {
+        let queries = sample("queries.log");
+        let out = run(&[
+            "audit",
+            flag,
+            "--report-format",
+            "jsonl",
+            "--report",
+            "-",
+            arg(&queries),
+        ]);
+        for r in records(&out.stdout) {
+            types.insert(r["type"].as_str().unwrap().to_owned());
+        }
+        all.extend_from_slice(&out.stdout);
+    }
     assert_eq!(
         types.into_iter().collect::<Vec<_>>(),
-        ["domain", "left-out", "name", "summary"]
+        ["count", "domain", "file", "left-out", "name", "summary"]
     );
+    // A finding's check is the one its message ends with, where it names one.
+    for record in records(&all) {
+        let message = record["message"].as_str().unwrap_or_default();
+        let tag = message
+            .strip_suffix(')')
+            .and_then(|m| m.rsplit_once('('))
+            .map(|(_, tag)| tag)
+            .filter(|tag| tag.starts_with('C') && tag.len() == 3);
+        if let (Some(tag), Some(check)) = (tag, record["check"].as_str()) {
+            assert_eq!(check, tag, "{record}");
+        }
+    }
     let Some(errors) = schema_errors(&all) else {
         return;
     };

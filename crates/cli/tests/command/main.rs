@@ -16,6 +16,7 @@ mod cli_logs;
 mod cli_names;
 mod cli_progress;
 mod cli_reports;
+mod cli_select;
 mod cli_stream;
 mod cli_zone;
 mod cuts_items;

@@ -260,3 +260,26 @@ fn the_install_block_works_in_a_fresh_home() {
         );
     }
 }
+
+/// The library's example `audit_name`, run as its comment says: each finding names the
+/// domain imitated where there is one, and says nothing of a target where there is none.
+#[test]
+fn the_audit_name_example_names_targets_only_where_there_are_some() {
+    // Examples are built beside the tests' own binaries (target/<profile>/examples).
+    let deps = std::env::current_exe().unwrap();
+    let example = deps
+        .parent()
+        .and_then(|d| d.parent())
+        .unwrap()
+        .join("examples/audit_name");
+    let out = Command::new(&example).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("(imitates example-bank.com)"), "{text}");
+    assert!(text.contains("(imitates apple.com)"), "{text}");
+    assert!(!text.contains("(imitates -)"), "{text}");
+    // Its first name has a finding with no target (mixed scripts): said without one.
+    assert!(
+        text.lines().any(|l| l.ends_with(" homograph mixed-script")),
+        "{text}"
+    );
+}
