@@ -51,11 +51,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 use std::fs::{File, Metadata};
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use crate::compressed::{Compression, MAGIC_BYTES};
 use crate::input::capture::CaptureError;
 use crate::input::format::{self, InputKind, CAPTURE_HEAD, HEAD_BYTES};
 use crate::input::log::LogScanner;
@@ -63,8 +65,9 @@ use crate::input::names::NamesScanner;
 use crate::input::scanner::Scanner;
 use crate::input::zone::{Include, Origin, ZoneScanner};
 use crate::mapped::MappedInput;
-use crate::pipeline::stream::Live;
+use crate::pipeline::stream::{Blocking, Live};
 use crate::pipeline::{self, Input, Pipeline, Run, Sink};
+use crate::rewrite::Mode;
 use crate::stats::Stats;
 
 /// What messages call standard input (the path `-`).
@@ -157,6 +160,15 @@ pub enum JobError {
         /// Why.
         error: pipeline::RunError,
     },
+    /// `audit` with `--format auto`: an input that is neither text nor a capture (a NUL
+    /// byte among its first bytes, as grep tells binary files) is not audited: random bytes
+    /// hold look-alikes by chance.
+    Binary {
+        /// The input as given.
+        shown: String,
+        /// Where its first NUL byte is.
+        offset: usize,
+    },
     /// A file that a `$INCLUDE` directive names may not be read, or cannot be.
     #[cfg(unix)]
     Include {
@@ -190,6 +202,11 @@ impl fmt::Display for JobError {
                 None => write!(f, "{shown}: file offset {offset}: {message}"),
             },
             JobError::Run { shown, error } => write!(f, "{shown}: {error}"),
+            JobError::Binary { shown, offset } => write!(
+                f,
+                "{shown}: binary, a NUL byte at offset {offset}: not audited (give --format \
+                 to read it as text all the same)"
+            ),
             #[cfg(unix)]
             JobError::Include { at, error } => write!(f, "{at}: {error}"),
         }
@@ -252,13 +269,48 @@ impl<'p> Job<'p> {
             error,
         };
         let collect = includes.is_some();
+        // A compressed file is read as the stream of what it holds.
+        let source = match source {
+            Source::Mapped { file, meta } => {
+                let mut magic = Vec::with_capacity(MAGIC_BYTES);
+                (&file)
+                    .take(MAGIC_BYTES as u64)
+                    .read_to_end(&mut magic)
+                    .map_err(read_error)?;
+                match Compression::of(&magic) {
+                    Some(_) => {
+                        // Read from the start again (a map does not move the offset).
+                        (&file).seek(SeekFrom::Start(0)).map_err(read_error)?;
+                        Source::Stream {
+                            reader: Box::new(Blocking(file)),
+                            regular: true,
+                        }
+                    }
+                    None => Source::Mapped { file, meta },
+                }
+            }
+            stream => stream,
+        };
         let (stats, found) = match source {
             Source::Stream {
                 mut reader,
                 regular,
             } => {
-                let head = read_head(self.kind, &mut reader).map_err(read_error)?;
-                let kind = self.kind_of(path, &shown, &head, reports)?;
+                let mut head = read_head(self.kind, &mut reader).map_err(read_error)?;
+                let mut name = Cow::Borrowed(path);
+                if let Some(compression) = Compression::of(&head) {
+                    let compressed = PrefixedReader::new(head, reader);
+                    let decoder = compression.decoder(compressed).map_err(read_error)?;
+                    reader = Box::new(Blocking(decoder));
+                    head = read_head(self.kind, &mut reader).map_err(read_error)?;
+                    // Its kind is told from the name it has without the compression's
+                    // extension (`queries.log.gz` is a log).
+                    let extension = path.extension().and_then(|e| e.to_str());
+                    if extension.is_some_and(|e| compression.extensions().contains(&e)) {
+                        name = Cow::Owned(path.with_extension(""));
+                    }
+                }
+                let kind = self.kind_of(&name, &shown, &head, reports)?;
                 let live = self.line_buffered || !regular;
                 let data = Data::Stream(PrefixedReader::new(head, reader), live);
                 self.run_kind(kind, collect, data, &shown, out, reports, progress)?
@@ -373,6 +425,15 @@ impl<'p> Job<'p> {
             return Ok(kind);
         }
         let detection = format::detect_with_reason(path, head);
+        let auditing = self.pipeline.options().mode == Mode::Audit;
+        if auditing && detection.kind.capture().is_none() {
+            if let Some(offset) = memchr::memchr(0, head) {
+                return Err(JobError::Binary {
+                    shown: shown.to_owned(),
+                    offset,
+                });
+            }
+        }
         if let Some(reason) = &detection.fallback {
             reports
                 .fallback(shown, detection.kind, reason)

@@ -178,6 +178,7 @@
 #![deny(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+pub mod compressed;
 pub mod convert;
 pub mod display;
 pub mod groups;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use idnscope::audit::{Homographs, Protected, Suffixes};
 use idnscope::display::{escape_controls, quote_input};
 
+use idnscope::compressed::Compression;
 use idnscope::finding::Finding;
 use idnscope::finding::REASON_CODES;
 use idnscope::groups::{GroupBy, Grouper};
@@ -86,6 +87,18 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     } else {
         args.paths.clone()
     };
+    if args.in_place {
+        for path in &inputs {
+            if let Some(compression) = Compression::of_file(path).ok().flatten() {
+                return Err(Fatal(format!(
+                    "{}: {} compressed: --in-place would write what it holds back \
+                     uncompressed; give -o FILE (and compress that), or decompress it first",
+                    path.display(),
+                    compression.name()
+                )));
+            }
+        }
+    }
     let captures = job::has_captures(kind_of(args.format), &inputs);
     if args.in_place && captures {
         return Err(Fatal(
@@ -474,6 +487,14 @@ fn run_inputs(
                 &mut progress,
                 follow.then_some(&mut directives),
             );
+            if let Err(skipped @ job::JobError::Binary { .. }) = &stats {
+                // Said, not counted as a failure: the other inputs are what was asked for.
+                let _ = say(
+                    reports.bar,
+                    &format!("idnscope: {}", escape_controls(&skipped.to_string())),
+                );
+                continue;
+            }
             if let Some(message) = failed_input(&stats, output_destination.as_ref()) {
                 let _ = say(reports.bar, &message);
                 *unreadable += 1;

@@ -574,3 +574,63 @@ fn write_errors_name_the_user_path_not_the_temporary_file() {
         assert!(!stderr.contains(".idnscope-"), "{args}: {stderr}");
     }
 }
+
+/// `audit` with `--format auto` leaves out an input that is neither text nor a capture (a
+/// NUL byte among its first bytes, as grep tells binary files), saying so with where the
+/// NUL is; the other inputs are audited, and `--format` reads it all the same. Random bytes
+/// and a program are such inputs; their bytes hold look-alikes by chance.
+#[test]
+fn binary_inputs_are_left_out_of_an_audit_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    // Bytes from a seeded generator, with a NUL at a known place, and a real program.
+    let mut state = 7u64;
+    let mut random: Vec<u8> = (0..64 * 1024)
+        .map(|_| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+            (state >> 56) as u8 | 1
+        })
+        .collect();
+    random[1000] = 0;
+    let noise = dir.path().join("noise.bin");
+    std::fs::write(&noise, &random).unwrap();
+    let program = std::env::current_exe().unwrap();
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/queries.log");
+    let out = assert_cmd::Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["audit", "-c"])
+        .arg(&noise)
+        .arg(&program)
+        .arg(sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    // The counts and the notes, both on standard error.
+    let report = String::from_utf8(out.stderr.clone()).unwrap();
+    assert!(
+        report.contains(&format!(
+            "{}: binary, a NUL byte at offset 1000",
+            noise.display()
+        )),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("{}: binary", program.display())),
+        "{report}"
+    );
+    // Only the sample has a count.
+    let counts: Vec<&str> = report
+        .lines()
+        .filter(|l| !l.starts_with("idnscope:"))
+        .collect();
+    assert_eq!(counts.len(), 1, "{report}");
+    assert!(counts[0].starts_with(sample), "{report}");
+    // Named as text, it is read as text.
+    let read = assert_cmd::Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["audit", "--format", "log", "-q"])
+        .arg(&noise)
+        .output()
+        .unwrap();
+    assert!(matches!(read.status.code(), Some(0 | 1)));
+    assert!(!String::from_utf8_lossy(&read.stderr).contains("binary"));
+}

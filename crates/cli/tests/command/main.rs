@@ -10,6 +10,7 @@ mod capture_cli;
 mod chromium_spoof;
 mod cli_codec;
 mod cli_color;
+mod cli_compressed;
 mod cli_gen;
 mod cli_help;
 mod cli_logs;
