@@ -320,7 +320,7 @@ impl Findings {
             self.message.push(f.message.as_bytes());
             self.unicode.push_option(f.unicode.as_deref());
             self.target.push_option(f.target.as_deref());
-            self.check.push_option(f.check.map(|c| c.ids()));
+            self.check.push_option(f.check_ids());
         }
         self.end_list(true);
     }

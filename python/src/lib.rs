@@ -72,7 +72,7 @@ fn findings_list<'py>(
         dict.set_item("message", &f.message)?;
         dict.set_item("unicode", f.unicode.as_deref())?;
         dict.set_item("target", f.target.as_deref())?;
-        dict.set_item("check", f.check.map(|c| c.ids()))?;
+        dict.set_item("check", f.check_ids())?;
         list.append(dict)?;
     }
     Ok(list)
