@@ -35,6 +35,7 @@ use super::output::AtomicFile;
 use super::progress::{progress_bar, say, stream_writer};
 use super::streams::{stdin_input, LineFlush, StdStream, StdinInput, Target};
 use super::targets::{check_distinct, check_stdout};
+use super::walk::{self, WalkOptions};
 use super::{
     GroupByArg, InputFormat, JobArgs, ReportFormat, EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE,
 };
@@ -82,11 +83,30 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
             "--follow-includes is for audit (decode and encode keep $INCLUDE as text)".into(),
         ));
     }
-    let inputs: Vec<PathBuf> = if args.paths.is_empty() {
+    let given: Vec<PathBuf> = if args.paths.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         args.paths.clone()
     };
+    let walk_options = WalkOptions {
+        globs: args.glob.clone(),
+        hidden: args.hidden,
+        no_ignore: args.no_ignore,
+    };
+    let expanded = walk::expand(&given, &walk_options)?;
+    for path in &given {
+        if path.is_dir() && !expanded.files.iter().any(|f| f.starts_with(path)) {
+            let _ = writeln!(
+                io::stderr(),
+                "idnscope: {}: no file to read in this folder",
+                escape_controls(&path.display().to_string())
+            );
+        }
+    }
+    for message in &expanded.unreadable {
+        let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(message));
+    }
+    let inputs = expanded.files;
     if args.in_place {
         for path in &inputs {
             if let Some(compression) = Compression::of_file(path).ok().flatten() {
@@ -212,7 +232,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         )),
     };
 
-    let mut unreadable = 0;
+    let mut unreadable = expanded.unreadable.len();
     let mut reporting = Reporting {
         report: &mut report,
         bar: &bar,

@@ -20,6 +20,7 @@ mod progress;
 mod protect_cmd;
 mod streams;
 mod targets;
+mod walk;
 
 use std::process::ExitCode;
 
@@ -254,6 +255,16 @@ struct JobArgs {
     /// occurrence: occurrences, first and last seen, clients, targets, reasons, names
     #[arg(long, value_enum, value_name = "BY", default_value_t = GroupByArg::None)]
     group_by: GroupByArg,
+    /// Folders: only the files that match GLOB (!GLOB: that do not), as ripgrep's --glob;
+    /// may be given more than once
+    #[arg(short = 'g', long, value_name = "GLOB")]
+    glob: Vec<String>,
+    /// Folders: search hidden files and folders too
+    #[arg(long)]
+    hidden: bool,
+    /// Folders: do not read .gitignore, .ignore and .git/info/exclude
+    #[arg(long)]
+    no_ignore: bool,
     /// Only the number of findings of each input with any, in place of the findings
     #[arg(short = 'c', long)]
     count: bool,
@@ -336,7 +347,8 @@ struct JobArgs {
     /// --in-place)
     #[arg(long)]
     follow: bool,
-    /// Inputs; none or - reads standard input
+    /// Inputs: files, folders (every file under them, as ripgrep searches them); none or -
+    /// reads standard input
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
 }

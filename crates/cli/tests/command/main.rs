@@ -11,6 +11,7 @@ mod chromium_spoof;
 mod cli_codec;
 mod cli_color;
 mod cli_compressed;
+mod cli_folders;
 mod cli_gen;
 mod cli_help;
 mod cli_logs;
