@@ -94,15 +94,6 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         no_ignore: args.no_ignore,
     };
     let expanded = walk::expand(&given, &walk_options)?;
-    for path in &given {
-        if path.is_dir() && !expanded.files.iter().any(|f| f.starts_with(path)) {
-            let _ = writeln!(
-                io::stderr(),
-                "idnscope: {}: no file to read in this folder",
-                escape_controls(&path.display().to_string())
-            );
-        }
-    }
     for message in &expanded.unreadable {
         let _ = writeln!(io::stderr(), "idnscope: {}", escape_controls(message));
     }
@@ -653,6 +644,13 @@ fn open_input(path: &Path) -> Result<Source, Fatal> {
             Ok(StdinInput::Stream(reader, regular)) => Ok(Source::Stream { reader, regular }),
             Err(e) => Err(Fatal::io(Path::new(STANDARD_INPUT), e)),
         };
+    }
+    if path.is_dir() {
+        // What is left of a folder with no file to read in it (crate::walk).
+        return Err(Fatal::io(
+            path,
+            io::Error::other("a folder with no file to read"),
+        ));
     }
     Source::open(path).map_err(|e| Fatal::io(path, e))
 }

@@ -22,7 +22,8 @@ pub struct WalkOptions {
 }
 
 /// The inputs `paths` stand for: each folder replaced by the files under it (in a stable
-/// order), the others as they are. A folder entry that cannot be read is given back in
+/// order), the others as they are; a folder with no file to read stays itself, for its
+/// reading to say so in its turn. A folder entry that cannot be read is given back in
 /// `unreadable` with why, and the others are still listed.
 pub fn expand(paths: &[PathBuf], options: &WalkOptions) -> Result<Expanded, Fatal> {
     let mut expanded = Expanded::default();
@@ -52,6 +53,7 @@ pub fn expand(paths: &[PathBuf], options: &WalkOptions) -> Result<Expanded, Fata
             .overrides(overrides)
             .sort_by_file_name(|a, b| a.cmp(b))
             .build();
+        let before = expanded.files.len();
         for entry in walk {
             match entry {
                 Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
@@ -60,6 +62,9 @@ pub fn expand(paths: &[PathBuf], options: &WalkOptions) -> Result<Expanded, Fata
                 Ok(_) => {}
                 Err(error) => expanded.unreadable.push(error.to_string()),
             }
+        }
+        if expanded.files.len() == before {
+            expanded.files.push(path.clone());
         }
     }
     Ok(expanded)

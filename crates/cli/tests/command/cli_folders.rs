@@ -84,5 +84,5 @@ fn a_folder_is_searched_in_order_with_hidden_and_ignored_files_left_out() {
     // A file named is read even when an ignore file names it; an empty folder is said.
     let (files, notes) = counted(root, &["logs/skipped.log", "empty"]);
     assert_eq!(files, ["logs/skipped.log"]);
-    assert_eq!(notes, ["idnscope: empty: no file to read in this folder"]);
+    assert_eq!(notes, ["idnscope: empty: a folder with no file to read"]);
 }

@@ -984,7 +984,11 @@ fn a_directory_as_input_is_exit_2_and_said_so() {
         let r = run_in(dir.path(), &[command, arg(&sub)], b"");
         assert_status(&r, 2, command);
         assert!(r.stderr.contains("a-folder"), "{command}: {}", r.stderr);
-        assert!(r.stderr.contains("directory"), "{command}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("a folder with no file to read"),
+            "{command}: {}",
+            r.stderr
+        );
     }
     let r = run_in(dir.path(), &["decode", "--in-place", arg(&sub)], b"");
     assert_status(&r, 2, "decode --in-place of a directory");

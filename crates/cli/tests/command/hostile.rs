@@ -472,17 +472,22 @@ fn a_missing_file_a_folder_and_an_unreadable_file_exit_2_naming_the_file() {
 
     let folder = d.join("folder");
     std::fs::create_dir(&folder).unwrap();
-    let expected = format!("idnscope: {}: is a directory\n", folder.display());
-    for args in [
-        &["decode", arg(&folder)][..],
-        &["audit", arg(&folder)],
-        &["decode", "--in-place", arg(&folder)],
-        &["decode", "-o", arg(&folder), "-"],
-        &["decode", "--report", arg(&folder), "-"],
+    // An empty folder as an input has no file to read; as an output, it is no file.
+    let empty = format!(
+        "idnscope: {}: a folder with no file to read\n",
+        folder.display()
+    );
+    let no_file = format!("idnscope: {}: is a directory\n", folder.display());
+    for (args, expected) in [
+        (&["decode", arg(&folder)][..], &empty),
+        (&["audit", arg(&folder)], &empty),
+        (&["decode", "--in-place", arg(&folder)], &empty),
+        (&["decode", "-o", arg(&folder), "-"], &no_file),
+        (&["decode", "--report", arg(&folder), "-"], &no_file),
     ] {
         let out = idnscope(args, b"www.xn--bcher-kva.de\n".to_vec());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert_eq!(text(&out.stderr), expected, "{args:?}");
+        assert_eq!(&text(&out.stderr), expected, "{args:?}");
     }
     assert!(entries(&folder).is_empty());
 

@@ -951,7 +951,7 @@ fn an_unreadable_path_is_reported_and_the_others_are_still_processed() {
     assert_eq!(
         stderr,
         "idnscope: missing.txt: No such file or directory (os error 2)\n\
-         idnscope: folder: is a directory\n"
+         idnscope: folder: a folder with no file to read\n"
     );
 
     // The findings of the others are reported; the status is still 2.
