@@ -53,7 +53,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::audit::Homographs;
+use crate::audit::{Homographs, Suffixes};
 use crate::codec::punycode;
 use crate::finding::Finding;
 #[cfg(doc)]
@@ -244,33 +244,15 @@ impl<'h> Grouper<'h> {
         }
     }
 
-    /// The key of `name`: its registrable domain or itself, in lower case, ACE labels
-    /// decoded, no final dot.
+    /// The key of `name` ([`group_key`]); the last one is kept for the next finding, most
+    /// often on the same name.
     fn key(&mut self, name: &str) -> String {
         if let Some((last, key)) = &self.last_key {
             if last == name {
                 return key.clone();
             }
         }
-        let mut key = String::with_capacity(name.len());
-        for (i, label) in name.trim_end_matches('.').split('.').enumerate() {
-            if i > 0 {
-                key.push('.');
-            }
-            let lower = label.to_lowercase();
-            // An ACE label that does not decode to any text stays as written.
-            match lower.strip_prefix("xn--").map(punycode::decode_to_string) {
-                Some(Ok(decoded)) if !decoded.is_empty() => {
-                    key.push_str(&decoded.to_lowercase());
-                }
-                _ => key.push_str(&lower),
-            }
-        }
-        if self.by == GroupBy::Domain {
-            if let Some(at) = self.homographs.suffixes().registrable(&key) {
-                key.drain(..at.start);
-            }
-        }
+        let key = group_key(self.by, name, self.homographs.suffixes());
         self.last_key = Some((name.to_owned(), key.clone()));
         key
     }
@@ -363,4 +345,27 @@ impl<'h> Grouper<'h> {
             }
         }
     }
+}
+
+/// The key that `by` groups `name` under: its registrable domain by `suffixes`
+/// ([`GroupBy::Domain`]) or the name itself, in lower case, ACE labels decoded (one that
+/// decodes to no text stays as written), no final dot.
+pub fn group_key(by: GroupBy, name: &str, suffixes: &Suffixes) -> String {
+    let mut key = String::with_capacity(name.len());
+    for (i, label) in name.trim_end_matches('.').split('.').enumerate() {
+        if i > 0 {
+            key.push('.');
+        }
+        let lower = label.to_lowercase();
+        match lower.strip_prefix("xn--").map(punycode::decode_to_string) {
+            Some(Ok(decoded)) if !decoded.is_empty() => key.push_str(&decoded.to_lowercase()),
+            _ => key.push_str(&lower),
+        }
+    }
+    if by == GroupBy::Domain {
+        if let Some(at) = suffixes.registrable(&key) {
+            key.drain(..at.start);
+        }
+    }
+    key
 }

@@ -27,7 +27,7 @@ from pyspark.sql.types import (
     StructType,
 )
 
-__all__ = ["FINDING_TYPE", "audit", "decode", "encode"]
+__all__ = ["FINDING_TYPE", "audit", "audit_domains", "decode", "encode"]
 
 #: The Spark type of one finding (the command line's JSON keys but ``file`` and ``line``).
 FINDING_TYPE = StructType(
@@ -138,3 +138,96 @@ def audit(
     ``protect``, never flagging the domains of ``allow`` as look-alikes)."""
     p = prefix or column
     return _apply(df, column, "audit", False, protect, allow, [f"{p}_findings"])
+
+
+def audit_domains(
+    df: DataFrame,
+    column: str,
+    *,
+    by: str = "domain",
+    time_col: Optional[str] = None,
+    client_col: Optional[str] = None,
+    protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
+    top: int = 5,
+) -> DataFrame:
+    """One row per flagged registrable domain (``by="domain"``) or name (``by="name"``)
+    of ``df[column]``, as ``idnscope audit --group-by`` gives them for the same records,
+    computed with Spark's own aggregation: ``domain`` (or ``name``: lower case, ACE labels
+    decoded), ``occurrences`` (the rows that hold a flagged name), ``findings``,
+    ``first_seen`` and ``last_seen`` (the least and greatest ``time_col``), ``clients``
+    (the distinct values of ``client_col``), ``top_clients`` (the ``top`` most frequent,
+    as ``client`` and ``count``, the most first, then by client), ``targets``, ``kinds``,
+    ``reasons`` and ``names`` (sorted, distinct). Sorted as the command line sorts its
+    groups: the most occurrences first, then by key. The time and client columns are
+    left out when not given."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from . import _idnscope
+
+    if by not in ("domain", "name"):
+        raise ValueError(f"by={by!r}: domain or name")
+    found = "__idnscope_findings"
+    audited = audit(df, column, protect=protect, allow=allow, prefix="__idnscope")
+    flagged = audited.where(F.size(found) > 0)
+
+    def group_key(name):
+        return None if name is None else _idnscope.group_keys([name], by)[0]
+
+    key_of = F.udf(group_key, StringType())
+
+    key = "__idnscope_key"
+    keyed = flagged.withColumn(key, key_of(F.col(found)[0]["name"]))
+
+    def distinct_of(field: str):
+        values = F.flatten(F.collect_list(F.col(f"{found}.{field}")))
+        return F.array_sort(F.array_distinct(F.filter(values, lambda v: v.isNotNull())))
+
+    aggregates = [
+        F.count(F.lit(1)).alias("occurrences"),
+        F.sum(F.size(found)).cast("long").alias("findings"),
+    ]
+    if time_col is not None:
+        aggregates += [F.min(time_col).alias("first_seen"), F.max(time_col).alias("last_seen")]
+    if client_col is not None:
+        aggregates.append(F.countDistinct(client_col).alias("clients"))
+    aggregates += [
+        distinct_of("target").alias("targets"),
+        distinct_of("kind").alias("kinds"),
+        distinct_of("reason").alias("reasons"),
+        distinct_of("name").alias("names"),
+    ]
+    groups = keyed.groupBy(key).agg(*aggregates)
+    if client_col is not None:
+        per_client = (
+            keyed.where(F.col(client_col).isNotNull())
+            .groupBy(key, client_col)
+            .agg(F.count(F.lit(1)).alias("count"))
+        )
+        rank = Window.partitionBy(key).orderBy(F.desc("count"), F.asc(client_col))
+        tops = (
+            per_client.withColumn("__idnscope_rank", F.row_number().over(rank))
+            .where(F.col("__idnscope_rank") <= top)
+            .groupBy(key)
+            .agg(
+                F.sort_array(
+                    F.collect_list(
+                        F.struct(
+                            F.col("__idnscope_rank").alias("rank"),
+                            F.col(client_col).cast("string").alias("client"),
+                            F.col("count"),
+                        )
+                    )
+                ).alias("__idnscope_tops")
+            )
+            .select(
+                key,
+                F.transform(
+                    "__idnscope_tops",
+                    lambda t: F.struct(t["client"].alias("client"), t["count"].alias("count")),
+                ).alias("top_clients"),
+            )
+        )
+        groups = groups.join(tops, key, "left")
+    return groups.withColumnRenamed(key, by).orderBy(F.desc("occurrences"), F.asc(by))

@@ -35,3 +35,16 @@ def audit(
     prefix: Optional[str] = ...,
 ) -> DataFrame:
     """df with <prefix>_findings."""
+
+def audit_domains(
+    df: DataFrame,
+    column: str,
+    *,
+    by: str = ...,
+    time_col: Optional[str] = ...,
+    client_col: Optional[str] = ...,
+    protect: Optional[Iterable[str]] = ...,
+    allow: Optional[Iterable[str]] = ...,
+    top: int = ...,
+) -> DataFrame:
+    """One row per flagged domain (or name), as audit --group-by gives them."""

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use idnscope::audit::{Homographs, Protected, Suffixes};
 use idnscope::convert::{BadInput, Converted, Converter};
+use idnscope::groups::{group_key, GroupBy};
 use idnscope::rewrite::Mode;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -232,9 +233,31 @@ impl Engine {
     }
 }
 
+/// The keys that `audit --group-by BY` groups `names` under (`by`: `domain` or `name`):
+/// each one's registrable domain by the built-in Public Suffix List, or the name itself, in
+/// lower case, ACE labels decoded, no final dot.
+#[pyfunction]
+fn group_keys(names: Vec<String>, by: &str) -> PyResult<Vec<String>> {
+    let by = match by {
+        "domain" => GroupBy::Domain,
+        "name" => GroupBy::Name,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "by={other:?}: domain or name"
+            )))
+        }
+    };
+    let suffixes = Suffixes::builtin();
+    Ok(names
+        .iter()
+        .map(|name| group_key(by, name, &suffixes))
+        .collect())
+}
+
 /// The extension module.
 #[pymodule]
 fn _idnscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
+    m.add_function(wrap_pyfunction!(group_keys, m)?)?;
     Ok(())
 }

@@ -1,0 +1,105 @@
+"""idnscope.spark.audit_domains on local[2] against ``idnscope audit --group-by domain`` on
+the same records: a Zeek dns.log in JSON made here, read by the command line as a log and
+by Spark as a DataFrame (``query``, ``ts`` as a time, ``id.orig_h``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from datetime import datetime, timezone
+
+import pytest
+
+from conftest import cli_path
+
+pyspark = pytest.importorskip("pyspark", reason="pyspark is installed by .ci/run")
+
+NAMES = [
+    "www.xn--pypal-4ve.com",
+    "xn--pypal-4ve.com",
+    "paypa1.com",
+    "login.paypa1.com",
+    "secure-paypal.net",
+    "wikipedia.org",
+    "www.paypal.com",
+]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("idnscope-domains")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()
+
+
+def test_spark_groups_equal_the_command_lines(spark, tmp_path):
+    generator = random.Random(5)
+    ts = 1_795_280_531.0
+    records = []
+    for _ in range(4000):
+        ts += generator.randrange(1, 4000) / 1000
+        records.append({
+            "ts": round(ts, 3),
+            "uid": f"C{generator.randrange(1 << 30)}",
+            "id.orig_h": f"192.0.2.{1 + generator.randrange(4) * generator.randrange(3)}",
+            "query": generator.choice(NAMES),
+        })
+    log = tmp_path / "dns.json"
+    log.write_text("".join(json.dumps(r) + "\n" for r in records))
+    protect = tmp_path / "protect.txt"
+    protect.write_text("paypal.com\n")
+    done = subprocess.run(
+        [str(cli_path()), "audit", "--group-by", "domain", "--protect", str(protect),
+         "--report-format", "jsonl", "--report", "-", str(log)],
+        capture_output=True,
+    )
+    assert done.returncode == 1, done.stderr.decode()
+    cli = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    cli = [r for r in cli if r["type"] == "domain"]
+    assert len(cli) == 3, cli
+
+    from pyspark.sql import functions as F
+
+    from idnscope import spark as idn
+
+    df = spark.createDataFrame(
+        [(r["query"], float(r["ts"]), r["id.orig_h"]) for r in records],
+        "query string, ts double, client string",
+    ).withColumn("time", F.col("ts").cast("timestamp"))
+    rows = idn.audit_domains(
+        df.repartition(3), "query", time_col="time", client_col="client",
+        protect=["paypal.com"],
+    ).collect()
+
+    def epoch(text: str) -> float:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+    assert [r["domain"] for r in rows] == [g["domain"] for g in cli]
+    for row, group in zip(rows, cli):
+        assert row["occurrences"] == group["occurrences"], group
+        assert row["findings"] == group["findings"], group
+        assert row["clients"] == group["clients"], group
+        assert row["targets"] == group["targets"], group
+        assert row["kinds"] == group["kinds"], group
+        assert row["reasons"] == group["reasons"], group
+        assert row["names"] == group["names"], group
+        tops = [{"client": t["client"], "count": t["count"]} for t in row["top_clients"]]
+        assert tops == group["top_clients"], group
+        first = row["first_seen"].replace(tzinfo=timezone.utc).timestamp()
+        last = row["last_seen"].replace(tzinfo=timezone.utc).timestamp()
+        assert abs(first - epoch(group["first_seen"])) < 1e-3, group
+        assert abs(last - epoch(group["last_seen"])) < 1e-3, group
