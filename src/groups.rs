@@ -216,9 +216,20 @@ impl<'h> Grouper<'h> {
         }
     }
 
-    /// The findings taken so far, grouped or left out.
+    /// The findings taken so far, grouped or left out (since the start, across
+    /// [`Grouper::take`]).
     pub fn findings(&self) -> u64 {
         self.findings
+    }
+
+    /// The groups so far, sorted ([`Grouper::finish`]), the grouper starting afresh: for
+    /// a table at each interval of a stream.
+    pub fn take(&mut self) -> Grouped {
+        let fresh = Grouper::new(self.by, self.homographs).with_max_groups(self.max_groups);
+        let findings = self.findings;
+        let taken = std::mem::replace(self, fresh);
+        self.findings = findings;
+        taken.finish()
     }
 
     /// The groups, sorted: the most occurrences first, then by key.

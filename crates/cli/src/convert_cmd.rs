@@ -6,6 +6,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use idnscope::audit::{Homographs, Protected, Suffixes};
 use idnscope::display::{escape_controls, quote_input};
@@ -129,6 +130,9 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         GroupByArg::Name => Some(GroupBy::Name),
         GroupByArg::None => None,
     };
+    if args.group_every.is_some() && group_by.is_none() {
+        return Err(Fatal("--group-every needs --group-by".into()));
+    }
     if group_by.is_some() && args.max_groups == 0 {
         return Err(Fatal("--max-groups must be 1 or more".into()));
     }
@@ -230,6 +234,11 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         groups: groups.as_mut(),
         select,
         selected: 0,
+        every: group_by.zip(args.group_every).map(|(by, interval)| Every {
+            start: Instant::now(),
+            interval,
+            by,
+        }),
     };
     let ended = run_inputs(
         args,
@@ -778,6 +787,8 @@ struct Reporting<'r, 'w, 'h> {
     select: Selection,
     /// The findings selected (all of them, when nothing is selected).
     selected: u64,
+    /// `--group-every`: a table of the groups at each interval of a live input.
+    every: Option<Every>,
 }
 
 impl Reporting<'_, '_, '_> {
@@ -858,6 +869,21 @@ impl Sink for Reporting<'_, '_, '_> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        if let (Some(groups), Some(every)) = (&mut self.groups, &mut self.every) {
+            if every.start.elapsed() >= every.interval {
+                every.start = Instant::now();
+                let grouped = groups.take();
+                self.report.write_groups(every.by, &grouped)?;
+            }
+        }
         Sink::flush(self.report)
     }
+}
+
+/// `--group-every`: when the interval in progress started, how long one is, and what the
+/// groups are by.
+struct Every {
+    start: Instant,
+    interval: Duration,
+    by: GroupBy,
 }

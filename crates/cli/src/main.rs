@@ -282,6 +282,10 @@ struct JobArgs {
     /// typo-omission, truncated...); may be given more than once
     #[arg(long, value_name = "REASON")]
     reason: Vec<String>,
+    /// --group-by on a live input (a pipe, --follow): the table of the groups of each
+    /// interval as it ends (30s, 5m, 1h), and of the last one at the end
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    group_every: Option<std::time::Duration>,
     /// --group-by: most groups kept; the findings of further domains are counted as left
     /// out, and the report says how many
     #[arg(long, value_name = "N", default_value_t = idnscope::groups::DEFAULT_MAX_GROUPS)]
@@ -351,6 +355,28 @@ struct JobArgs {
     /// reads standard input
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
+}
+
+/// A duration of `--group-every`: a whole number and a unit, `s`, `m`, `h` or `d`.
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let at = text
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or("a unit is needed: s, m, h or d (30s, 5m)")?;
+    let (number, unit) = text.split_at(at);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("{text}: a whole number and a unit (30s, 5m)"))?;
+    let seconds = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86400,
+        _ => return Err(format!("{text}: the unit is s, m, h or d")),
+    };
+    match number.checked_mul(seconds) {
+        Some(0) | None => Err(format!("{text}: from 1s to many years")),
+        Some(total) => Ok(std::time::Duration::from_secs(total)),
+    }
 }
 
 /// What `gen` writes.

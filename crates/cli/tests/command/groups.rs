@@ -333,3 +333,76 @@ fn the_html_page_lists_the_domains_reached_before_the_findings() {
     // The findings' own table follows, as without grouping.
     assert!(page.find("<table id=\"findings\">").unwrap() > page.find("id=\"groups\"").unwrap());
 }
+
+/// `--group-every` on a live pipe: the table of the groups of an interval comes while the
+/// input is still open, written once a chunk comes after the interval ends; the test
+/// feeds a line at a time until it reads that table (the child's signal), then closes the
+/// input, and the last table holds the groups since.
+#[test]
+fn group_every_writes_a_table_per_interval_of_a_live_input() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let list = protect();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
+        .args(["audit", "--protect"])
+        .arg(list.path())
+        .args([
+            "--group-by",
+            "domain",
+            "--group-every",
+            "1s",
+            "--format",
+            "log",
+        ])
+        .args(["--report-format", "jsonl", "--report", "-", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if lines_tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    // A line of the first domain until the first table comes.
+    let mut sent = 0;
+    let first = loop {
+        writeln!(stdin, "query xn--pypal-4ve.com from 192.0.2.1").unwrap();
+        stdin.flush().unwrap();
+        sent += 1;
+        match lines_rx.recv_timeout(std::time::Duration::from_millis(200)) {
+            Ok(line) => break line,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => assert!(sent < 600, "no table"),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(first["type"], "domain");
+    assert_eq!(first["domain"], "p\u{430}ypal.com");
+    let in_first = first["occurrences"].as_u64().unwrap();
+    assert!(in_first >= 1 && in_first <= sent, "{first}");
+    // Then another domain; the end of input writes the last interval's table.
+    writeln!(stdin, "query paypa1.com from 192.0.2.2").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().code() == Some(1));
+    let rest: Vec<Value> = lines_rx
+        .iter()
+        .map(|l| serde_json::from_str(&l).unwrap())
+        .collect();
+    let groups: Vec<&Value> = rest.iter().filter(|r| r["type"] == "domain").collect();
+    let occurrences = |domain: &str| -> u64 {
+        groups
+            .iter()
+            .filter(|g| g["domain"] == domain)
+            .map(|g| g["occurrences"].as_u64().unwrap())
+            .sum()
+    };
+    // Every line is counted once, in the first table or a later one.
+    assert_eq!(in_first + occurrences("p\u{430}ypal.com"), sent, "{rest:?}");
+    assert_eq!(occurrences("paypa1.com"), 1, "{rest:?}");
+}
