@@ -86,6 +86,31 @@ const KINDS: [(Kind, &str); 4] = [
     (Kind::EncodeError, "#1565c0"),
 ];
 
+/// Most buckets of the timeline kept before each is made twice as wide.
+const TIME_BUCKETS: usize = 4096;
+
+/// Counts of findings over time, wherever their times fall: buckets of a width (in
+/// nanoseconds) that doubles whenever there are more than [`TIME_BUCKETS`] of them, so the
+/// counts are exact at that width whatever the order of the times.
+struct TimeBins {
+    width: i64,
+    counts: BTreeMap<i64, u64>,
+}
+
+impl TimeBins {
+    fn add(&mut self, nanos: i64) {
+        *self.counts.entry(nanos.div_euclid(self.width)).or_default() += 1;
+        while self.counts.len() > TIME_BUCKETS {
+            self.width = self.width.saturating_mul(2);
+            let mut wider = BTreeMap::new();
+            for (bucket, count) in std::mem::take(&mut self.counts) {
+                *wider.entry(bucket.div_euclid(2)).or_default() += count;
+            }
+            self.counts = wider;
+        }
+    }
+}
+
 /// Counts of findings over the lines of the input, in [`LINE_BINS`] bins whose width (in
 /// lines) doubles whenever a finding falls past the last bin.
 struct LineBins {
@@ -121,6 +146,11 @@ pub struct HtmlReport {
     other_targets: u64,
     scripts: BTreeMap<&'static str, u64>,
     lines: LineBins,
+    /// The findings over time, of those whose records give one.
+    times: TimeBins,
+    /// The clients that asked for the flagged names, where the records say.
+    clients: BTreeMap<String, u64>,
+    other_clients: u64,
     files: BTreeMap<String, u64>,
     /// The table's rows, written as they come.
     table: String,
@@ -153,6 +183,12 @@ impl HtmlReport {
                 width: 1,
                 counts: [0; LINE_BINS],
             },
+            times: TimeBins {
+                width: 1_000_000_000,
+                counts: BTreeMap::new(),
+            },
+            clients: BTreeMap::new(),
+            other_clients: 0,
             files: BTreeMap::new(),
             table: String::new(),
             rows: 0,
@@ -200,6 +236,16 @@ impl HtmlReport {
             }
         }
         self.lines.add(finding.line);
+        if let Some(seen) = &finding.seen {
+            if let Some(first) = seen.first {
+                self.times.add(first);
+            }
+            if let Some(client) = &seen.client {
+                if !count_bounded(&mut self.clients, client) {
+                    self.other_clients += 1;
+                }
+            }
+        }
         count_bounded(&mut self.files, &cut(&finding.file));
         if !self.table_full {
             self.add_row(finding);
@@ -253,8 +299,8 @@ impl HtmlReport {
     pub fn write<W: Write>(&self, stats: Option<&Stats>, mut out: W) -> io::Result<()> {
         out.write_all(HEAD.as_bytes())?;
         self.write_totals(stats, &mut out)?;
-        self.write_charts(&mut out)?;
         self.write_groups(&mut out)?;
+        self.write_charts(&mut out)?;
         self.write_table(&mut out)?;
         writeln!(out, "<script>{SCRIPT}</script>\n</body>\n</html>")?;
         out.flush()
@@ -376,8 +422,106 @@ impl HtmlReport {
         scripts.sort_by_key(|bar| std::cmp::Reverse(bar.count));
         bar_chart(out, "chart-scripts", "Scripts in flagged labels", &scripts)?;
 
+        if !self.clients.is_empty() {
+            let mut clients: Vec<(&String, &u64)> = self.clients.iter().collect();
+            clients.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let mut top: Vec<Bar> = clients
+                .iter()
+                .take(TOP_TARGETS)
+                .map(|(client, &count)| Bar {
+                    label: Cow::Borrowed(client.as_str()),
+                    count,
+                    colour: "#5d4037",
+                })
+                .collect();
+            let rest = clients
+                .iter()
+                .skip(TOP_TARGETS)
+                .map(|(_, &c)| c)
+                .sum::<u64>()
+                + self.other_clients;
+            if rest > 0 {
+                top.push(Bar {
+                    label: "(others)".into(),
+                    count: rest,
+                    colour: "#9e9e9e",
+                });
+            }
+            bar_chart(
+                out,
+                "chart-clients",
+                "Clients that asked for flagged names",
+                &top,
+            )?;
+        }
+
+        self.time_chart(out)?;
         self.line_chart(out)?;
         writeln!(out, "</section>")
+    }
+
+    /// A column chart of the findings over time, when their records give times: the
+    /// buckets from the first to the last merged into at most [`LINE_BINS`] columns.
+    fn time_chart<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        let (Some((&first, _)), Some((&last, _))) = (
+            self.times.counts.first_key_value(),
+            self.times.counts.last_key_value(),
+        ) else {
+            return Ok(());
+        };
+        let span = (last - first + 1) as u64;
+        let per_column = span.div_ceil(LINE_BINS as u64).max(1);
+        let columns = span.div_ceil(per_column) as usize;
+        let mut bins = vec![0u64; columns];
+        for (&bucket, &count) in &self.times.counts {
+            bins[((bucket - first) as u64 / per_column) as usize] += count;
+        }
+        let width = self.times.width.saturating_mul(per_column as i64);
+        let start = first.saturating_mul(self.times.width);
+        let time = |nanos: i64| Seen::rfc3339(nanos);
+        writeln!(
+            out,
+            "<figure id=\"chart-time\" class=\"chart wide\"><figcaption>Findings over time, \
+             UTC ({} s per column)</figcaption>",
+            group((width / 1_000_000_000).max(1) as u64)
+        )?;
+        let max = bins.iter().copied().max().unwrap_or(1).max(1);
+        let (w, h, left, bottom) = (1180.0, 140.0, 44.0, 22.0);
+        let step = (w - left) / columns as f64;
+        writeln!(
+            out,
+            "<svg viewBox=\"0 0 {w} {}\" role=\"img\" aria-label=\"findings over time\">\
+             <line x1=\"{left}\" y1=\"{h}\" x2=\"{w}\" y2=\"{h}\" class=\"axis\"/>\
+             <text x=\"{}\" y=\"12\" class=\"tick\" text-anchor=\"end\">{}</text>",
+            h + bottom,
+            left - 6.0,
+            group(max),
+        )?;
+        for (i, &count) in bins.iter().enumerate() {
+            let from = start.saturating_add(width.saturating_mul(i as i64));
+            let bar = (count as f64 / max as f64) * (h - 8.0);
+            writeln!(
+                out,
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#37474f\">\
+                 <title>from {}: {} findings</title></rect>",
+                left + i as f64 * step + 1.0,
+                h - bar,
+                (step - 2.0).max(1.0),
+                bar,
+                time(from),
+                group(count)
+            )?;
+        }
+        let end = start.saturating_add(width.saturating_mul(columns as i64));
+        writeln!(
+            out,
+            "<text x=\"{left}\" y=\"{}\" class=\"tick\">{}</text>\
+             <text x=\"{w}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text></svg></figure>",
+            h + 16.0,
+            time(start),
+            h + 16.0,
+            time(end)
+        )
     }
 
     /// A column chart of findings over the lines (or records) of the input.
@@ -456,6 +600,11 @@ impl HtmlReport {
         )?;
         let time = |t: Option<i64>| t.map_or_else(String::new, Seen::rfc3339);
         for g in grouped.groups.iter().take(MAX_ROWS) {
+            // The names as written (ACE), which tell look-alikes apart.
+            let mut names: Vec<&str> = g.names.iter().take(3).map(String::as_str).collect();
+            if g.names.len() > 3 || !g.names_exact {
+                names.push("…");
+            }
             let targets: Vec<&str> = g.targets.iter().map(String::as_str).collect();
             let reasons: Vec<&str> = g.reasons.iter().map(String::as_str).collect();
             let top: Vec<String> = g
@@ -465,9 +614,11 @@ impl HtmlReport {
                 .collect();
             writeln!(
                 out,
-                "<tr><td><bdi>{}</bdi></td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td>\
+                "<tr><td><bdi>{}</bdi><br><small><bdi>{}</bdi></small></td><td>{}</td>\
+                 <td>{}{}</td><td>{}</td><td>{}</td>\
                  <td>{}</td><td>{}</td><td>{}</td><td><bdi>{}</bdi>:{}:{}</td></tr>",
                 esc(&g.key),
+                esc(&names.join(" ")),
                 g.occurrences,
                 g.clients(),
                 if g.clients_exact { "" } else { "+" },

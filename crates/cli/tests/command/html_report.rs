@@ -380,3 +380,117 @@ fn the_page_of_a_small_log_that_starts_like_a_zone_has_its_charts() {
         "{chart}"
     );
 }
+
+/// The page of a grouped audit of a log with times and clients: the domains reached in a
+/// table, the findings over time and the clients that asked as charts whose counts are
+/// those of the JSON Lines report, and it loads cleanly in Chromium, which draws it.
+#[test]
+fn the_page_of_a_grouped_audit_shows_domains_times_and_clients() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("dns.json");
+    let mut text = String::new();
+    for i in 0..300u64 {
+        let name = [
+            "xn--80ak6aa92e.com",
+            "www.xn--80ak6aa92e.com",
+            "xn--pypal-4ve.com",
+        ][(i % 3) as usize];
+        text.push_str(&format!(
+            "{{\"ts\":{}.5,\"uid\":\"C{i}\",\"id.orig_h\":\"192.0.2.{}\",\"query\":\"{name}\"}}\n",
+            1_795_280_531 + i * 37,
+            1 + i % 7
+        ));
+    }
+    std::fs::write(&log, text).unwrap();
+    let html = dir.path().join("groups.html");
+    let jsonl = dir.path().join("findings.jsonl");
+    let run = |format: &str, report: &Path, group: bool| {
+        let mut command = Command::cargo_bin("idnscope").unwrap();
+        command
+            .args(["audit", "--report-format", format, "--report"])
+            .arg(report);
+        if group {
+            command.args(["--group-by", "domain"]);
+        }
+        let status = command.arg(&log).status().unwrap();
+        assert_eq!(status.code(), Some(1));
+    };
+    run("html", &html, true);
+    run("jsonl", &jsonl, false);
+    let findings: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "finding")
+        .collect();
+    let page = std::fs::read_to_string(&html).unwrap();
+    let figure = |id: &str| -> String {
+        let at = page
+            .find(&format!("id=\"{id}\""))
+            .unwrap_or_else(|| panic!("no {id}"));
+        let rest = &page[at..];
+        rest[..rest.find("</figure>").unwrap()].to_owned()
+    };
+    // Every finding has a time: the columns of the timeline add up to all of them.
+    let timeline = figure("chart-time");
+    let counted: u64 = timeline
+        .split("<title>from ")
+        .skip(1)
+        .map(|t| {
+            let t = &t[t.find(": ").unwrap() + 2..];
+            t[..t.find(" findings").unwrap()]
+                .replace(',', "")
+                .parse::<u64>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(counted, findings.len() as u64, "{timeline}");
+    // The clients' bars say what the findings' clients say.
+    let clients = figure("chart-clients");
+    let mut per_client = std::collections::BTreeMap::<String, u64>::new();
+    for f in &findings {
+        *per_client
+            .entry(f["client"].as_str().unwrap().to_owned())
+            .or_default() += 1;
+    }
+    for (client, count) in &per_client {
+        assert!(
+            clients.contains(&format!("<title>{client}: {count}</title>")),
+            "{clients}"
+        );
+    }
+    // The domains reached, in a table before the findings.
+    assert!(
+        page.contains("<bdi>аррӏе.com</bdi>"),
+        "the domain in Unicode"
+    );
+    let Some(browser) = chromium() else {
+        eprintln!("skipped: no chromium");
+        return;
+    };
+    let (dom, log) = dump_dom(&browser, &format!("file://{}", html.display()));
+    assert!(console_lines(&log).is_empty(), "{log}");
+    assert!(dom.contains("id=\"groups\""));
+    let shot = dir.path().join("groups.png");
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(&browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg("--window-size=1280,2000")
+        .arg(format!("file://{}", html.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let png = std::fs::read(&shot).unwrap();
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "{}",
+        png.len()
+    );
+}
