@@ -478,49 +478,22 @@ impl HtmlReport {
         }
         let width = self.times.width.saturating_mul(per_column as i64);
         let start = first.saturating_mul(self.times.width);
-        let time = |nanos: i64| Seen::rfc3339(nanos);
-        writeln!(
+        let from = |i: usize| start.saturating_add(width.saturating_mul(i as i64));
+        column_chart(
             out,
-            "<figure id=\"chart-time\" class=\"chart wide\"><figcaption>Findings over time, \
-             UTC ({} s per column)</figcaption>",
-            group((width / 1_000_000_000).max(1) as u64)
-        )?;
-        let max = bins.iter().copied().max().unwrap_or(1).max(1);
-        let (w, h, left, bottom) = (1180.0, 140.0, 44.0, 22.0);
-        let step = (w - left) / columns as f64;
-        writeln!(
-            out,
-            "<svg viewBox=\"0 0 {w} {}\" role=\"img\" aria-label=\"findings over time\">\
-             <line x1=\"{left}\" y1=\"{h}\" x2=\"{w}\" y2=\"{h}\" class=\"axis\"/>\
-             <text x=\"{}\" y=\"12\" class=\"tick\" text-anchor=\"end\">{}</text>",
-            h + bottom,
-            left - 6.0,
-            group(max),
-        )?;
-        for (i, &count) in bins.iter().enumerate() {
-            let from = start.saturating_add(width.saturating_mul(i as i64));
-            let bar = (count as f64 / max as f64) * (h - 8.0);
-            writeln!(
-                out,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#37474f\">\
-                 <title>from {}: {} findings</title></rect>",
-                left + i as f64 * step + 1.0,
-                h - bar,
-                (step - 2.0).max(1.0),
-                bar,
-                time(from),
-                group(count)
-            )?;
-        }
-        let end = start.saturating_add(width.saturating_mul(columns as i64));
-        writeln!(
-            out,
-            "<text x=\"{left}\" y=\"{}\" class=\"tick\">{}</text>\
-             <text x=\"{w}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text></svg></figure>",
-            h + 16.0,
-            time(start),
-            h + 16.0,
-            time(end)
+            Columns {
+                id: "chart-time",
+                caption: format!(
+                    "Findings over time, UTC ({} s per column)",
+                    group((width / 1_000_000_000).max(1) as u64)
+                ),
+                bins: &bins,
+                colour: "#37474f",
+                title: &|i, count| {
+                    format!("from {}: {} findings", Seen::rfc3339(from(i)), group(count))
+                },
+                ends: (Seen::rfc3339(start), Seen::rfc3339(from(columns))),
+            },
         )
     }
 
@@ -528,57 +501,28 @@ impl HtmlReport {
     fn line_chart<W: Write>(&self, out: &mut W) -> io::Result<()> {
         let bins = &self.lines.counts;
         let used = bins.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
-        writeln!(
+        let width = self.lines.width;
+        column_chart(
             out,
-            "<figure id=\"chart-lines\" class=\"chart wide\"><figcaption>Findings over the \
-             input, by line or record ({} per column)</figcaption>",
-            group(self.lines.width)
-        )?;
-        if used == 0 {
-            return writeln!(out, "<p class=\"empty\">No findings.</p></figure>");
-        }
-        let max = bins.iter().copied().max().unwrap_or(1).max(1);
-        let (w, h, left, bottom) = (1180.0, 140.0, 44.0, 22.0);
-        let step = (w - left) / used as f64;
-        writeln!(
-            out,
-            "<svg viewBox=\"0 0 {w} {}\" role=\"img\" aria-label=\"findings by line\">",
-            h + bottom
-        )?;
-        writeln!(
-            out,
-            "<line x1=\"{left}\" y1=\"{h}\" x2=\"{w}\" y2=\"{h}\" class=\"axis\"/>\
-             <text x=\"{}\" y=\"12\" class=\"tick\" text-anchor=\"end\">{}</text>\
-             <text x=\"{}\" y=\"{h}\" class=\"tick\" text-anchor=\"end\">0</text>",
-            left - 6.0,
-            group(max),
-            left - 6.0,
-        )?;
-        for (i, &count) in bins[..used].iter().enumerate() {
-            let first = i as u64 * self.lines.width + 1;
-            let last = first + self.lines.width - 1;
-            let bar = (count as f64 / max as f64) * (h - 8.0);
-            writeln!(
-                out,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#455a64\">\
-                 <title>lines {}–{}: {} findings</title></rect>",
-                left + i as f64 * step + 1.0,
-                h - bar,
-                (step - 2.0).max(1.0),
-                bar,
-                group(first),
-                group(last),
-                group(count)
-            )?;
-        }
-        let end = used as u64 * self.lines.width;
-        writeln!(
-            out,
-            "<text x=\"{left}\" y=\"{}\" class=\"tick\">1</text>\
-             <text x=\"{w}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text></svg></figure>",
-            h + 16.0,
-            h + 16.0,
-            group(end)
+            Columns {
+                id: "chart-lines",
+                caption: format!(
+                    "Findings over the input, by line or record ({} per column)",
+                    group(width)
+                ),
+                bins: &bins[..used],
+                colour: "#455a64",
+                title: &|i, count| {
+                    let first = i as u64 * width + 1;
+                    format!(
+                        "lines {}–{}: {} findings",
+                        group(first),
+                        group(first + width - 1),
+                        group(count)
+                    )
+                },
+                ends: ("1".to_owned(), group(used as u64 * width)),
+            },
         )
     }
 
@@ -704,6 +648,67 @@ impl HtmlReport {
         out.write_all(self.table.as_bytes())?;
         writeln!(out, "</tbody></table></section>")
     }
+}
+
+/// A column chart: its figure's id and caption, the counts of its columns, their colour,
+/// the tooltip of each (its index and count) and the labels of its two ends.
+struct Columns<'a> {
+    id: &'a str,
+    caption: String,
+    bins: &'a [u64],
+    colour: &'a str,
+    title: &'a dyn Fn(usize, u64) -> String,
+    ends: (String, String),
+}
+
+/// Draws `chart` as inline SVG, its counts to scale; "No findings." when it has none.
+fn column_chart<W: Write>(out: &mut W, chart: Columns<'_>) -> io::Result<()> {
+    writeln!(
+        out,
+        "<figure id=\"{}\" class=\"chart wide\"><figcaption>{}</figcaption>",
+        chart.id, chart.caption
+    )?;
+    if chart.bins.is_empty() {
+        return writeln!(out, "<p class=\"empty\">No findings.</p></figure>");
+    }
+    let max = chart.bins.iter().copied().max().unwrap_or(1).max(1);
+    let (w, h, left, bottom) = (1180.0, 140.0, 44.0, 22.0);
+    let step = (w - left) / chart.bins.len() as f64;
+    writeln!(
+        out,
+        "<svg viewBox=\"0 0 {w} {}\" role=\"img\" aria-label=\"{}\">\
+         <line x1=\"{left}\" y1=\"{h}\" x2=\"{w}\" y2=\"{h}\" class=\"axis\"/>\
+         <text x=\"{}\" y=\"12\" class=\"tick\" text-anchor=\"end\">{}</text>\
+         <text x=\"{}\" y=\"{h}\" class=\"tick\" text-anchor=\"end\">0</text>",
+        h + bottom,
+        esc(&chart.caption),
+        left - 6.0,
+        group(max),
+        left - 6.0,
+    )?;
+    for (i, &count) in chart.bins.iter().enumerate() {
+        let bar = (count as f64 / max as f64) * (h - 8.0);
+        writeln!(
+            out,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{}\">\
+             <title>{}</title></rect>",
+            left + i as f64 * step + 1.0,
+            h - bar,
+            (step - 2.0).max(1.0),
+            bar,
+            chart.colour,
+            (chart.title)(i, count)
+        )?;
+    }
+    writeln!(
+        out,
+        "<text x=\"{left}\" y=\"{}\" class=\"tick\">{}</text>\
+         <text x=\"{w}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text></svg></figure>",
+        h + 16.0,
+        chart.ends.0,
+        h + 16.0,
+        chart.ends.1
+    )
 }
 
 /// A bar of a chart.

@@ -9,12 +9,35 @@ import json
 import os
 import random
 import subprocess
+import sys
 from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """A Spark session on local[2], in UTC, for the tests that run Spark (skipped where
+    pyspark is missing)."""
+    pytest.importorskip("pyspark", reason="pyspark is installed by .ci/run")
+    from pyspark.sql import SparkSession
+
+    # The Python workers run the interpreter that has idnscope installed.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("idnscope-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()
 
 
 def cli_path() -> Path:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import sys
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -22,25 +21,6 @@ COUNT = 1_000_000
 ADVERSARIAL_EVERY = 10
 # Rows whose value is null.
 NULL_EVERY = 99_991
-
-
-@pytest.fixture(scope="module")
-def spark():
-    from pyspark.sql import SparkSession
-
-    # The Python workers run the interpreter that has idnscope installed.
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("idnscope-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate()
-    )
-    yield session
-    session.stop()
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,8 @@ by Spark as a DataFrame (``query``, ``ts`` as a time, ``id.orig_h``)."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
-import sys
 from datetime import datetime, timezone
 
 import pytest
@@ -26,24 +24,6 @@ NAMES = [
     "wikipedia.org",
     "www.paypal.com",
 ]
-
-
-@pytest.fixture(scope="module")
-def spark():
-    from pyspark.sql import SparkSession
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("idnscope-domains")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate()
-    )
-    yield session
-    session.stop()
 
 
 def test_spark_groups_equal_the_command_lines(spark, tmp_path):
