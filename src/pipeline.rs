@@ -50,7 +50,7 @@ use crate::audit::Homographs;
 use crate::finding::{Finding, Seen};
 use crate::input::capture::{CaptureError, Problem};
 use crate::input::format::{self, InputKind};
-use crate::input::scanner::{Carry, Chunk, ChunkOutput, Placed, Scanner, LOOKAHEAD};
+use crate::input::scanner::{Carry, Chunk, ChunkFinding, ChunkOutput, Placed, Scanner, LOOKAHEAD};
 use crate::rewrite::{Mode, NameRewriter};
 use crate::stats::Stats;
 use crate::uts46::Profile;
@@ -459,6 +459,8 @@ impl Pipeline {
         // line that the next one starts in before it (for the columns of its first line).
         let mut carry = Carry::default();
         let mut column_base = 0u64;
+        let once_per_line = scanner.one_occurrence_per_record() && self.options.mode == Mode::Audit;
+        let mut repeats = Repeats::default();
         // The output of one chunk, put together for writing.
         let mut joined = Vec::new();
         // Writes the result of the next chunk in input order, then keeps its buffers.
@@ -498,12 +500,18 @@ impl Pipeline {
                 }
                 out.write_all(&joined).map_err(RunError::Output)?;
             }
+            // An audit reports a name that stands twice on a line of a log once.
+            let again: Vec<bool> = result
+                .findings()
+                .iter()
+                .map(|f| once_per_line && repeats.is_again(line_base + f.line, f))
+                .collect();
             if findings.reads_findings() {
                 // The line of each finding, for when and by whom its record was made; the
                 // first line of a chunk that starts inside it is not whole here.
                 let mut lines = LineCursor::new(chunk.data);
                 let mut seen_on: Option<(u64, Option<Seen>)> = None;
-                for f in result.findings() {
+                for (f, _) in result.findings().iter().zip(&again).filter(|(_, &a)| !a) {
                     let found = &f.found;
                     let seen = match &seen_on {
                         Some((line, seen)) if *line == f.line => seen.clone(),
@@ -531,7 +539,7 @@ impl Pipeline {
                         .map_err(RunError::Report)?;
                 }
             } else {
-                findings.count(result.findings().len() as u64);
+                findings.count(again.iter().filter(|&&a| !a).count() as u64);
             }
             if let Some(fatal) = result.fatal() {
                 return Err(RunError::Parse(ParseError {
@@ -553,7 +561,7 @@ impl Pipeline {
             };
             let mut part = *result.stats();
             part.bytes = chunk.data.len() as u64;
-            for f in result.findings() {
+            for (f, _) in result.findings().iter().zip(&again).filter(|(_, &a)| !a) {
                 part.count_finding(f.found.verdict.kind);
             }
             stats.add(&part);
@@ -942,6 +950,41 @@ fn chunk_end<S: Scanner>(
             Some(end) => (start + end, false),
             None => (limit, false),
         },
+    }
+}
+
+/// The findings of the current line of an input, to tell a name's second occurrence on it
+/// ([`Scanner::one_occurrence_per_record`]); past [`Repeats::MOST`] of them on one line,
+/// every finding is reported (a hostile line cannot make it grow without bound).
+#[derive(Default)]
+struct Repeats {
+    line: Option<u64>,
+    met: std::collections::HashSet<(String, String, &'static str)>,
+}
+
+impl Repeats {
+    const MOST: usize = 1024;
+
+    /// Whether `finding`, on line `line` of the input (from 0), repeats one met before on
+    /// that line: the same name, label and reason.
+    fn is_again(&mut self, line: u64, finding: &ChunkFinding) -> bool {
+        if self.line != Some(line) {
+            self.line = Some(line);
+            self.met.clear();
+        }
+        let found = &finding.found;
+        let key = (
+            found.name.clone(),
+            found.label.clone(),
+            found.verdict.reason.as_str(),
+        );
+        if self.met.contains(&key) {
+            return true;
+        }
+        if self.met.len() < Repeats::MOST {
+            self.met.insert(key);
+        }
+        false
     }
 }
 

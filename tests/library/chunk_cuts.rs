@@ -384,10 +384,35 @@ fn sample_logs_on_one_long_line_give_what_their_lines_give() {
                 assert_eq!(ok, Ok(()));
                 let name = format!("{} {mode:?} {limits:?} {reading:?}", path.display());
                 assert!(out_long == expected, "{name}: output differs");
-                assert_eq!(verdicts(&found_long), verdicts(&found_short), "{name}");
+                // An audit reports a name that stands twice on a line once: on the one
+                // long line, each finding's first occurrence.
+                let want = match mode {
+                    Mode::Audit => verdicts_once(&found_short),
+                    _ => verdicts(&found_short),
+                };
+                assert_eq!(verdicts(&found_long), want, "{name}");
             }
         }
     }
+}
+
+/// [`verdicts`] of the findings of a report that repeat none before them (the same name,
+/// label and reason), as an audit reports them on one line.
+fn verdicts_once(report: &[u8]) -> Vec<(String, String, String, String)> {
+    let mut met = std::collections::HashSet::new();
+    String::from_utf8_lossy(report)
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|v| v["type"] == "finding")
+        .filter(|v| {
+            let text = |key: &str| v[key].as_str().unwrap_or_default().to_owned();
+            met.insert((text("name"), text("label"), text("reason")))
+        })
+        .map(|v| {
+            let text = |key: &str| v[key].as_str().unwrap_or_default().to_owned();
+            (text("label"), text("kind"), text("reason"), text("message"))
+        })
+        .collect()
 }
 
 /// The label, kind, reason and message of each finding of a JSON Lines report, in order.

@@ -73,6 +73,10 @@ impl Scanner for LogScanner {
 
     fn start(&self) {}
 
+    fn one_occurrence_per_record(&self) -> bool {
+        true
+    }
+
     fn seen(&self, line: &[u8]) -> Option<Seen> {
         let site = crate::log_site::site(line);
         let nanos = |time: Option<chrono::DateTime<chrono::Utc>>| time?.timestamp_nanos_opt();

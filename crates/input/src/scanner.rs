@@ -535,6 +535,14 @@ pub trait Scanner: Sync {
         out: &mut ChunkOutput<Self::State, Self::Note>,
     );
 
+    /// Whether an audit reports a name that stands twice in one record (a line) once,
+    /// where it first stands: a log writes a query's name twice on a line (BIND), and the
+    /// second is no second query. `false` by default: a zone's or a capture's names are
+    /// each where they stand.
+    fn one_occurrence_per_record(&self) -> bool {
+        false
+    }
+
     /// When the record on `line` (a whole line of the input, without its line end) was made
     /// and which client asked, where the format writes them; `None` (the default) for a
     /// format that writes neither.

@@ -53,6 +53,21 @@ fn expected_findings(sample: &Path, suffix: &str) -> Vec<String> {
         .collect()
 }
 
+/// `findings` (`LINE:COLUMN: KIND: LABEL: REASON`) as an audit reports them: a finding
+/// that repeats one before it on its line (the same kind, label and reason, at another
+/// column: the name stands twice on the line) left out.
+fn once_per_line(findings: Vec<String>) -> Vec<String> {
+    let mut met = std::collections::HashSet::new();
+    findings
+        .into_iter()
+        .filter(|f| {
+            let (line, rest) = f.split_once(':').unwrap();
+            let (_, what) = rest.split_once(':').unwrap();
+            met.insert((line.to_owned(), what.to_owned()))
+        })
+        .collect()
+}
+
 /// Checks one mode on every sample; collects every difference before failing.
 fn check_mode(mode: &str, output_suffix: &str, findings_suffix: &str) {
     let samples = log_samples();
@@ -108,7 +123,7 @@ fn audit_reports_what_decode_reports_and_writes_nothing() {
         );
         assert_eq!(
             findings,
-            expected_findings(&sample, ".findings"),
+            once_per_line(expected_findings(&sample, ".findings")),
             "{}",
             sample.display()
         );
@@ -291,15 +306,12 @@ fn a_json_escape_ends_a_name_and_is_never_glued_into_it() {
         .collect();
     places.dedup();
     let seen: Vec<(u64, String)> = places.into_iter().map(|(l, _, n)| (l, n)).collect();
+    // Once a line: a name that stands twice on a line is one occurrence.
     let expected: Vec<(u64, String)> = names
         .iter()
         .enumerate()
-        .flat_map(|(i, names)| {
-            names
-                .iter()
-                .filter(|name| name.as_str() == "xn--80ak6aa92e.com")
-                .map(move |_| (i as u64 + 1, "xn--80ak6aa92e".to_owned()))
-        })
+        .filter(|(_, names)| names.iter().any(|name| name == "xn--80ak6aa92e.com"))
+        .map(|(i, _)| (i as u64 + 1, "xn--80ak6aa92e".to_owned()))
         .collect();
     assert_eq!(seen, expected);
 }

@@ -79,8 +79,8 @@ fn next(lines: &Receiver<String>, what: &str) -> String {
         .unwrap_or_else(|_| panic!("{what}: nothing came while the input was open"))
 }
 
-/// A BIND query-log line asking for `name`: the name is written twice, so each finding on it
-/// comes twice.
+/// A BIND query-log line asking for `name`: the name is written twice, and an audit reports
+/// each finding on it once, where the name first stands.
 fn query(name: &str) -> String {
     format!(
         "15-Mar-2025 10:15:38.003 queries: info: client @0x7f3b2c0a2030 192.0.2.80#49152 \
@@ -95,9 +95,9 @@ fn tail_f_into_audit_reports_each_finding_while_the_pipe_is_open() {
     // disallows.
     let first = query("xn--a-ecp.example");
     audit.write(&first);
-    for column in [first.find("xn--a-ecp"), first.rfind("xn--a-ecp")] {
-        let found = next(&audit.stderr, "the first findings");
-        let column = column.unwrap() + 1;
+    if let Some(column) = first.find("xn--a-ecp") {
+        let found = next(&audit.stderr, "the first finding");
+        let column = column + 1;
         assert!(
             found.starts_with(&format!("-:1:{column}: invalid-ace: xn--a-ecp: ")),
             "{found}"
@@ -108,9 +108,9 @@ fn tail_f_into_audit_reports_each_finding_while_the_pipe_is_open() {
     let third = query("xn--.example");
     let written = Instant::now();
     audit.write(&third);
-    for column in [third.find("xn--."), third.rfind("xn--.")] {
-        let found = next(&audit.stderr, "the findings of line 3");
-        let column = column.unwrap() + 1;
+    if let Some(column) = third.find("xn--.") {
+        let found = next(&audit.stderr, "the finding of line 3");
+        let column = column + 1;
         assert!(
             found.starts_with(&format!("-:3:{column}: invalid-ace: xn--: ")),
             "{found}"
@@ -155,13 +155,11 @@ fn a_jsonl_report_on_stdout_streams_and_ends_with_its_summary() {
         "-",
     ]));
     audit.write(&query("bq--ad6a.legacy.example"));
-    for _ in 0..2 {
-        let record: serde_json::Value =
-            serde_json::from_str(&next(&audit.stdout, "the findings")).expect("a JSON line");
-        assert_eq!(record["type"], "finding");
-        assert_eq!(record["kind"], "legacy-race");
-        assert_eq!(record["line"], 1);
-    }
+    let record: serde_json::Value =
+        serde_json::from_str(&next(&audit.stdout, "the finding")).expect("a JSON line");
+    assert_eq!(record["type"], "finding");
+    assert_eq!(record["kind"], "legacy-race");
+    assert_eq!(record["line"], 1);
     let second = query("www.xn--bcher-kva.example");
     audit.write(&second);
     assert_eq!(audit.close(), Some(1));
@@ -171,8 +169,8 @@ fn a_jsonl_report_on_stdout_streams_and_ends_with_its_summary() {
     assert_eq!(summary["records"], 2);
     let bytes = query("bq--ad6a.legacy.example").len() + second.len();
     assert_eq!(summary["bytes"], bytes);
-    assert_eq!(summary["findings"], 2);
-    assert_eq!(summary["by_kind"]["legacy-race"], 2);
+    assert_eq!(summary["findings"], 1);
+    assert_eq!(summary["by_kind"]["legacy-race"], 1);
     assert!(audit.stdout.recv().is_err(), "the summary is the last line");
     assert!(
         audit.stderr.recv().is_err(),

@@ -242,8 +242,9 @@ fn a_name_twice_on_a_line_counts_once_and_the_bound_says_what_it_left_out() {
     assert_eq!(groups.len(), 2, "{records:?}");
     assert_eq!(groups[0]["domain"], "p\u{430}ypal.com");
     assert_eq!(groups[0]["occurrences"], 2);
-    // Each name is flagged twice (mixed scripts, and the skeleton of paypal.com).
-    assert_eq!(groups[0]["findings"], 8);
+    // Each name is flagged twice (mixed scripts, and the skeleton of paypal.com), once a
+    // line though it stands twice on it.
+    assert_eq!(groups[0]["findings"], 4);
     assert_eq!(groups[0]["clients"], 1);
     assert_eq!(groups[0]["first_seen"], "2026-11-21T17:02:11.123Z");
     assert_eq!(groups[0]["last_seen"], "2026-11-21T17:02:13Z");
@@ -268,7 +269,8 @@ fn a_name_twice_on_a_line_counts_once_and_the_bound_says_what_it_left_out() {
     assert_eq!(kept[0]["domain"], "p\u{430}ypal.com");
     let left: Vec<&Value> = bounded.iter().filter(|r| r["type"] == "left-out").collect();
     assert_eq!(left.len(), 1, "{bounded:?}");
-    assert_eq!(left[0]["findings"], 2);
+    // paypa1.com twice on its line, one finding.
+    assert_eq!(left[0]["findings"], 1);
     assert_eq!(left[0]["occurrences"], 1);
     // The text table and the CSV hold the same groups.
     let list = protect();

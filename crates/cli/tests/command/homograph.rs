@@ -573,7 +573,7 @@ fn ascii_lookalikes_are_found_in_zones_and_logs() {
                {\"ts\":1764583201.5,\"query\":\"paypall.net\",\"v\":\"1.25\"}\n\
                see https://secure-paypal.com/login or mail a@paypa1.com, file report.txt.\n";
     let found = audit_text("log", log);
-    let second = log.match_indices("paypa1.com").nth(1).unwrap().0;
+    // The name stands twice on the first line: reported once, where it first stands.
     let mut hits = want(
         log,
         &[
@@ -582,7 +582,6 @@ fn ascii_lookalikes_are_found_in_zones_and_logs() {
             ("secure-paypal", "brand-embedding"),
         ],
     );
-    hits.insert(1, (1, second as u64 + 1, "ascii-lookalike".to_owned()));
     // The domain of an e-mail address is a name; its local part is not.
     let (line, column) = place(log, "a@paypa1.com");
     hits.push((line, column + 2, "ascii-lookalike".to_owned()));
