@@ -36,7 +36,7 @@
 //!             query xn--pypal-4ve.com from 192.0.2.1 (xn--pypal-4ve.com)\n";
 //! let mut found = Collect::default();
 //! pipeline.run_slice(&LogScanner, log, "q.log", None, &mut found, &mut |_| {})?;
-//! let mut grouper = Grouper::new(GroupBy::Domain, &homographs);
+//! let mut grouper = Grouper::new(GroupBy::Domain, homographs.suffixes());
 //! for finding in &found.findings {
 //!     grouper.add(finding);
 //! }
@@ -53,7 +53,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::audit::{Homographs, Suffixes};
+#[cfg(doc)]
+use crate::audit::Homographs;
+use crate::audit::Suffixes;
 use crate::codec::punycode;
 use crate::finding::Finding;
 #[cfg(doc)]
@@ -160,8 +162,10 @@ impl Group {
 
 /// What a run grouped: the groups, the most occurrences first (then by key), and what was
 /// left out past the bound.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grouped {
+    /// What the groups are of.
+    pub by: GroupBy,
     /// The groups kept.
     pub groups: Vec<Group>,
     /// Findings of domains or names that found no room past the bound.
@@ -175,12 +179,12 @@ pub struct Grouped {
 /// Groups the findings it is given, in input order.
 pub struct Grouper<'h> {
     by: GroupBy,
-    homographs: &'h Homographs,
+    suffixes: &'h Suffixes,
     max_groups: usize,
     index: HashMap<String, usize>,
     groups: Vec<Group>,
-    /// The inputs named so far.
-    files: Vec<String>,
+    /// The input of the last finding, and its number among the inputs met.
+    input: Option<(String, usize)>,
     findings: u64,
     findings_left_out: u64,
     occurrences_left_out: u64,
@@ -190,16 +194,16 @@ pub struct Grouper<'h> {
 }
 
 impl<'h> Grouper<'h> {
-    /// A grouper by `by`, reading registrable domains by the public suffixes of
-    /// `homographs`, keeping [`DEFAULT_MAX_GROUPS`] groups.
-    pub fn new(by: GroupBy, homographs: &'h Homographs) -> Self {
+    /// A grouper by `by`, reading registrable domains by `suffixes` (those of the audit,
+    /// [`Homographs::suffixes`]), keeping [`DEFAULT_MAX_GROUPS`] groups.
+    pub fn new(by: GroupBy, suffixes: &'h Suffixes) -> Self {
         Grouper {
             by,
-            homographs,
+            suffixes,
             max_groups: DEFAULT_MAX_GROUPS,
             index: HashMap::new(),
             groups: Vec::new(),
-            files: Vec::new(),
+            input: None,
             findings: 0,
             findings_left_out: 0,
             occurrences_left_out: 0,
@@ -225,7 +229,7 @@ impl<'h> Grouper<'h> {
     /// The groups so far, sorted ([`Grouper::finish`]), the grouper starting afresh: for
     /// a table at each interval of a stream.
     pub fn take(&mut self) -> Grouped {
-        let fresh = Grouper::new(self.by, self.homographs).with_max_groups(self.max_groups);
+        let fresh = Grouper::new(self.by, self.suffixes).with_max_groups(self.max_groups);
         let findings = self.findings;
         let taken = std::mem::replace(self, fresh);
         self.findings = findings;
@@ -237,6 +241,7 @@ impl<'h> Grouper<'h> {
         let mut groups = self.groups;
         groups.sort_by(|a, b| b.occurrences.cmp(&a.occurrences).then(a.key.cmp(&b.key)));
         Grouped {
+            by: self.by,
             groups,
             findings_left_out: self.findings_left_out,
             occurrences_left_out: self.occurrences_left_out,
@@ -244,13 +249,15 @@ impl<'h> Grouper<'h> {
         }
     }
 
-    /// The number of `file` among the inputs named so far.
+    /// The number of `file`, the input of a finding, among the inputs met (they come one
+    /// after the other).
     fn file_number(&mut self, file: &str) -> usize {
-        match self.files.iter().rposition(|f| f == file) {
-            Some(at) => at,
-            None => {
-                self.files.push(file.to_owned());
-                self.files.len() - 1
+        match &self.input {
+            Some((last, number)) if last == file => *number,
+            last => {
+                let number = last.as_ref().map_or(0, |(_, n)| n + 1);
+                self.input = Some((file.to_owned(), number));
+                number
             }
         }
     }
@@ -263,7 +270,7 @@ impl<'h> Grouper<'h> {
                 return key.clone();
             }
         }
-        let key = group_key(self.by, name, self.homographs.suffixes());
+        let key = group_key(self.by, name, self.suffixes);
         self.last_key = Some((name.to_owned(), key.clone()));
         key
     }

@@ -57,7 +57,7 @@ use unicode_script::{Script, UnicodeScript};
 
 use crate::display::escape_controls;
 use crate::finding::{Finding, Kind, Seen};
-use crate::groups::{GroupBy, Grouped};
+use crate::groups::Grouped;
 use crate::stats::Stats;
 
 /// Most findings listed in the table; the charts count them all.
@@ -160,7 +160,7 @@ pub struct HtmlReport {
     marks: usize,
     unmarked: u64,
     /// The groups of a grouped audit, shown in a table of their own.
-    groups: Option<(GroupBy, Grouped)>,
+    groups: Option<Grouped>,
 }
 
 impl Default for HtmlReport {
@@ -199,10 +199,10 @@ impl HtmlReport {
         }
     }
 
-    /// Shows `grouped`, the groups of a grouped audit by `by`, in a table before the
+    /// Shows `grouped`, the groups of a grouped audit, in a table before the
     /// findings: the answers, the most reached first.
-    pub fn set_groups(&mut self, by: GroupBy, grouped: Grouped) {
-        self.groups = Some((by, grouped));
+    pub fn set_groups(&mut self, grouped: Grouped) {
+        self.groups = Some(grouped);
     }
 
     /// Findings added so far.
@@ -528,10 +528,10 @@ impl HtmlReport {
 
     /// The groups' table, the first [`MAX_ROWS`] of them (a note says how many more).
     fn write_groups<W: Write>(&self, out: &mut W) -> io::Result<()> {
-        let Some((by, grouped)) = &self.groups else {
+        let Some(grouped) = &self.groups else {
             return Ok(());
         };
-        let word = by.word();
+        let word = grouped.by.word();
         writeln!(
             out,
             "<section class=\"list\"><h2>Look-alike {word}s reached</h2>\n\

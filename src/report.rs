@@ -313,10 +313,11 @@ impl<W: Write> ReportWriter<W> {
     /// `"type":"left-out"` record when the bound left findings out (JSON Lines), a header
     /// and a row per group (CSV), or a table on the page (HTML, written at
     /// [`ReportWriter::finish`]).
-    pub fn write_groups(&mut self, by: GroupBy, grouped: &Grouped) -> io::Result<()> {
+    pub fn write_groups(&mut self, grouped: &Grouped) -> io::Result<()> {
         if self.silent {
             return Ok(());
         }
+        let by = grouped.by;
         match self.format {
             Format::Text => write_group_table(&mut self.out, by, grouped),
             Format::Jsonl => {
@@ -354,15 +355,13 @@ impl<W: Write> ReportWriter<W> {
             }
             Format::Html => {
                 if let Some(page) = &mut self.html {
-                    page.set_groups(by, grouped.clone());
+                    page.set_groups(grouped.clone());
                 }
                 Ok(())
             }
         }
     }
-}
 
-impl<W: Write> ReportWriter<W> {
     /// Writes what `-c` or `-l` reports of one input, in place of its findings: its name
     /// and, with `count`, how many findings it has. Text: `FILE:COUNT` or `FILE`; JSON
     /// Lines: `{"type":"count","file":...,"findings":N}` or `{"type":"file","file":...}`;

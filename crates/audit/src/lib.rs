@@ -125,18 +125,24 @@ impl Homographs {
     /// flagged when its registrable domain is a built-in top domain.
     pub fn with_suffixes(protected: Protected, suffixes: Suffixes, allowed: &Protected) -> Self {
         let suffixes = Arc::new(suffixes);
-        let (builtin, own) = protected.builtin_and_own_domain_names();
+        let (builtin, own) = (false, true);
         let lookalikes = Lookalikes::new(
-            own.chain(builtin),
+            protected
+                .domain_names_of(own)
+                .chain(protected.domain_names_of(builtin)),
             Arc::clone(&suffixes),
             allowed.domain_names(),
         );
-        let (builtin, mut own) = protected.builtin_and_own_domain_names();
-        let own_lookalikes = own.next().is_some().then(|| {
-            let (_, own) = protected.builtin_and_own_domain_names();
-            Lookalikes::new(own, suffixes, builtin.chain(allowed.domain_names()))
+        let any_own = protected.domain_names_of(own).next().is_some();
+        let own_lookalikes = any_own.then(|| {
+            Lookalikes::new(
+                protected.domain_names_of(own),
+                suffixes,
+                protected
+                    .domain_names_of(builtin)
+                    .chain(allowed.domain_names()),
+            )
         });
-        drop(own);
         Homographs {
             protected,
             lookalikes,

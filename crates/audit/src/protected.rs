@@ -437,21 +437,13 @@ impl Protected {
         self.segments().flat_map(|s| s.domains().map(|(_, d)| d))
     }
 
-    /// The domains of the built-in list, then those added to it: [`Protected::domain_names`]
-    /// split in two.
-    pub fn builtin_and_own_domain_names(
-        &self,
-    ) -> (
-        impl Iterator<Item = &str> + '_,
-        impl Iterator<Item = &str> + '_,
-    ) {
-        let split = |own: bool| {
-            self.segments()
-                .enumerate()
-                .filter(move |&(s, _)| (s >= self.builtin_sources) == own)
-                .flat_map(|(_, segment)| segment.domains().map(|(_, d)| d))
-        };
-        (split(false), split(true))
+    /// The domains of the built-in list ([`Protected::builtin`]), or those added to it
+    /// (`own`): [`Protected::domain_names`] split in two.
+    pub fn domain_names_of(&self, own: bool) -> impl Iterator<Item = &str> + '_ {
+        self.segments()
+            .enumerate()
+            .filter(move |&(s, _)| (s >= self.builtin_sources) == own)
+            .flat_map(|(_, segment)| segment.domains().map(|(_, d)| d))
     }
 
     /// How many different domains are protected (one pass over the list).

@@ -215,7 +215,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
 
     let mut total = Stats::default();
     let mut groups =
-        group_by.map(|by| Grouper::new(by, &homographs).with_max_groups(args.max_groups));
+        group_by.map(|by| Grouper::new(by, homographs.suffixes()).with_max_groups(args.max_groups));
 
     // One output for all inputs (standard output or -o), unless rewriting in place.
     let mut shared_output = match &targets.output {
@@ -234,10 +234,9 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         groups: groups.as_mut(),
         select,
         selected: 0,
-        every: group_by.zip(args.group_every).map(|(by, interval)| Every {
+        every: args.group_every.map(|interval| Every {
             start: Instant::now(),
             interval,
-            by,
         }),
     };
     let ended = run_inputs(
@@ -311,12 +310,12 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     // A stopped run has no figures to tell: the stopped input's are not counted. A JSON
     // Lines report of a run that ended always ends with them, and an HTML page shows them.
     let done = ended == Ended::Done;
-    let findings = match (groups.take(), group_by) {
-        (Some(groups), Some(by)) => {
+    let findings = match groups.take() {
+        Some(groups) => {
             let findings = groups.findings();
             let grouped = groups.finish();
             report
-                .write_groups(by, &grouped)
+                .write_groups(&grouped)
                 .map_err(|e| Fatal(format!("{}: {e}", report_destination.name)))?;
             findings
         }
@@ -746,7 +745,7 @@ impl Selection {
         {
             return Err(Fatal(format!(
                 "--reason {}: no finding has that reason; the reasons are {}",
-                idnscope::display::quote_input(unknown),
+                quote_input(unknown),
                 REASON_CODES.join(", ")
             )));
         }
@@ -873,17 +872,15 @@ impl Sink for Reporting<'_, '_, '_> {
             if every.start.elapsed() >= every.interval {
                 every.start = Instant::now();
                 let grouped = groups.take();
-                self.report.write_groups(every.by, &grouped)?;
+                self.report.write_groups(&grouped)?;
             }
         }
         Sink::flush(self.report)
     }
 }
 
-/// `--group-every`: when the interval in progress started, how long one is, and what the
-/// groups are by.
+/// `--group-every`: when the interval in progress started, and how long one is.
 struct Every {
     start: Instant,
     interval: Duration,
-    by: GroupBy,
 }

@@ -72,6 +72,16 @@ fn audit(dir: &Path, format: &str, report: &Path, inputs: &[PathBuf]) {
     assert_eq!(status.code(), Some(1), "the samples hold findings");
 }
 
+/// The findings of the JSON Lines report at `path`.
+fn findings_in(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "finding")
+        .collect()
+}
+
 #[test]
 fn the_console_check_sees_a_script_error() {
     let Some(browser) = chromium() else {
@@ -107,12 +117,7 @@ fn the_page_of_an_audit_holds_every_finding_and_loads_cleanly() {
     audit(dir.path(), "html", &html, &inputs);
     audit(dir.path(), "jsonl", &jsonl, &inputs);
 
-    let findings: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["type"] == "finding")
-        .collect();
+    let findings = findings_in(&jsonl);
     assert!(findings.len() > 15, "{}", findings.len());
 
     let url = format!("file://{}", html.display());
@@ -273,12 +278,7 @@ fn the_page_of_many_long_look_alikes_is_bounded_and_says_what_it_left_out() {
     let jsonl = dir.path().join("audit.jsonl");
     audit(dir.path(), "html", &html, std::slice::from_ref(&input));
     audit(dir.path(), "jsonl", &jsonl, std::slice::from_ref(&input));
-    let findings: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["type"] == "finding")
-        .collect();
+    let findings = findings_in(&jsonl);
     assert!(findings.len() > MAX_ROWS, "{}", findings.len());
 
     let page = std::fs::read_to_string(&html).unwrap();
@@ -360,12 +360,7 @@ fn the_page_of_a_small_log_that_starts_like_a_zone_has_its_charts() {
     let jsonl = dir.path().join("audit.jsonl");
     audit(dir.path(), "html", &html, std::slice::from_ref(&log));
     audit(dir.path(), "jsonl", &jsonl, &[log]);
-    let findings: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["type"] == "finding")
-        .collect();
+    let findings = findings_in(&jsonl);
     let apple = findings
         .iter()
         .filter(|f| f["target"] == "apple.com")
@@ -417,12 +412,7 @@ fn the_page_of_a_grouped_audit_shows_domains_times_and_clients() {
     };
     run("html", &html, true);
     run("jsonl", &jsonl, false);
-    let findings: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["type"] == "finding")
-        .collect();
+    let findings = findings_in(&jsonl);
     let page = std::fs::read_to_string(&html).unwrap();
     let figure = |id: &str| -> String {
         let at = page
