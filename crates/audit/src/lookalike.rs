@@ -202,15 +202,14 @@ pub struct Lookalikes {
     registrables: FxHashMap<u64, u32>,
     labels: FxHashMap<u64, u32>,
     joined: FxHashMap<u64, u32>,
-    /// The gate of the typosquats: a bit per (length, first two characters) and per
-    /// (length, last two characters) of the protected labels, as written and folded. One
-    /// edit of a label of five characters or more leaves either its first two or its last
-    /// two in place, so a label that finds neither at a length one off needs no look-up.
-    typo_gate: Box<[u64; GATE_WORDS]>,
+    /// The gate of the typosquats: a Bloom filter of the keys of `exact` and `deleted`,
+    /// two bits a key. A label and its deletions that find no bit set need no look-up.
+    typo_gate: Box<[u64]>,
 }
 
-/// Words of [`Lookalikes::typo_gate`].
-const GATE_WORDS: usize = 1 << 10;
+/// Bits of [`Lookalikes::typo_gate`] per key, at the least: about one probe in a hundred
+/// passes it wrongly.
+const GATE_BITS_PER_KEY: usize = 16;
 
 /// What a thread keeps between names.
 #[derive(Debug, Default)]
@@ -220,6 +219,8 @@ pub struct LookalikeScratch {
     joined: String,
     raw: Vec<char>,
     theirs: (Vec<char>, Vec<char>),
+    /// The hashes of a label and of its deletions, and what computes them.
+    deletions: Deletions,
     /// The registrable domains met lately whose label the folded match and the
     /// typosquat checks cleared, by hash (a name under one is judged on its other labels
     /// alone).
@@ -246,7 +247,7 @@ impl Lookalikes {
             registrables: FxHashMap::default(),
             labels: FxHashMap::default(),
             joined: FxHashMap::default(),
-            typo_gate: Box::new([0; GATE_WORDS]),
+            typo_gate: Box::default(),
         };
         let mut folded = Vec::new();
         let mut other = Vec::new();
@@ -292,9 +293,6 @@ impl Lookalikes {
                 if form.len() < MIN_TYPO {
                     continue;
                 }
-                for bit in gate_bits(form, form.len()) {
-                    lookalikes.typo_gate[bit / 64] |= 1 << (bit % 64);
-                }
                 for i in 0..form.len() {
                     delete_at(form, i, &mut other);
                     let entry = lookalikes.deleted.entry(hash_chars(&other)).or_default();
@@ -305,6 +303,15 @@ impl Lookalikes {
             }
             lookalikes.brands.push(brand);
         }
+        let keys = lookalikes.exact.len() + lookalikes.deleted.len();
+        let bits = (keys * GATE_BITS_PER_KEY).next_power_of_two().max(1 << 12);
+        let mut gate = vec![0u64; bits / 64].into_boxed_slice();
+        for &key in lookalikes.exact.keys().chain(lookalikes.deleted.keys()) {
+            for bit in gate_bits(key, bits) {
+                gate[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        lookalikes.typo_gate = gate;
         for domain in exempt {
             let domain = domain.trim_end_matches('.');
             if let Some(at) = lookalikes.suffixes.registrable_icann(domain) {
@@ -477,6 +484,7 @@ impl Lookalikes {
             other,
             raw,
             theirs,
+            deletions,
             ..
         } = scratch;
         let folded = &folded[..];
@@ -512,23 +520,25 @@ impl Lookalikes {
         };
         let mut best = None;
         for ours in [raw, folded] {
-            let open = |len: usize| {
-                gate_bits(ours, len).any(|bit| self.typo_gate[bit / 64] & (1 << (bit % 64)) != 0)
-            };
-            if !(open(ours.len()) || open(ours.len() + 1) || open(ours.len().saturating_sub(1))) {
+            let hashes = deletions.of(ours);
+            if !hashes.iter().any(|&key| self.may_hold(key)) {
                 if raw == folded {
                     break;
                 }
                 continue;
             }
             // Omission: the label is a protected one with a character deleted.
-            best = best.or_else(|| judge(ours, self.deleted.get(&hash_chars(ours))));
-            for i in 0..ours.len() {
+            let whole = hashes[0];
+            if self.may_hold(whole) {
+                best = best.or_else(|| judge(ours, self.deleted.get(&whole)));
+            }
+            for &key in &hashes[1..] {
                 if best.is_some() {
                     break;
                 }
-                delete_at(ours, i, other);
-                let key = hash_chars(other);
+                if !self.may_hold(key) {
+                    continue;
+                }
                 // Insertion, repetition, addition, plural, hyphenation; then replacement,
                 // vowel swap, bit flip, transposition.
                 best = judge(ours, self.exact.get(&key))
@@ -650,6 +660,14 @@ impl Lookalikes {
             })
     }
 
+    /// Whether the typosquat gate lets `key` through: it may be a key of `exact` or
+    /// `deleted`.
+    fn may_hold(&self, key: u64) -> bool {
+        gate_bits(key, self.typo_gate.len() * 64)
+            .iter()
+            .all(|&bit| self.typo_gate[bit / 64] & (1 << (bit % 64)) != 0)
+    }
+
     /// The brand whose label is `label` as written (of [`MIN_COMBO`] characters or
     /// more).
     fn brand_with_label(&self, label: &str) -> Option<&Brand> {
@@ -672,24 +690,14 @@ impl Lookalikes {
     }
 }
 
-/// The gate's bits of a label `chars` for a protected label of `len` characters: its first
-/// two characters and its last two, each with `len`.
-fn gate_bits(chars: &[char], len: usize) -> impl Iterator<Item = usize> {
-    let bit = move |tag: u64, a: char, b: char| {
-        let mut hasher = FxHasher::default();
-        (tag, len, a, b).hash(&mut hasher);
-        (hasher.finish() >> 3) as usize % (GATE_WORDS * 64)
-    };
-    let n = chars.len();
-    (n >= 2)
-        .then(|| {
-            [
-                bit(0, chars[0], chars[1]),
-                bit(1, chars[n - 2], chars[n - 1]),
-            ]
-        })
-        .into_iter()
-        .flatten()
+/// The two bits of the typosquat gate (of `bits` bits, a power of two) that stand for
+/// `key`.
+fn gate_bits(key: u64, bits: usize) -> [usize; 2] {
+    let mask = bits as u64 - 1;
+    [
+        (key & mask) as usize,
+        (key.rotate_right(32) & mask) as usize,
+    ]
 }
 
 /// What a finding of `brand` says of the suffix.
@@ -863,10 +871,75 @@ fn ascii_folds() -> &'static [([char; 4], u8); 128] {
     })
 }
 
+/// The multiplier of [`hash_chars`]'s polynomial.
+const POLY: u64 = 0x0000_0100_0000_01b3;
+
+/// A hash of `chars`: a polynomial in [`POLY`] of the characters, mixed with the length,
+/// so that the hash of each deletion of a label comes in a few operations
+/// ([`Deletions`]).
 fn hash_chars(chars: &[char]) -> u64 {
-    let mut hasher = FxHasher::default();
-    chars.hash(&mut hasher);
-    hasher.finish()
+    let sum = chars.iter().fold(0u64, |h, &c| {
+        h.wrapping_mul(POLY).wrapping_add(u64::from(c) + 1)
+    });
+    mix(sum, chars.len())
+}
+
+/// The polynomial sum of [`hash_chars`] of `len` characters, mixed (the finaliser of
+/// MurmurHash3) so that every bit of it depends on every character.
+fn mix(sum: u64, len: usize) -> u64 {
+    let mut h = sum ^ (len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// What [`hash_chars`] gives a label and each of its one-character deletions, from
+/// prefix and suffix sums: linear in the label's length, not quadratic.
+#[derive(Debug, Default)]
+struct Deletions {
+    prefix: Vec<u64>,
+    suffix: Vec<u64>,
+    powers: Vec<u64>,
+    hashes: Vec<u64>,
+}
+
+impl Deletions {
+    /// The hash of `chars`, then that of `chars` with its character `i` deleted, for each
+    /// `i` in order.
+    fn of(&mut self, chars: &[char]) -> &[u64] {
+        let n = chars.len();
+        let term = |c: char| u64::from(c) + 1;
+        self.powers.clear();
+        self.powers.push(1);
+        for i in 1..n.max(1) {
+            let last = self.powers[i - 1];
+            self.powers.push(last.wrapping_mul(POLY));
+        }
+        self.prefix.clear();
+        self.prefix.push(0);
+        for (i, &c) in chars.iter().enumerate() {
+            let next = self.prefix[i].wrapping_mul(POLY).wrapping_add(term(c));
+            self.prefix.push(next);
+        }
+        // suffix[j]: the characters from j on, each at its power in the whole label.
+        self.suffix.clear();
+        self.suffix.resize(n + 1, 0);
+        for j in (0..n).rev() {
+            self.suffix[j] = self.suffix[j + 1]
+                .wrapping_add(term(chars[j]).wrapping_mul(self.powers[n - 1 - j]));
+        }
+        self.hashes.clear();
+        self.hashes.push(mix(self.prefix[n], n));
+        for i in 0..n {
+            let sum = self.prefix[i]
+                .wrapping_mul(self.powers[n - 1 - i])
+                .wrapping_add(self.suffix[i + 1]);
+            self.hashes.push(mix(sum, n - 1));
+        }
+        &self.hashes
+    }
 }
 
 fn hash_str(text: &str) -> u64 {
@@ -945,6 +1018,34 @@ mod tests {
 
     /// Each dnstwist class, by an example built as dnstwist builds it (the comments), and
     /// two labels that are no single edit apart.
+    #[test]
+    fn each_deletion_hashes_as_the_label_it_leaves() {
+        let mut deletions = Deletions::default();
+        let mut deleted = Vec::new();
+        for label in [
+            "",
+            "a",
+            "ab",
+            "paypal",
+            "gооgle",
+            "xn--80ak6aa92e",
+            "日本語",
+        ] {
+            let chars: Vec<char> = label.chars().collect();
+            let hashes = deletions.of(&chars).to_vec();
+            assert_eq!(hashes.len(), chars.len() + 1, "{label}");
+            assert_eq!(hashes[0], hash_chars(&chars), "{label}");
+            for i in 0..chars.len() {
+                delete_at(&chars, i, &mut deleted);
+                assert_eq!(hashes[i + 1], hash_chars(&deleted), "{label} less {i}");
+            }
+        }
+        // Deletions that leave the same label hash alike; others differ.
+        let hashes = deletions.of(&['a', 'a', 'b']).to_vec();
+        assert_eq!(hashes[1], hashes[2]);
+        assert_ne!(hashes[1], hashes[3]);
+    }
+
     #[test]
     fn one_edit_is_told_by_its_class() {
         let chars = |s: &str| s.chars().collect::<Vec<_>>();
