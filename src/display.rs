@@ -84,6 +84,7 @@ pub fn write_colored_finding<W: io::Write + ?Sized>(
         Kind::LegacyRace => "\x1b[1;35m",
         Kind::Homograph => "\x1b[1;33m",
         Kind::EncodeError => "\x1b[1;34m",
+        Kind::InvalidName => "\x1b[1;36m",
     };
     writeln!(
         out,

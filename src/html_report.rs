@@ -78,12 +78,13 @@ pub const LINE_BINS: usize = 50;
 /// Bars of the chart of imitated domains.
 const TOP_TARGETS: usize = 10;
 
-/// The four kinds, in the order the page shows them, with their colours.
-const KINDS: [(Kind, &str); 4] = [
+/// The kinds, in the order the page shows them, with their colours.
+const KINDS: [(Kind, &str); 5] = [
     (Kind::InvalidAce, "#c62828"),
     (Kind::LegacyRace, "#6a1b9a"),
     (Kind::Homograph, "#ef6c00"),
     (Kind::EncodeError, "#1565c0"),
+    (Kind::InvalidName, "#00838f"),
 ];
 
 /// Most buckets of the timeline kept before each is made twice as wide.
@@ -140,7 +141,7 @@ impl LineBins {
 /// Feed it with [`HtmlReport::add`], then write the page with [`HtmlReport::write`].
 pub struct HtmlReport {
     total: u64,
-    by_kind: [u64; 4],
+    by_kind: [u64; KINDS.len()],
     by_reason: BTreeMap<(usize, &'static str), u64>,
     targets: BTreeMap<String, u64>,
     other_targets: u64,
@@ -174,7 +175,7 @@ impl HtmlReport {
     pub fn new() -> Self {
         HtmlReport {
             total: 0,
-            by_kind: [0; 4],
+            by_kind: [0; KINDS.len()],
             by_reason: BTreeMap::new(),
             targets: BTreeMap::new(),
             other_targets: 0,
@@ -781,6 +782,7 @@ fn kind_index(kind: Kind) -> usize {
         Kind::LegacyRace => 1,
         Kind::Homograph => 2,
         Kind::EncodeError => 3,
+        Kind::InvalidName => 4,
     }
 }
 
@@ -893,6 +895,7 @@ h2 { font-size: 16px; margin: 0 0 10px; }
 .card .what { color: var(--muted); font-size: 12px; }
 #total-invalid-ace { color: #c62828; } #total-legacy-race { color: #6a1b9a; }
 #total-homograph { color: #ef6c00; } #total-encode-error { color: #1565c0; }
+#total-invalid-name { color: #00838f; }
 .files { color: var(--muted); margin: 4px 0 16px; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 12px; }
 .chart { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 0; }
@@ -922,6 +925,7 @@ tr:hover td { background: #fafbfc; }
 .kind { display: inline-block; padding: 0 6px; border-radius: 4px; color: #fff; font-size: 12px; white-space: nowrap; }
 .kind.invalid-ace { background: #c62828; } .kind.legacy-race { background: #6a1b9a; }
 .kind.homograph { background: #ef6c00; } .kind.encode-error { background: #1565c0; }
+.kind.invalid-name { background: #00838f; }
 .check { display: block; color: var(--muted); font-size: 12px; }
 .name { color: var(--muted); font-size: 12px; }
 </style>

@@ -41,7 +41,7 @@ def test_inputs_exercise_every_kind_of_finding(case):
         return
     kinds = {f["kind"] for found in expected["encode"][1].values() for f in found}
     kinds |= {f["kind"] for found in expected["audit"][1].values() for f in found}
-    assert kinds == {"invalid-ace", "legacy-race", "homograph", "encode-error"}
+    assert kinds == {"invalid-ace", "legacy-race", "homograph", "encode-error", "invalid-name"}
 
 
 def test_decode_and_encode_per_value(case):

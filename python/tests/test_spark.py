@@ -85,7 +85,7 @@ def test_decode_and_audit_through_mapinarrow(spark, names):
 
     # What went through Spark holds every kind of finding decoding reports, and nulls.
     kinds = {f["kind"] for found in decode_findings if found for f in found}
-    assert kinds == {"invalid-ace", "legacy-race", "homograph"}
+    assert kinds == {"invalid-ace", "legacy-race", "homograph", "invalid-name"}
     assert sum(len(found) for found in decode_findings if found) > 50_000
     assert expected["written"].count(None) == len(range(NULL_EVERY // 2, COUNT, NULL_EVERY))
 

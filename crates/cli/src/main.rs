@@ -274,9 +274,9 @@ struct JobArgs {
     /// At most N findings per input (the input is still read whole)
     #[arg(short = 'm', long, value_name = "N")]
     max_count: Option<u64>,
-    /// Only findings of this kind (invalid-ace, legacy-race, homograph, encode-error); may
+    /// Only findings of this kind (invalid-ace, legacy-race, homograph, encode-error, invalid-name); may
     /// be given more than once
-    #[arg(long, value_name = "KIND", value_parser = ["invalid-ace", "legacy-race", "homograph", "encode-error"])]
+    #[arg(long, value_name = "KIND", value_parser = ["invalid-ace", "legacy-race", "homograph", "encode-error", "invalid-name"])]
     kind: Vec<String>,
     /// Only findings with this reason code (see the report schema: mixed-script,
     /// typo-omission, truncated...); may be given more than once

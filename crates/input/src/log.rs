@@ -301,11 +301,11 @@ fn long_run(
 /// The most bytes a character or an escape takes in a name (`\\uXXXX\\uXXXX`).
 const MAX_TOKEN: usize = 16;
 
-/// The most bytes a name takes in any syntax the scanner reads (255 octets on the wire,
-/// at most five bytes each as a doubled `\\DDD` escape, and room to spare); a longer run
-/// of name characters is no name. Less than [`crate::scanner::LOOKAHEAD`], so that a
-/// name across a cut is always seen whole by the chunk before it.
-pub const MAX_NAME_RUN: usize = 4096;
+/// The most bytes a name takes in any syntax the scanner reads
+/// ([`crate::name::MAX_NAME_TEXT`]); a longer run of name characters is no name. Less than
+/// [`crate::scanner::LOOKAHEAD`], so that a name across a cut is always seen whole by the
+/// chunk before it.
+pub const MAX_NAME_RUN: usize = crate::name::MAX_NAME_TEXT;
 
 /// The most bytes of a label shown in the finding of a run over [`MAX_NAME_RUN`].
 const MAX_LABEL_SHOWN: usize = 255;

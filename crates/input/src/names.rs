@@ -200,8 +200,9 @@ impl Scanner for NamesScanner {
                         body.start as u64 + 1,
                     );
                     out.keep(name_end..next);
-                } else if work {
-                    // Several names on the line, blanks between them: each is read.
+                } else if work || rewriter.may_be_invalid_name(name) {
+                    // Several names on the line, blanks between them, or a name that may be
+                    // no DNS name: each is read.
                     let mut kept = line_start;
                     for word in line_words(name) {
                         let (start, end) = (name_at + word.start, name_at + word.end);

@@ -28,24 +28,48 @@ pub(super) struct PlainRun {
 /// with no quote up to its end (a line that is not plain for this alone is left to the
 /// field-by-field reading, which reports a type field that is no type).
 /// The kinds of the fields before the RDATA found so far are kept in `kinds`.
-pub(super) fn plain_run(data: &[u8], start: usize, kinds: &mut FieldKinds) -> PlainRun {
+///
+/// Nor is a line plain when one of its names is no DNS name (a label over 63 octets, a
+/// name too long, an empty label), which the field-by-field reading reports: a line of
+/// `limits.long` bytes or more, or with two dots in a row or a dot after a blank, has its
+/// owner and the name fields of its type looked at with `limits.may_be_invalid`.
+pub(super) fn plain_run(
+    data: &[u8],
+    start: usize,
+    kinds: &mut FieldKinds,
+    limits: &NameLimits<impl Fn(&[u8]) -> bool>,
+) -> PlainRun {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the processor has AVX2, as just checked.
-        return unsafe { run_avx2(data, start, kinds) };
+        return unsafe { run_avx2(data, start, kinds, limits) };
     }
-    run(data, start, kinds, flags, blanks)
+    run(data, start, kinds, limits, flags, blanks)
+}
+
+/// What tells a name that may be no DNS name, for [`plain_run`].
+pub(super) struct NameLimits<F> {
+    /// The length from which a field may be no DNS name for its length alone.
+    pub long: usize,
+    /// Whether a name field may be no DNS name (`NameRewriter::may_be_invalid_name`).
+    pub may_be_invalid: F,
 }
 
 /// [`plain_run`] thirty-two bytes at a time, with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn run_avx2(data: &[u8], start: usize, kinds: &mut FieldKinds) -> PlainRun {
+fn run_avx2(
+    data: &[u8],
+    start: usize,
+    kinds: &mut FieldKinds,
+    limits: &NameLimits<impl Fn(&[u8]) -> bool>,
+) -> PlainRun {
     // The closures are compiled for AVX2 as this function is.
     run(
         data,
         start,
         kinds,
+        limits,
         |block| flags_avx2(block),
         |window| blanks_avx2(window),
     )
@@ -60,6 +84,7 @@ fn run<const N: usize>(
     data: &[u8],
     start: usize,
     kinds: &mut FieldKinds,
+    limits: &NameLimits<impl Fn(&[u8]) -> bool>,
     flags: impl Fn(&[u8; N]) -> Flags,
     blanks: impl Fn(&[u8; 32]) -> Blanks,
 ) -> PlainRun {
@@ -71,6 +96,10 @@ fn run<const N: usize>(
     let mut at = start;
     // A hyphen ends the block before; the block before ends inside a quoted string.
     let (mut hyphen_before, mut quoted_before) = (0, 0);
+    // A dot ends the block before; a blank or a line end does (the run starts a line);
+    // the line that goes on from the block before has a dot that may start an empty
+    // label.
+    let (mut dot_before, mut blank_before, mut dots_before) = (0, 1, false);
     while at < data.len() {
         let Flags {
             mut newline,
@@ -78,6 +107,8 @@ fn run<const N: usize>(
             quote,
             escape,
             special,
+            dot,
+            blank,
         } = match data.get(at..at + N) {
             Some(block) => flags(block.try_into().expect("a block")),
             None => {
@@ -95,6 +126,10 @@ fn run<const N: usize>(
         };
         let pairs = hyphen & ((hyphen << 1) | hyphen_before);
         let special = escape | ((special | pairs) & !quoted);
+        // Two dots in a row, and a dot after a blank or a line end: where an empty label
+        // may be.
+        let ends = blank | newline;
+        let mut dots = dot & ((dot << 1) | dot_before | (ends << 1) | blank_before);
         while newline != 0 {
             let first = newline & newline.wrapping_neg();
             if special & (first - 1) != 0 || quoted & first != 0 {
@@ -104,7 +139,15 @@ fn run<const N: usize>(
             let Some(record) = record(data, run.end, end, &blanks, kinds) else {
                 return run;
             };
-            run.records += u64::from(record);
+            let doubtful = dots_before || dots & (first - 1) != 0 || end - run.end >= limits.long;
+            if let (Some(kind), true) = (&record, doubtful) {
+                if !names_fit(&data[run.end..end], kind.clone(), &limits.may_be_invalid) {
+                    return run;
+                }
+            }
+            dots &= !(first | (first - 1));
+            dots_before = false;
+            run.records += u64::from(record.is_some());
             run.lines += 1;
             run.end = end + 1;
             // The special bits of the lines taken are none: those left are of the line that
@@ -116,13 +159,17 @@ fn run<const N: usize>(
         }
         hyphen_before = (hyphen >> (N - 1)) & 1;
         quoted_before = 0u32.wrapping_sub((quoted >> (N - 1)) & 1);
+        dot_before = (dot >> (N - 1)) & 1;
+        blank_before = (ends >> (N - 1)) & 1;
+        dots_before |= dots != 0;
         at += N;
     }
     run
 }
 
-/// What the line `data[start..end]` holds: `Some(false)` no field (only blanks),
-/// `Some(true)` a record whose type field is a record type, `None` anything else: a type
+/// What the line `data[start..end]` holds: `Some(None)` no field (only blanks),
+/// `Some(Some(at))` a record whose type field, at `at` in the line, is a record type, `None`
+/// anything else: a type
 /// field that is no type, no type field, or a quote before the end of the type field (a
 /// quoted field may hide blanks). Read in the [`Blanks`] of thirty-two bytes at a time,
 /// made by `blanks`, from the line start on, each window after the first starting where a
@@ -135,7 +182,7 @@ fn record(
     end: usize,
     blanks: &impl Fn(&[u8; 32]) -> Blanks,
     kinds: &mut FieldKinds,
-) -> Option<bool> {
+) -> Option<Option<Range<usize>>> {
     let mut base = start;
     let mut owner = !matches!(data[start], b' ' | b'\t');
     // The window starts inside the owner.
@@ -151,7 +198,7 @@ fn record(
         let separator = if len < 32 { blank | (!0 << len) } else { blank };
         let field = !separator;
         if field == 0 && len < 32 {
-            return (base == start).then_some(false);
+            return (base == start).then_some(None);
         }
         let mut starts = field & !(field << 1);
         if in_owner {
@@ -202,7 +249,11 @@ fn record(
             };
             match kinds.kind(text, word) {
                 TTL_OR_CLASS => starts &= starts - 1,
-                TYPE => return (quote & ((1 << to) - 1) == 0).then_some(true),
+                TYPE => {
+                    let at = at - start;
+                    let field = at..at + (to - from) as usize;
+                    return (quote & ((1 << to) - 1) == 0).then_some(Some(field));
+                }
                 _ => return None,
             }
         }
@@ -221,7 +272,7 @@ fn record(
 /// [`record`] of the line `line`, a byte at a time: the reference of the reading in
 /// blocks, and the reading of lines it leaves.
 #[inline(never)]
-fn record_bytewise(line: &[u8], kinds: &mut FieldKinds) -> Option<bool> {
+fn record_bytewise(line: &[u8], kinds: &mut FieldKinds) -> Option<Option<Range<usize>>> {
     let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r');
     let mut at = 0;
     let mut owner = !matches!(line.first(), Some(b' ' | b'\t'));
@@ -233,7 +284,7 @@ fn record_bytewise(line: &[u8], kinds: &mut FieldKinds) -> Option<bool> {
         if at == line.len() {
             // A line of blanks holds no field; one whose last field comes before the type
             // field, no type field.
-            return (!fields).then_some(false);
+            return (!fields).then_some(None);
         }
         fields = true;
         let from = at;
@@ -254,10 +305,49 @@ fn record_bytewise(line: &[u8], kinds: &mut FieldKinds) -> Option<bool> {
         let word = if at - from <= 8 { word } else { 0 };
         match kinds.kind(&line[from..at], word) {
             TTL_OR_CLASS => {}
-            TYPE => return Some(true),
+            TYPE => return Some(Some(from..at)),
             _ => return None,
         }
     }
+}
+
+/// Whether the owner of the record `line`, whose type field is at `kind` in it, and its
+/// name fields are DNS names, as far as `may_be_invalid` tells: `false` when one may not
+/// be. The line is plain but for its names, so it holds no escape and closes its quotes.
+#[inline(never)]
+fn names_fit(line: &[u8], kind: Range<usize>, may_be_invalid: &impl Fn(&[u8]) -> bool) -> bool {
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+    if !line.first().is_some_and(blank) {
+        let owner = line.iter().position(blank).unwrap_or(line.len());
+        if may_be_invalid(&line[..owner]) {
+            return false;
+        }
+    }
+    let mut fields = Fields::new(name_fields(&line[kind.clone()]));
+    let mut at = kind.end;
+    while !fields.done() {
+        while line.get(at).is_some_and(blank) {
+            at += 1;
+        }
+        if at == line.len() {
+            break;
+        }
+        if line[at] == b'"' {
+            // A quoted string, never a name.
+            at = memchr::memchr(b'"', &line[at + 1..]).map_or(line.len(), |to| at + to + 2);
+            fields.next_quoted();
+            continue;
+        }
+        let from = at;
+        at += line[at..]
+            .iter()
+            .position(|b| blank(b) || *b == b'"')
+            .unwrap_or(line.len() - at);
+        if fields.next_unquoted(&line[from..at]) && may_be_invalid(&line[from..at]) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Bit i of the result: the parity of bits 0 to i of `bits`.
@@ -271,8 +361,10 @@ fn prefix_xor(mut bits: u32) -> u32 {
     bits
 }
 
-use super::rdata::type_code;
+use std::ops::Range;
+
 use super::rdata::{is_class, is_ttl};
+use super::rdata::{name_fields, type_code, Fields};
 use crate::slots::Slots;
 use idnscope_bytes::byte_sets::{among, has_avx2, over_ascii};
 #[cfg(target_arch = "x86_64")]
@@ -373,6 +465,10 @@ struct Flags {
     escape: u32,
     /// Over 0x7F, `;`, `$`, `(`, `)` or NUL.
     special: u32,
+    /// `.`.
+    dot: u32,
+    /// A space, a tab or `\r`.
+    blank: u32,
 }
 
 /// The [`Flags`] of sixteen bytes.
@@ -384,6 +480,8 @@ fn flags(block: &[u8; 16]) -> Flags {
         quote: among(block, b"\""),
         escape: among(block, b"\\"),
         special: among(block, b";$()\0") | over_ascii(block),
+        dot: among(block, b"."),
+        blank: among(block, b" \t\r"),
     }
 }
 
@@ -397,6 +495,8 @@ fn flags_avx2(block: &[u8; 32]) -> Flags {
         quote: among_avx2(block, b"\""),
         escape: among_avx2(block, b"\\"),
         special: among_avx2(block, b";$()\0") | over_ascii_avx2(block),
+        dot: among_avx2(block, b"."),
+        blank: among_avx2(block, b" \t\r"),
     }
 }
 
@@ -421,7 +521,14 @@ mod tests {
         for (at, &b) in data.iter().enumerate().skip(start) {
             match b {
                 b'\n' if quoted => return None,
-                b'\n' => return head_reads(&data[start..at]).then_some(at),
+                b'\n' => {
+                    let line = &data[start..at];
+                    let fits = match record_bytewise(line, &mut FieldKinds::default()) {
+                        Some(Some(kind)) => names_fit(line, kind, &test_limits().may_be_invalid),
+                        _ => true,
+                    };
+                    return (head_reads(line) && fits).then_some(at);
+                }
                 b'\\' => return None,
                 b'"' => quoted = !quoted,
                 _ if quoted => {}
@@ -458,14 +565,35 @@ mod tests {
         false
     }
 
+    /// The limits of names with no origin: a label over 63 bytes, a name over 254, two dots
+    /// in a row or a dot first in a name that is not the root.
+    fn test_limits() -> NameLimits<impl Fn(&[u8]) -> bool> {
+        NameLimits {
+            long: 64,
+            may_be_invalid: |name: &[u8]| {
+                name.split(|&b| b == b'.').any(|label| label.len() > 63)
+                    || name.len() > 254
+                    || (name.len() > 1 && name.windows(2).any(|w| w == b".."))
+                    || (name.len() > 1 && name[0] == b'.')
+            },
+        }
+    }
+
     /// [`run`] sixteen bytes at a time, with a cache of field kinds of its own.
     fn run16(data: &[u8], start: usize) -> PlainRun {
-        run(data, start, &mut FieldKinds::default(), flags, blanks)
+        run(
+            data,
+            start,
+            &mut FieldKinds::default(),
+            &test_limits(),
+            flags,
+            blanks,
+        )
     }
 
     /// [`plain_run`] with a cache of field kinds of its own.
     fn plain_alone(data: &[u8], start: usize) -> PlainRun {
-        plain_run(data, start, &mut FieldKinds::default())
+        plain_run(data, start, &mut FieldKinds::default(), &test_limits())
     }
 
     /// [`plain_run`] a line at a time with [`reference`].
@@ -499,6 +627,8 @@ mod tests {
             quote: expected(&|c| c == b'"'),
             escape: expected(&|c| c == b'\\'),
             special: expected(&|c| c > 0x7F || b";$()\0".contains(&c)),
+            dot: expected(&|c| c == b'.'),
+            blank: expected(&|c| b" \t\r".contains(&c)),
         }
     }
 
@@ -665,7 +795,7 @@ mod tests {
                                 "a-b", "192.0.2.1", "CLASS", "\r",
                                 "a-long-owner-name-that-fills-a-block-of-32.example.",
                                 "an-owner-name-so-long-that-it-fills-two-windows-of-thirty-two-bytes.example.",
-                                "86400000", "NSAP-PTR",
+                                "86400000", "NSAP-PTR", "a..b", ".x", ".", "x.", "..",
                             ]),
                             prop::sample::select(vec![" ", "\t", " \t  ", "\r "]),
                         ),
@@ -693,7 +823,7 @@ mod tests {
             let mut start = 0;
             while start < data.len() {
                 let want = reference_run(&data, start);
-                prop_assert_eq!(plain_run(&data, start, &mut kinds), want);
+                prop_assert_eq!(plain_run(&data, start, &mut kinds, &test_limits()), want);
                 prop_assert_eq!(run16(&data, start), want);
                 start += 1 + data[start..].iter().position(|&b| b == b'\n').unwrap();
             }

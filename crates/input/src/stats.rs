@@ -57,6 +57,9 @@ pub struct KindCounts {
     /// `encode-error` findings.
     #[serde(rename = "encode-error")]
     pub encode_error: u64,
+    /// `invalid-name` findings.
+    #[serde(rename = "invalid-name")]
+    pub invalid_name: u64,
 }
 
 impl KindCounts {
@@ -67,16 +70,18 @@ impl KindCounts {
             Kind::LegacyRace => &mut self.legacy_race,
             Kind::Homograph => &mut self.homograph,
             Kind::EncodeError => &mut self.encode_error,
+            Kind::InvalidName => &mut self.invalid_name,
         }
     }
 
     /// Each kind with its count, in the order of [`Kind`].
-    pub fn pairs(&self) -> [(Kind, u64); 4] {
+    pub fn pairs(&self) -> [(Kind, u64); 5] {
         [
             (Kind::InvalidAce, self.invalid_ace),
             (Kind::LegacyRace, self.legacy_race),
             (Kind::Homograph, self.homograph),
             (Kind::EncodeError, self.encode_error),
+            (Kind::InvalidName, self.invalid_name),
         ]
     }
 }
@@ -164,7 +169,8 @@ mod tests {
         assert_eq!(
             stats.summary_line(),
             "idnscope: 5000000 bytes, 3 records, 2 names, 1 ACE labels, 1 labels converted, \
-             3 findings (0 invalid-ace, 0 legacy-race, 2 homograph, 1 encode-error), 0.500 s, \
+             3 findings (0 invalid-ace, 0 legacy-race, 2 homograph, 1 encode-error, \
+             0 invalid-name), 0.500 s, \
              10.0 MB/s"
         );
     }

@@ -44,7 +44,7 @@ use std::sync::Arc;
 use memchr::{memchr, memchr2, memchr3, memchr_iter};
 
 use crate::name::{Name, NameError, NameKind};
-use crate::plain_lines::{plain_run, FieldKinds};
+use crate::plain_lines::{plain_run, FieldKinds, NameLimits};
 use crate::rdata::{self, is_class, is_ttl, Fields, NameFields};
 use crate::record_rest::rest_stop;
 use crate::rewrite::NameRewriter;
@@ -570,7 +570,12 @@ impl Scan<'_, '_> {
         if self.rewriter.checks_every_name() {
             return;
         }
-        let run = plain_run(self.data, self.pos, &mut self.kinds);
+        let rewriter = &*self.rewriter;
+        let limits = NameLimits {
+            long: rewriter.shortest_invalid_name(),
+            may_be_invalid: |name: &[u8]| rewriter.may_be_invalid_name(name),
+        };
+        let run = plain_run(self.data, self.pos, &mut self.kinds, &limits);
         if run.lines == 0 {
             return;
         }
@@ -877,17 +882,21 @@ impl Scan<'_, '_> {
     /// rewriter when it needs work.
     fn name(&mut self, range: Range<usize>, marks: Marks) {
         let out = &mut *self.out;
+        let column = (range.start - self.line_start) as u64 + 1;
         if !self
             .rewriter
             .needs_work_given(marks.dashes_or_escape, marks.not_ascii)
         {
-            if marks.not_ascii {
+            if self.rewriter.may_be_invalid_name(&self.data[range.clone()]) {
+                out.keep(self.emitted..range.start);
+                out.rewrite_name(self.rewriter, self.data, range.clone(), self.line, column);
+                self.emitted = range.end;
+            } else if marks.not_ascii {
                 out.add_name();
             }
             return;
         }
         out.keep(self.emitted..range.start);
-        let column = (range.start - self.line_start) as u64 + 1;
         out.rewrite_name_needing_work(self.rewriter, self.data, range.clone(), self.line, column);
         self.emitted = range.end;
     }

@@ -24,6 +24,9 @@ pub enum Kind {
     Homograph,
     /// A Unicode label that could not be encoded.
     EncodeError,
+    /// A name that is no DNS name, IDN or not: a label over 63 octets, a name over 255
+    /// octets on the wire, or an empty label.
+    InvalidName,
 }
 
 impl Kind {
@@ -34,6 +37,7 @@ impl Kind {
             Kind::LegacyRace => "legacy-race",
             Kind::Homograph => "homograph",
             Kind::EncodeError => "encode-error",
+            Kind::InvalidName => "invalid-name",
         }
     }
 }
@@ -231,6 +235,29 @@ impl fmt::Display for Check {
     }
 }
 
+/// Why a name is no DNS name (RFC 1035 section 2.3.4): the reason of an `invalid-name`
+/// finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NameFault {
+    /// A label over 63 octets.
+    LabelTooLong,
+    /// A name over 255 octets on the wire.
+    NameTooLong,
+    /// Nothing between two dots, or a dot first in a name that is not the root.
+    EmptyLabel,
+}
+
+impl NameFault {
+    /// The `reason` code of its finding.
+    pub fn code(self) -> &'static str {
+        match self {
+            NameFault::LabelTooLong => "label-too-long",
+            NameFault::NameTooLong => "name-too-long",
+            NameFault::EmptyLabel => "empty-label",
+        }
+    }
+}
+
 /// Why a finding was made: its `reason` in the reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Code {
@@ -240,6 +267,8 @@ pub enum Code {
     LegacyRace,
     /// A homograph check that fired.
     Check(Check),
+    /// What makes a name no DNS name.
+    Name(NameFault),
 }
 
 impl Code {
@@ -249,6 +278,7 @@ impl Code {
             Code::Reason(reason) => reason.code(),
             Code::LegacyRace => "legacy-race",
             Code::Check(check) => check.code(),
+            Code::Name(fault) => fault.code(),
         }
     }
 }
@@ -256,6 +286,12 @@ impl Code {
 impl From<Reason> for Code {
     fn from(reason: Reason) -> Self {
         Code::Reason(reason)
+    }
+}
+
+impl From<NameFault> for Code {
+    fn from(fault: NameFault) -> Self {
+        Code::Name(fault)
     }
 }
 
@@ -284,8 +320,9 @@ impl Serialize for Code {
 }
 
 /// Every reason code a finding can have (`audit --reason`): those of invalid ACE labels
-/// and of labels that cannot be encoded, `legacy-race`, and the homograph checks'.
-pub const REASON_CODES: [&str; 44] = [
+/// and of labels that cannot be encoded, `legacy-race`, the homograph checks', and those of names
+/// that are no DNS names.
+pub const REASON_CODES: [&str; 47] = [
     "empty",
     "bad-digit",
     "truncated",
@@ -330,6 +367,9 @@ pub const REASON_CODES: [&str; 44] = [
     "typo-bitsquatting",
     "typo-transposition",
     "typo-subdomain",
+    "label-too-long",
+    "name-too-long",
+    "empty-label",
 ];
 
 /// What was found about one label, and why, wherever the label stands: what the rewriter
@@ -405,6 +445,22 @@ impl Verdict {
             },
             reason: Reason::TooLong.into(),
             message: why,
+            unicode: None,
+            target: None,
+            check: None,
+        }
+    }
+}
+
+impl Verdict {
+    /// An `invalid-name` verdict on the bytes `at` of a name (the label at fault, or the
+    /// whole name), `message` saying what is wrong.
+    pub fn invalid_name(at: Range<usize>, fault: NameFault, message: String) -> Self {
+        Verdict {
+            label: at,
+            kind: Kind::InvalidName,
+            reason: fault.into(),
+            message,
             unicode: None,
             target: None,
             check: None,
@@ -542,6 +598,7 @@ mod tests {
             Kind::LegacyRace,
             Kind::Homograph,
             Kind::EncodeError,
+            Kind::InvalidName,
         ] {
             assert!(quoted(kind.as_str()), "{kind} is not documented");
             assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{kind}\""));
@@ -555,7 +612,7 @@ mod tests {
             .expect("docs/report.schema.json"),
         )
         .unwrap();
-        let mut documented: Vec<&str> = ["reason", "check"]
+        let mut documented: Vec<&str> = ["reason", "name-fault", "check"]
             .iter()
             .flat_map(|d| schema["$defs"][d]["enum"].as_array().unwrap())
             .map(|v| v.as_str().unwrap())

@@ -49,6 +49,10 @@ use idnscope_bytes::swar::bytes_equal_first;
 pub const MAX_LABEL_OCTETS: usize = 63;
 /// Longest name on the wire, in octets (length bytes and root included).
 pub const MAX_NAME_OCTETS: usize = 255;
+/// Most bytes that any syntax idnscope reads takes to write a name (255 octets on the
+/// wire, at most five bytes each as a doubled `\\DDD` escape, and room to spare): longer
+/// text is no name at all, only bytes that stand where a name could.
+pub const MAX_NAME_TEXT: usize = 4096;
 
 /// One label of a name as it stands in the text.
 ///

@@ -17,9 +17,11 @@ mod quick;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::finding::{Code, Kind, Verdict};
+use crate::finding::{Code, Kind, NameFault, Verdict};
 use crate::label::{ace_kind, Ace, LabelError, Labeler};
-use crate::name::{Label, LabelSpan, Name, NameError, NameKind, MAX_NAME_OCTETS};
+use crate::name::{
+    Label, LabelSpan, Name, NameError, NameKind, MAX_LABEL_OCTETS, MAX_NAME_OCTETS, MAX_NAME_TEXT,
+};
 use crate::reason::Reason;
 use crate::uts46::{Facts, Profile};
 use idnscope_audit::{self as audit, Homographs};
@@ -289,6 +291,30 @@ impl NameRewriter {
         dashes_or_escape || (not_ascii && self.unicode_matters()) || self.checks_every_name()
     }
 
+    /// Whether `name` (presentation format) may be no DNS name: longer than a label may be,
+    /// or than a name may be under the origin, or with two dots in a row or a dot first.
+    /// A quick look, for names that need no other work: [`NameRewriter::rewrite`] reads
+    /// such a name in full and reports it `invalid-name` when it is one. Text longer than
+    /// [`MAX_NAME_TEXT`] is no name at all: only its ACE labels are reported.
+    #[inline]
+    pub fn may_be_invalid_name(&self, name: &[u8]) -> bool {
+        let origin = match name.last() {
+            Some(b'.') => 0,
+            _ => self.origin.wire_len.max(1),
+        };
+        name.len() <= MAX_NAME_TEXT
+            && (name.len() > MAX_LABEL_OCTETS
+                || name.len() + 1 + origin > MAX_NAME_OCTETS
+                || (name.first() == Some(&b'.') && name.len() > 1)
+                || name.windows(2).any(|pair| pair == b".."))
+    }
+
+    /// The shortest name that [`NameRewriter::may_be_invalid_name`] may find no DNS name
+    /// for its length alone: a line shorter holds none.
+    pub fn shortest_invalid_name(&self) -> usize {
+        (MAX_LABEL_OCTETS + 1).min(MAX_NAME_OCTETS.saturating_sub(self.origin.wire_len.max(1)))
+    }
+
     /// Whether every name needs work, whatever it holds: in audit mode with the homograph
     /// checks, when their look-alike checks judge names in ASCII too (domains were added to
     /// the built-in list, [`Homographs::judges_ascii_names`]).
@@ -321,6 +347,9 @@ impl NameRewriter {
         sink: &mut impl VerdictSink,
     ) -> Outcome {
         if !self.needs_rewriting(name) {
+            if self.may_be_invalid_name(name) {
+                self.report_invalid_name(name, sink);
+            }
             if self.checks_every_name() {
                 self.check_plain_lookalikes(name, sink);
             }
@@ -348,6 +377,9 @@ impl NameRewriter {
         if self.checks_every_name() && !self.needs_rewriting(name) {
             // Audit mode: a name in ASCII with nothing to convert, judged by the look-alike
             // checks alone.
+            if self.may_be_invalid_name(name) {
+                self.report_invalid_name(name, sink);
+            }
             self.check_plain_lookalikes(name, sink);
             return Outcome::default();
         }
@@ -410,6 +442,9 @@ impl NameRewriter {
         let whole_len = self.whole_wire_len(&parsed);
         if whole_len > MAX_NAME_OCTETS && name.is_ascii() {
             let ace_labels = self.report_over_long(&parsed, whole_len, sink);
+            if ace_labels == 0 && name.len() <= MAX_NAME_TEXT {
+                sink.verdict(self.over_long_name(&parsed, whole_len));
+            }
             if ace_labels > 0 {
                 if write {
                     out.extend_from_slice(name);
@@ -706,8 +741,9 @@ impl NameRewriter {
     /// Reports what can be said of a name that does not parse: an ACE label over 63
     /// octets is `too-long`; a name with an empty label (`x..xn--zca`) is reported `empty`
     /// on its first ACE label (`invalid-ace`) or, when encoding a name without one, on its
-    /// first label that would be encoded (`encode-error`); other syntax problems are not
-    /// findings. Returns the number of ACE labels seen.
+    /// first label that would be encoded (`encode-error`); else a label over 63 octets or
+    /// an empty label is `invalid-name`; bad escapes are not findings. Returns the number
+    /// of ACE labels seen.
     fn report_unparsed(&self, name: &[u8], error: NameError, sink: &mut impl VerdictSink) -> u32 {
         let mut ace_labels = 0;
         let mut start = 0;
@@ -717,6 +753,7 @@ impl NameRewriter {
                 ace_labels += 1;
                 match error {
                     NameError::LabelTooLong { offset, len } if offset == start => {
+                        reported = true;
                         sink.verdict(invalid_ace(
                             start,
                             piece.len(),
@@ -739,13 +776,52 @@ impl NameRewriter {
             let mut start = 0;
             for piece in name.split(|&b| b == b'.') {
                 if !piece.is_ascii() {
+                    reported = true;
                     sink.verdict(empty_label(Kind::EncodeError, start, piece.len(), offset));
                     break;
                 }
                 start += piece.len() + 1;
             }
         }
+        if !reported && name.len() <= MAX_NAME_TEXT {
+            if let Some(verdict) = invalid_name(name, error) {
+                sink.verdict(verdict);
+            }
+        }
         ace_labels
+    }
+
+    /// Reports `name`, which needs no other work, `invalid-name` when it is no DNS name:
+    /// a label over 63 octets, an empty label, or over 255 octets on the wire (under the
+    /// origin, for a relative name).
+    fn report_invalid_name(&mut self, name: &[u8], sink: &mut impl VerdictSink) {
+        match Name::parse_any_length_into(name, &mut self.spans) {
+            Err(error) => {
+                if let Some(verdict) = invalid_name(name, error) {
+                    sink.verdict(verdict);
+                }
+            }
+            Ok(parsed) => {
+                let whole_len = self.whole_wire_len(&parsed);
+                if whole_len > MAX_NAME_OCTETS {
+                    sink.verdict(self.over_long_name(&parsed, whole_len));
+                }
+            }
+        }
+    }
+
+    /// The `invalid-name` verdict of a name `whole_len` octets long on the wire, over the
+    /// limit, on the whole name.
+    fn over_long_name(&self, parsed: &Name<'_>, whole_len: usize) -> Verdict {
+        Verdict::invalid_name(
+            0..parsed.text().len(),
+            NameFault::NameTooLong,
+            format!(
+                "the name is {whole_len} octets long on the wire{}, over the limit of \
+                 {MAX_NAME_OCTETS}",
+                self.under_origin(parsed)
+            ),
+        )
     }
 }
 
@@ -830,6 +906,34 @@ fn empty_label(kind: Kind, offset: usize, len: usize, empty_at: usize) -> Verdic
         unicode: None,
         target: None,
         check: None,
+    }
+}
+
+/// The `invalid-name` verdict of a name that does not parse for `error`, when it is a
+/// label over 63 octets (on that label) or an empty label (on the whole name).
+fn invalid_name(name: &[u8], error: NameError) -> Option<Verdict> {
+    match error {
+        NameError::LabelTooLong { offset, len } => {
+            let end = name[offset..]
+                .iter()
+                .position(|&b| b == b'.')
+                .map_or(name.len(), |at| offset + at);
+            Some(Verdict::invalid_name(
+                offset..end,
+                NameFault::LabelTooLong,
+                format!("the label is {len} octets long, over the limit of {MAX_LABEL_OCTETS}"),
+            ))
+        }
+        NameError::EmptyLabel { offset } => Some(Verdict::invalid_name(
+            0..name.len(),
+            NameFault::EmptyLabel,
+            format!(
+                "the name has an empty label at byte {} (two dots in a row, or a dot at its \
+                 start)",
+                offset + 1
+            ),
+        )),
+        NameError::BadEscape { .. } | NameError::NameTooLong { .. } | NameError::Empty => None,
     }
 }
 

@@ -217,6 +217,63 @@ fn bind_and_idnscope_agree_on_the_255_octets_of_a_name_under_its_origin() {
 }
 
 #[test]
+fn bind_refuses_the_records_whose_names_idnscope_finds_no_dns_names() {
+    // Each record alone after the SOA: BIND refuses the zone exactly when idnscope reports
+    // the record's line `invalid-name`, in ASCII names with no ACE label, owners and name
+    // fields alike, on lines long and short; quoted strings and the root are no such names.
+    let long_label = "a".repeat(64);
+    let at_most = "a".repeat(63);
+    // 3 * (1 + 63) + (1 + 49) = 242 octets, 255 under example.com.; one more is too many.
+    let fits = format!("{0}.{0}.{0}.{1}", at_most, "b".repeat(49));
+    let over = format!("{0}.{0}.{0}.{1}", at_most, "b".repeat(50));
+    let records = [
+        format!("{long_label} IN A 192.0.2.2"),
+        format!("{at_most} IN A 192.0.2.2"),
+        format!("x IN CNAME {long_label}.example.net."),
+        "x IN CNAME a..b".to_owned(),
+        "a..b IN A 192.0.2.2".to_owned(),
+        "x IN MX 10 .mx.example.net.".to_owned(),
+        "x IN MX 10 .".to_owned(),
+        format!("x IN TXT \"a..b {long_label}\" \".x\""),
+        format!("{fits} IN A 192.0.2.2"),
+        format!("{over} IN A 192.0.2.2"),
+        format!("x IN SRV 0 0 443 {over}"),
+        format!(
+            "x IN DS 60485 5 1 {}",
+            "2bb183af5f22588179a53b0a98631fad1a292118"
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut refused = 0;
+    for (i, record) in records.iter().enumerate() {
+        let zone = format!(
+            "$TTL 3600\n@ IN SOA ns1 hostmaster 1 7200 3600 1209600 3600\n@ IN NS ns1\n\
+             ns1 IN A 192.0.2.1\n{record}\n"
+        );
+        let file = format!("r{i}.zone");
+        std::fs::write(dir.path().join(&file), zone).unwrap();
+        let (loaded, _, messages) = compile_in(dir.path(), "example.com.", &file);
+        let (status, findings) = audit_in(dir.path(), &["--origin", "example.com.", &file]);
+        let ours: Vec<_> = findings
+            .iter()
+            .filter(|f| f["kind"] == "invalid-name")
+            .collect();
+        assert_eq!(findings.len(), ours.len(), "{record}: {findings:?}");
+        if loaded {
+            assert_eq!((status, ours.len()), (Some(0), 0), "{record}: {findings:?}");
+        } else {
+            refused += 1;
+            assert_eq!(status, Some(1), "{record}: {messages}");
+            assert_eq!(ours.len(), 1, "{record}: {messages} {findings:?}");
+            assert_eq!(ours[0]["line"], 5, "{record}");
+        }
+    }
+    // BIND refused the long label (twice), the empty labels (three times) and the long
+    // names (twice).
+    assert_eq!(refused, 7);
+}
+
+#[test]
 fn follow_includes_reads_each_file_under_the_origin_bind_gives_it() {
     // RFC 1035 section 5.1: `$INCLUDE <file-name> [<domain-name>]`, the domain name being
     // the origin of the included file (a relative one under the origin in effect); without

@@ -187,7 +187,14 @@ fn json_findings(records: &[Value]) -> Vec<Value> {
             }
             let kind = r["kind"].as_str().expect("kind");
             assert!(
-                ["invalid-ace", "legacy-race", "homograph", "encode-error"].contains(&kind),
+                [
+                    "invalid-ace",
+                    "legacy-race",
+                    "homograph",
+                    "encode-error",
+                    "invalid-name"
+                ]
+                .contains(&kind),
                 "{r}"
             );
             if kind == "invalid-ace" {
@@ -1193,8 +1200,8 @@ fn a_name_over_255_octets_with_an_ace_label_is_reported_and_kept() {
     //    as 255 octets);
     // 4. the ACE label first;
     // 5. two ACE labels: one finding, on the first; both kept;
-    // 6. 256 octets of ASCII labels, one with "--" but none an ACE label: no finding (the
-    //    contract's kinds are about IDN labels).
+    // 6. 256 octets of ASCII labels, one with "--" but none an ACE label: no DNS name, an
+    //    `invalid-name` finding on the whole name (RFC 1035 section 2.3.4's 255 octets).
     let (p240, p241) = (common::ascii_labels(240), common::ascii_labels(241));
     let p226 = common::ascii_labels(226);
     let input = format!(
@@ -1218,11 +1225,16 @@ fn a_name_over_255_octets_with_an_ace_label_is_reported_and_kept() {
             "too-long",
         )
     };
+    let sixth = format!("{}.a--b.", common::ascii_labels(250));
     let expected = [
         (at(2, p241.len() + 2), said(256)),
         (at(3, p241.len() + 2), said(256)),
         (at(4, 1), said(256)),
         (at(5, 1), said(256)),
+        (
+            b(6, 1, &sixth, "invalid-name", "name-too-long"),
+            "the name is 256 octets long on the wire, over the limit of 255".to_owned(),
+        ),
     ];
     let (dir, path) = temp_file("long.txt", input.as_bytes());
     for mode in ["decode", "audit", "encode"] {
