@@ -1,10 +1,11 @@
 //! Per-value conversions: the stable entry point for bindings (the Python package).
 //!
-//! A value is one line of a names list. [`Converter::convert`] gives for it exactly what
-//! `idnscope decode|encode|audit --format names` gives for that line: the same line written
-//! back (blanks, a byte order mark and a final line end, `\n`, `\r\n` or `\r`, kept; empty
-//! lines and `#` comments unchanged) and the same findings, with the same kinds, reason
-//! codes, messages and columns. Only the file and line are left out: a value's place is its
+//! A value is one line of a names list, or, in the [`ValueFormat::Log`] format, one line of
+//! any text. [`Converter::convert`] gives for it exactly what `idnscope decode|encode|audit
+//! --format names` (or `--format log`) gives for that line: the same line written back
+//! (blanks, a byte order mark and a final line end, `\n`, `\r\n` or `\r`, kept; empty lines
+//! and `#` comments unchanged) and the same findings, with the same kinds, reason codes,
+//! messages and columns. Only the file and line are left out: a value's place is its
 //! position. A value with a line break (`\n`, `\r`, `\v`, `\f`) before its end holds more
 //! than one line: it is refused as a [`BadInput`], not read in part.
 //!
@@ -26,29 +27,63 @@ use std::sync::Arc;
 
 use crate::audit::{Homographs, Protected};
 use crate::finding::{Kind, Verdict};
+use crate::input::log::LogScanner;
 use crate::input::names::{line_name, line_words};
+use crate::input::scanner::{Chunk, ChunkOutput, Scanner};
+use crate::pipeline::Repeats;
 use crate::rewrite::{Mode, NameRewriter};
 use crate::uts46::Profile;
+
+/// How a value is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValueFormat {
+    /// A line of a names list (`--format names`): each word between blanks is a name.
+    #[default]
+    Names,
+    /// A line of any text (`--format log`): the names in it are found where they stand, as
+    /// the log format finds them, and a name that stands twice is reported once in an
+    /// audit.
+    Log,
+}
 
 /// What [`Converter::convert`] made of one value.
 #[derive(Debug, Clone)]
 pub struct Converted<'a> {
-    /// Where the name is in the value (bytes); `None` for a value that holds none (empty,
-    /// blanks only, or a `#` comment).
+    /// In the names format, where the name is in the value (bytes), `None` for a value
+    /// that holds none (empty, blanks only, or a `#` comment); `None` in the log format,
+    /// where a value may hold several names (see [`Converted::name_of`]).
     pub name: Option<Range<usize>>,
     /// The findings, in the order the command line reports them, each label placed in the
     /// value (its 1-based column is `label.start + 1`).
     pub findings: &'a [Verdict],
+    /// Where the name of each finding is in the value, finding by finding.
+    names: &'a [Range<usize>],
 }
 
 impl Converted<'_> {
-    /// The reason of the first finding that says the value cannot be converted
-    /// (`invalid-ace` or `encode-error`), if any: the verdict of a validity check.
+    /// The reason of the first finding that says the value cannot be converted or is no
+    /// valid domain name (`invalid-ace`, `encode-error` or `invalid-name`), if any: the
+    /// verdict of a validity check.
     pub fn error_reason(&self) -> Option<&'static str> {
         self.findings
             .iter()
-            .find(|f| matches!(f.kind, Kind::InvalidAce | Kind::EncodeError))
+            .find(|f| {
+                matches!(
+                    f.kind,
+                    Kind::InvalidAce | Kind::EncodeError | Kind::InvalidName
+                )
+            })
             .map(|f| f.reason.as_str())
+    }
+
+    /// Where the name of finding `index` (of [`Converted::findings`]) is in the value:
+    /// the word it is in, or in the log format the name found in the text.
+    ///
+    /// # Panics
+    ///
+    /// When `index` is not that of a finding.
+    pub fn name_of(&self, index: usize) -> Range<usize> {
+        self.names[index].clone()
     }
 }
 
@@ -100,8 +135,12 @@ fn one_line(value: &[u8]) -> Result<&[u8], BadInput> {
 #[derive(Debug)]
 pub struct Converter {
     mode: Mode,
+    format: ValueFormat,
     rewriter: NameRewriter,
     findings: Vec<Verdict>,
+    names: Vec<Range<usize>>,
+    /// The log scanner's output for the value (the log format).
+    scanned: ChunkOutput,
 }
 
 impl Converter {
@@ -110,9 +149,41 @@ impl Converter {
     pub fn new(mode: Mode, homographs: Arc<Homographs>) -> Self {
         Converter {
             mode,
+            format: ValueFormat::Names,
             rewriter: NameRewriter::new(mode, Profile::default()).with_homographs(homographs),
             findings: Vec::new(),
+            names: Vec::new(),
+            scanned: ChunkOutput::default(),
         }
+    }
+
+    /// This converter reading values in `format`.
+    ///
+    /// ```
+    /// use idnscope::convert::{Converter, ValueFormat};
+    /// use idnscope::rewrite::Mode;
+    ///
+    /// let mut decoder =
+    ///     Converter::with_builtin_list(Mode::Decode { race: false }).with_format(ValueFormat::Log);
+    /// let mut text = String::new();
+    /// let line = "client 192.0.2.7#5353: query: xn--bcher-kva.example IN A + (xn--zzzzzzzzz.example)";
+    /// let converted = decoder.convert_str(line, &mut text)?;
+    /// assert_eq!(
+    ///     text,
+    ///     "client 192.0.2.7#5353: query: bücher.example IN A + (xn--zzzzzzzzz.example)"
+    /// );
+    /// assert_eq!(converted.error_reason(), Some("truncated"));
+    /// assert_eq!(&line[converted.name_of(0)], "xn--zzzzzzzzz.example");
+    /// # Ok::<(), idnscope::convert::BadInput>(())
+    /// ```
+    pub fn with_format(mut self, format: ValueFormat) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// The format values are read in.
+    pub fn format(&self) -> ValueFormat {
+        self.format
     }
 
     /// A converter in `mode` against the built-in protected list (the command line
@@ -136,8 +207,20 @@ impl Converter {
     /// before its final line end.
     pub fn convert(&mut self, value: &[u8], out: &mut Vec<u8>) -> Result<Converted<'_>, BadInput> {
         self.findings.clear();
+        self.names.clear();
         let write = self.mode != Mode::Audit;
         let line = one_line(value)?;
+        if self.format == ValueFormat::Log {
+            self.convert_log_line(line, write.then_some(&mut *out));
+            if write {
+                out.extend_from_slice(&value[line.len()..]);
+            }
+            return Ok(Converted {
+                name: None,
+                findings: &self.findings,
+                names: &self.names,
+            });
+        }
         let Some(name) = line_name(line) else {
             if write {
                 out.extend_from_slice(value);
@@ -145,6 +228,7 @@ impl Converter {
             return Ok(Converted {
                 name: None,
                 findings: &self.findings,
+                names: &self.names,
             });
         };
         // Each word of the line is a name, as the names format reads it.
@@ -160,6 +244,7 @@ impl Converter {
                 .rewrite(&value[word.clone()], out, &mut self.findings);
             for verdict in &mut self.findings[first..] {
                 verdict.label = word.start + verdict.label.start..word.start + verdict.label.end;
+                self.names.push(word.clone());
             }
             copied = word.end;
         }
@@ -169,7 +254,39 @@ impl Converter {
         Ok(Converted {
             name: Some(name),
             findings: &self.findings,
+            names: &self.names,
         })
+    }
+
+    /// Reads `line` (without its line end) as the log format reads a line: appends it as
+    /// written back to `out`, when given, and keeps its findings, each placed in the line.
+    fn convert_log_line(&mut self, line: &[u8], out: Option<&mut Vec<u8>>) {
+        let chunk = Chunk {
+            data: line,
+            ..Chunk::default()
+        };
+        self.scanned.reset(());
+        LogScanner.scan(chunk, &mut self.rewriter, &mut self.scanned);
+        if let Some(out) = out {
+            for piece in self.scanned.pieces(line) {
+                out.extend_from_slice(piece);
+            }
+        }
+        let once = self.mode == Mode::Audit;
+        let mut repeats = Repeats::default();
+        for found in self.scanned.findings() {
+            if once && repeats.is_again(0, found) {
+                continue;
+            }
+            let mut verdict = found.found.verdict.clone();
+            // The column is the label's in the line; the label's range was the name's.
+            let label = (found.column - 1) as usize;
+            let name = label - verdict.label.start;
+            verdict.label = label..label + verdict.label.len();
+            self.findings.push(verdict);
+            self.names
+                .push(name..(name + found.found.name.len()).min(line.len()));
+        }
     }
 
     /// [`Converter::convert`] for a value given as text: appends the line as the command
@@ -345,6 +462,41 @@ mod tests {
             assert!(converted.findings.is_empty());
             assert_eq!(text, written);
         }
+    }
+
+    #[test]
+    fn a_log_line_gives_its_names_where_they_stand() {
+        // A JSON record: an invalid ACE label in two names, the second with a label whose
+        // non-ASCII letter is escaped; each finding is placed in its name as written.
+        let line = r#"{"q":"xn--zzzzzzzzz.example","n":"b\u00fccher.xn--zzzzzzzzz.example"}"#;
+        let mut decoder = Converter::with_builtin_list(Mode::Decode { race: false })
+            .with_format(ValueFormat::Log);
+        let mut out = Vec::new();
+        let converted = decoder.convert(line.as_bytes(), &mut out).unwrap();
+        let at: Vec<_> = (0..converted.findings.len())
+            .map(|i| (converted.findings[i].label.clone(), converted.name_of(i)))
+            .collect();
+        let (first, second) = (line.find("xn--").unwrap(), line.rfind("xn--").unwrap());
+        let escaped = line.find(r"b\u").unwrap();
+        assert_eq!(
+            at,
+            [
+                (first..first + 13, first..first + 21),
+                (second..second + 13, escaped..line.len() - 2)
+            ]
+        );
+        // Nothing to decode: the label in Unicode stays as it is written.
+        assert_eq!(out, line.as_bytes());
+        let mut auditor = Converter::with_builtin_list(Mode::Audit).with_format(ValueFormat::Log);
+        let line = "q xn--zzzzzzzzz.example then xn--zzzzzzzzz.example\r\n";
+        let converted = auditor.convert(line.as_bytes(), &mut out).unwrap();
+        assert_eq!(converted.findings.len(), 1);
+        assert_eq!(converted.findings[0].label, 2..15);
+        assert_eq!(converted.name, None);
+        // In the names format the line is four names, and each one in ACE is reported.
+        let mut names = Converter::with_builtin_list(Mode::Audit);
+        let converted = names.convert(line.as_bytes(), &mut out).unwrap();
+        assert_eq!(converted.findings.len(), 2);
     }
 
     #[test]

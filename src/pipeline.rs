@@ -957,7 +957,7 @@ fn chunk_end<S: Scanner>(
 /// ([`Scanner::one_occurrence_per_record`]); past [`Repeats::MOST`] of them on one line,
 /// every finding is reported (a hostile line cannot make it grow without bound).
 #[derive(Default)]
-struct Repeats {
+pub(crate) struct Repeats {
     line: Option<u64>,
     met: std::collections::HashSet<(String, String, &'static str)>,
 }
@@ -967,7 +967,7 @@ impl Repeats {
 
     /// Whether `finding`, on line `line` of the input (from 0), repeats one met before on
     /// that line: the same name, label and reason.
-    fn is_again(&mut self, line: u64, finding: &ChunkFinding) -> bool {
+    pub(crate) fn is_again(&mut self, line: u64, finding: &ChunkFinding) -> bool {
         if self.line != Some(line) {
             self.line = Some(line);
             self.met.clear();

@@ -8,6 +8,12 @@ value or a ``#`` comment passes unchanged. A value with a line break (``\\n``, `
 ``\\v``, ``\\f``) before its end is refused whole with reason ``bad-input``: one value is one
 name.
 
+Every function takes ``format="log"`` too: a value is then one line of any text (a DNS
+server's log line, a JSON record, a CSV row), and the names in it are found where they
+stand, as ``idnscope --format log`` finds them: each finding's ``name`` is the name it is
+in, its ``column`` the label's in the value, and an audit reports a name that stands twice
+on the line once.
+
 Per value: :func:`decode`, :func:`encode`, :func:`check`, :func:`audit`.
 Per batch, over Arrow string arrays with no Python object per value and the GIL released:
 :func:`decode_batch`, :func:`encode_batch`, :func:`audit_batch`.
@@ -97,12 +103,15 @@ def _convert(
     value: Value,
     protect: Optional[Iterable[str]],
     allow: Optional[Iterable[str]] = None,
+    format: str = "names",
 ):
-    written, findings, _reason = _engine(protect, allow).convert(mode, race, _to_bytes(value))
+    written, findings, _reason = _engine(protect, allow).convert(
+        mode, race, _to_bytes(value), format
+    )
     return written, findings
 
 
-_ERRORS = ("invalid-ace", "encode-error", "bad-input")
+_ERRORS = ("invalid-ace", "encode-error", "invalid-name", "bad-input")
 
 
 def _raise_on_error(findings: List[Finding], kinds: Tuple[str, ...] = _ERRORS) -> None:
@@ -117,12 +126,13 @@ def decode(
     race: bool = False,
     protect: Optional[Iterable[str]] = None,
     allow: Optional[Iterable[str]] = None,
+    format: str = "names",
 ) -> Value:
     """The name with its valid ACE labels in Unicode (``str`` in, ``str`` out; ``bytes`` in,
     ``bytes`` out). ``race`` also converts valid RACE (``bq--``) labels. Raises
-    :class:`ConversionError` when a label is an invalid A-label (``idnscope decode`` would
-    keep it and report it)."""
-    written, findings = _convert("decode", race, name, protect, allow)
+    :class:`ConversionError` when a label is an invalid A-label, or the name is no DNS
+    name (``idnscope decode`` would keep it and report it)."""
+    written, findings = _convert("decode", race, name, protect, allow, format)
     _raise_on_error(findings)
     return _like(written, name)
 
@@ -132,22 +142,24 @@ def encode(
     *,
     protect: Optional[Iterable[str]] = None,
     allow: Optional[Iterable[str]] = None,
+    format: str = "names",
 ) -> Value:
     """The name with its Unicode labels as A-labels (UTS #46 non-transitional). Raises
-    :class:`ConversionError` when a label cannot be encoded, or an ACE label in it is
-    invalid."""
-    written, findings = _convert("encode", False, name, protect, allow)
+    :class:`ConversionError` when a label cannot be encoded, an ACE label in it is
+    invalid, or the name is no DNS name."""
+    written, findings = _convert("encode", False, name, protect, allow, format)
     _raise_on_error(findings)
     return _like(written, name)
 
 
-def check(label_or_name: Value) -> Optional[str]:
+def check(label_or_name: Value, *, format: str = "names") -> Optional[str]:
     """The reason code why a label or name is not valid, or ``None``: the first
-    ``invalid-ace`` or ``encode-error`` that ``idnscope encode`` reports for it (A-labels
-    are checked strictly; Unicode labels must be encodable), or ``bad-input`` for a value
-    that is not one line."""
+    ``invalid-ace``, ``encode-error`` or ``invalid-name`` that ``idnscope encode`` reports
+    for it (A-labels are checked strictly; Unicode labels must be encodable; labels of at
+    most 63 octets, names of at most 255), or ``bad-input`` for a value that is not one
+    line."""
     _written, _findings, reason = _engine(None).convert(
-        "encode", False, _to_bytes(label_or_name)
+        "encode", False, _to_bytes(label_or_name), format
     )
     return reason
 
@@ -157,12 +169,13 @@ def audit(
     *,
     protect: Optional[Iterable[str]] = None,
     allow: Optional[Iterable[str]] = None,
+    format: str = "names",
 ) -> List[Finding]:
     """The findings of ``idnscope audit`` for the name: invalid ACE labels, legacy RACE
     labels, homographs and look-alikes. ``protect`` adds domains to the built-in protected
     list; ``allow`` lists domains never flagged as look-alikes (``--allow``). Raises
     :class:`ConversionError` for a value that is not one line (``bad-input``)."""
-    _written, findings = _convert("audit", False, name, protect, allow)
+    _written, findings = _convert("audit", False, name, protect, allow, format)
     _raise_on_error(findings, kinds=("bad-input",))
     return findings
 
@@ -173,6 +186,7 @@ def decode_batch(
     race: bool = False,
     protect: Optional[Iterable[str]] = None,
     allow: Optional[Iterable[str]] = None,
+    format: str = "names",
 ):
     """:func:`decode` over an Arrow string array of any producer (an object with
     ``__arrow_c_array__`` or ``__arrow_c_stream__``: pyarrow, Polars, nanoarrow...; read
@@ -181,19 +195,27 @@ def decode_batch(
     it: invalid labels kept), ``reason`` (the first conversion error, or null) and
     ``findings`` (a list of finding structs). Nulls stay null. A value that is not one line
     comes back as it is, with reason ``bad-input`` and that one finding."""
-    return _arrow.run(_engine(protect, allow), "decode", race, values)
+    return _arrow.run(_engine(protect, allow), "decode", race, values, format)
 
 
 def encode_batch(
-    values: Any, *, protect: Optional[Iterable[str]] = None, allow: Optional[Iterable[str]] = None
+    values: Any,
+    *,
+    protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
+    format: str = "names",
 ):
     """:func:`encode` over an Arrow string array; results as for :func:`decode_batch`."""
-    return _arrow.run(_engine(protect, allow), "encode", False, values)
+    return _arrow.run(_engine(protect, allow), "encode", False, values, format)
 
 
 def audit_batch(
-    values: Any, *, protect: Optional[Iterable[str]] = None, allow: Optional[Iterable[str]] = None
+    values: Any,
+    *,
+    protect: Optional[Iterable[str]] = None,
+    allow: Optional[Iterable[str]] = None,
+    format: str = "names",
 ):
     """:func:`audit` over an Arrow string array: a list array of finding structs (chunked
     for a chunked input), null where the input is null."""
-    return _arrow.run(_engine(protect, allow), "audit", False, values)
+    return _arrow.run(_engine(protect, allow), "audit", False, values, format)

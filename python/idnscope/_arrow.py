@@ -70,8 +70,8 @@ def _findings_array(parts: tuple) -> pa.Array:
     )
 
 
-def _run_array(engine: Any, mode: str, race: bool, array: pa.Array) -> pa.Array:
-    values, reasons, findings = engine._convert_batch(mode, race, _strings(array))
+def _run_array(engine: Any, mode: str, race: bool, array: pa.Array, format: str) -> pa.Array:
+    values, reasons, findings = engine._convert_batch(mode, race, _strings(array), format)
     findings_array = _findings_array(findings)
     if values is None:
         return findings_array
@@ -85,15 +85,16 @@ def _run_array(engine: Any, mode: str, race: bool, array: pa.Array) -> pa.Array:
     )
 
 
-def run(engine: Any, mode: str, race: bool, values: Any):
-    """The batch results of ``values`` in ``mode``: one array, or a chunked array for a
-    chunked input (or a stream)."""
+def run(engine: Any, mode: str, race: bool, values: Any, format: str = "names"):
+    """The batch results of ``values`` in ``mode``, each value read in ``format``
+    (``names`` or ``log``): one array, or a chunked array for a chunked input (or a
+    stream)."""
     if isinstance(values, pa.ChunkedArray):
-        chunks = [_run_array(engine, mode, race, chunk) for chunk in values.chunks]
+        chunks = [_run_array(engine, mode, race, chunk, format) for chunk in values.chunks]
         if not chunks:
-            empty = _run_array(engine, mode, race, pa.array([], type=pa.string()))
+            empty = _run_array(engine, mode, race, pa.array([], type=pa.string()), format)
             return pa.chunked_array([], type=empty.type)
         return pa.chunked_array(chunks)
     if not hasattr(values, "__arrow_c_array__") and hasattr(values, "__arrow_c_stream__"):
-        return run(engine, mode, race, pa.chunked_array(values))
-    return _run_array(engine, mode, race, values)
+        return run(engine, mode, race, pa.chunked_array(values), format)
+    return _run_array(engine, mode, race, values, format)

@@ -60,6 +60,7 @@ def _apply(
     protect: Optional[Iterable[str]],
     allow: Optional[Iterable[str]],
     names: List[str],
+    format: str,
 ) -> DataFrame:
     if column not in df.columns:
         raise ValueError(f"no column {column!r} in {df.columns}")
@@ -68,6 +69,8 @@ def _apply(
     for name in names:
         if name in df.columns:
             raise ValueError(f"the DataFrame has a column {name!r} already")
+    if format not in ("names", "log"):
+        raise ValueError(f"format={format!r}: names or log")
     protect = None if protect is None else tuple(protect)
     allow = None if allow is None else tuple(allow)
     added = []
@@ -83,7 +86,7 @@ def _apply(
 
         engine = idnscope._engine(protect, allow)
         for batch in batches:
-            result = _arrow.run(engine, mode, race, batch.column(column))
+            result = _arrow.run(engine, mode, race, batch.column(column), format)
             if mode == "audit":
                 extra = [result]
             else:
@@ -103,12 +106,15 @@ def decode(
     protect: Optional[Iterable[str]] = None,
     allow: Optional[Iterable[str]] = None,
     prefix: Optional[str] = None,
+    format: str = "names",
 ) -> DataFrame:
     """``df`` with ``<prefix>_unicode`` (the name as ``idnscope decode`` writes it: valid
     ACE labels in Unicode, invalid ones kept), ``<prefix>_reason`` (the first conversion
-    error, or null) and ``<prefix>_findings``. ``prefix`` defaults to the column's name."""
+    error, or null) and ``<prefix>_findings``. ``prefix`` defaults to the column's name.
+    ``format="log"`` reads each value as a line of any text, as ``idnscope --format log``
+    does, and so do :func:`encode`, :func:`audit` and :func:`audit_domains`."""
     p = prefix or column
-    return _apply(df, column, "decode", race, protect, allow, [f"{p}_unicode", f"{p}_reason", f"{p}_findings"])
+    return _apply(df, column, "decode", race, protect, allow, [f"{p}_unicode", f"{p}_reason", f"{p}_findings"], format)
 
 
 def encode(
@@ -118,11 +124,12 @@ def encode(
     protect: Optional[Iterable[str]] = None,
     allow: Optional[Iterable[str]] = None,
     prefix: Optional[str] = None,
+    format: str = "names",
 ) -> DataFrame:
     """``df`` with ``<prefix>_ace`` (the name as ``idnscope encode`` writes it),
     ``<prefix>_reason`` and ``<prefix>_findings``."""
     p = prefix or column
-    return _apply(df, column, "encode", False, protect, allow, [f"{p}_ace", f"{p}_reason", f"{p}_findings"])
+    return _apply(df, column, "encode", False, protect, allow, [f"{p}_ace", f"{p}_reason", f"{p}_findings"], format)
 
 
 def audit(
@@ -132,12 +139,13 @@ def audit(
     protect: Optional[Iterable[str]] = None,
     allow: Optional[Iterable[str]] = None,
     prefix: Optional[str] = None,
+    format: str = "names",
 ) -> DataFrame:
     """``df`` with ``<prefix>_findings``: what ``idnscope audit`` reports for each name
     (invalid ACE, legacy RACE, homographs and look-alikes against the built-in list plus
     ``protect``, never flagging the domains of ``allow`` as look-alikes)."""
     p = prefix or column
-    return _apply(df, column, "audit", False, protect, allow, [f"{p}_findings"])
+    return _apply(df, column, "audit", False, protect, allow, [f"{p}_findings"], format)
 
 
 def audit_domains(
@@ -150,6 +158,7 @@ def audit_domains(
     protect: Optional[Iterable[str]] = None,
     allow: Optional[Iterable[str]] = None,
     top: int = 5,
+    format: str = "names",
 ) -> DataFrame:
     """One row per flagged registrable domain (``by="domain"``) or name (``by="name"``)
     of ``df[column]``, as ``idnscope audit --group-by`` gives them for the same records,
@@ -160,7 +169,9 @@ def audit_domains(
     as ``client`` and ``count``, the most first, then by client), ``targets``, ``kinds``,
     ``reasons`` and ``names`` (sorted, distinct). Sorted as the command line sorts its
     groups: the most occurrences first, then by key. The time and client columns are
-    left out when not given."""
+    left out when not given. A row whose flagged names fall under several keys (two names
+    on a log line, with ``format="log"``) counts once under each, with its findings
+    there."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -169,16 +180,31 @@ def audit_domains(
     if by not in ("domain", "name"):
         raise ValueError(f"by={by!r}: domain or name")
     found = "__idnscope_findings"
-    audited = audit(df, column, protect=protect, allow=allow, prefix="__idnscope")
+    audited = audit(df, column, protect=protect, allow=allow, prefix="__idnscope", format=format)
     flagged = audited.where(F.size(found) > 0)
 
-    def group_key(name):
-        return None if name is None else _idnscope.group_keys([name], by)[0]
+    def group_keys(names):
+        return None if names is None else _idnscope.group_keys(list(names), by)
 
-    key_of = F.udf(group_key, StringType())
+    keys_of = F.udf(group_keys, ArrayType(StringType()))
 
-    key = "__idnscope_key"
-    keyed = flagged.withColumn(key, key_of(F.col(found)[0]["name"]))
+    # The key of each finding's name; a row counts once under each of its keys, with the
+    # findings of that key.
+    key, keys = "__idnscope_key", "__idnscope_keys"
+    keyed = (
+        flagged.withColumn(keys, keys_of(F.col(f"{found}.name")))
+        .withColumn(key, F.explode(F.array_distinct(keys)))
+        .withColumn(
+            found,
+            F.transform(
+                F.filter(
+                    F.arrays_zip(F.col(found).alias("f"), F.col(keys).alias("k")),
+                    lambda pair: pair["k"] == F.col(key),
+                ),
+                lambda pair: pair["f"],
+            ),
+        )
+    )
 
     def distinct_of(field: str):
         values = F.flatten(F.collect_list(F.col(f"{found}.{field}")))

@@ -13,6 +13,7 @@ def decode(
     protect: Optional[Iterable[str]] = ...,
     allow: Optional[Iterable[str]] = ...,
     prefix: Optional[str] = ...,
+    format: str = ...,
 ) -> DataFrame:
     """df with <prefix>_unicode, <prefix>_reason and <prefix>_findings."""
 
@@ -23,6 +24,7 @@ def encode(
     protect: Optional[Iterable[str]] = ...,
     allow: Optional[Iterable[str]] = ...,
     prefix: Optional[str] = ...,
+    format: str = ...,
 ) -> DataFrame:
     """df with <prefix>_ace, <prefix>_reason and <prefix>_findings."""
 
@@ -33,6 +35,7 @@ def audit(
     protect: Optional[Iterable[str]] = ...,
     allow: Optional[Iterable[str]] = ...,
     prefix: Optional[str] = ...,
+    format: str = ...,
 ) -> DataFrame:
     """df with <prefix>_findings."""
 
@@ -46,5 +49,6 @@ def audit_domains(
     protect: Optional[Iterable[str]] = ...,
     allow: Optional[Iterable[str]] = ...,
     top: int = ...,
+    format: str = ...,
 ) -> DataFrame:
     """One row per flagged domain (or name), as audit --group-by gives them."""

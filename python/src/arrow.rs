@@ -308,12 +308,11 @@ impl Findings {
 
     /// The findings of `value`.
     pub fn push(&mut self, value: &[u8], converted: &Converted<'_>) {
-        for f in converted.findings {
+        for (i, f) in converted.findings.iter().enumerate() {
             // Columns of names and labels are at most as long as a value.
             self.column
                 .push(i32::try_from(f.label.start + 1).unwrap_or(i32::MAX));
-            let name = converted.name.clone().unwrap_or(0..0);
-            self.name.push(&value[name]);
+            self.name.push(&value[converted.name_of(i)]);
             self.label.push(&value[f.label.clone()]);
             self.kind.push(f.kind.as_str().as_bytes());
             self.reason.push(f.reason.as_str().as_bytes());

@@ -7,7 +7,7 @@ mod arrow;
 use std::sync::{Arc, Mutex};
 
 use idnscope::audit::{Homographs, Protected, Suffixes};
-use idnscope::convert::{BadInput, Converted, Converter};
+use idnscope::convert::{BadInput, Converted, Converter, ValueFormat};
 use idnscope::groups::{group_key, GroupBy};
 use idnscope::rewrite::Mode;
 use pyo3::exceptions::PyValueError;
@@ -26,6 +26,17 @@ fn mode(name: &str, race: bool) -> PyResult<Mode> {
     }
 }
 
+/// The format that a format name gives.
+fn value_format(name: &str) -> PyResult<ValueFormat> {
+    match name {
+        "names" => Ok(ValueFormat::Names),
+        "log" => Ok(ValueFormat::Log),
+        other => Err(PyValueError::new_err(format!(
+            "format={other:?}: names or log"
+        ))),
+    }
+}
+
 /// A protected list and the converters made for it (kept for reuse, one per call at a
 /// time; threads that call at once get one each).
 #[pyclass(frozen, module = "idnscope._idnscope")]
@@ -35,12 +46,15 @@ struct Engine {
 }
 
 impl Engine {
-    /// An idle converter in `mode`, or a new one.
-    fn take(&self, mode: Mode) -> Converter {
+    /// An idle converter in `mode` that reads values in `format`, or a new one.
+    fn take(&self, mode: Mode, format: ValueFormat) -> Converter {
         let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-        match idle.iter().position(|c| c.mode() == mode) {
+        match idle
+            .iter()
+            .position(|c| c.mode() == mode && c.format() == format)
+        {
             Some(at) => idle.swap_remove(at),
-            None => Converter::new(mode, Arc::clone(&self.homographs)),
+            None => Converter::new(mode, Arc::clone(&self.homographs)).with_format(format),
         }
     }
 
@@ -59,14 +73,13 @@ fn findings_list<'py>(
     converted: &Converted<'_>,
 ) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::empty(py);
-    let name = converted
-        .name
-        .clone()
-        .map(|r| String::from_utf8_lossy(&value[r]).into_owned());
-    for f in converted.findings {
+    for (i, f) in converted.findings.iter().enumerate() {
         let dict = PyDict::new(py);
         dict.set_item("column", f.label.start + 1)?;
-        dict.set_item("name", name.as_deref())?;
+        dict.set_item(
+            "name",
+            String::from_utf8_lossy(&value[converted.name_of(i)]),
+        )?;
         dict.set_item("label", String::from_utf8_lossy(&value[f.label.clone()]))?;
         dict.set_item("kind", f.kind.as_str())?;
         dict.set_item("reason", f.reason.as_str())?;
@@ -127,19 +140,21 @@ impl Engine {
         })
     }
 
-    /// One value (bytes) in `mode`: (the line written back, or None in audit mode; the
-    /// findings as dicts; the reason of the first conversion error, or None). A value
-    /// refused whole (`bad-input`) is written back as it is, with its one finding.
-    #[pyo3(signature = (mode_name, race, value))]
+    /// One value (bytes) in `mode`, read in `format_name` (`names` or `log`): (the line
+    /// written back, or None in audit mode; the findings as dicts; the reason of the first
+    /// conversion error, or None). A value refused whole (`bad-input`) is written back as
+    /// it is, with its one finding.
+    #[pyo3(signature = (mode_name, race, value, format_name="names"))]
     fn convert<'py>(
         &self,
         py: Python<'py>,
         mode_name: &str,
         race: bool,
         value: &[u8],
+        format_name: &str,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let mode = mode(mode_name, race)?;
-        let mut converter = self.take(mode);
+        let mut converter = self.take(mode, value_format(format_name)?);
         let mut out = Vec::new();
         let (findings, reason) = match converter.convert(value, &mut out) {
             Ok(converted) => (
@@ -165,21 +180,25 @@ impl Engine {
 
     /// A batch: an Arrow string array of any producer (`string`, `large_string`,
     /// `string_view`, or `null`), taken through its `__arrow_c_array__` and checked whole
-    /// before any value is read; anything else is a `TypeError`. Returns the buffers of the results, as `arrow.rs` gives them: (the lines written
-    /// back, or None in audit mode; the reason of each value's first conversion error; the
-    /// findings). Private to the package (`idnscope._arrow`), which passes its arrays.
-    #[pyo3(name = "_convert_batch", signature = (mode_name, race, array))]
+    /// before any value is read; anything else is a `TypeError`. Values are read in
+    /// `format_name` (`names` or `log`). Returns the buffers of the results, as `arrow.rs`
+    /// gives them: (the lines written back, or None in audit mode; the reason of each
+    /// value's first conversion error; the findings). Private to the package
+    /// (`idnscope._arrow`), which passes its arrays.
+    #[pyo3(name = "_convert_batch", signature = (mode_name, race, array, format_name="names"))]
     fn convert_batch<'py>(
         &self,
         py: Python<'py>,
         mode_name: &str,
         race: bool,
         array: &Bound<'py, PyAny>,
+        format_name: &str,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let mode = mode(mode_name, race)?;
+        let format = value_format(format_name)?;
         let input = InputStrings::new(array)?;
         let length = input.len();
-        let mut converter = self.take(mode);
+        let mut converter = self.take(mode, format);
         let (values, reasons, findings) = py.allow_threads(|| {
             let mut values = (mode != Mode::Audit)
                 .then(|| StringColumn::with_capacity(length, input.data_len()));

@@ -48,14 +48,26 @@ def cli_path() -> Path:
     return path
 
 
-def run_cli(mode: str, lines: List[bytes], tmp: Path) -> Tuple[List[bytes], Dict[int, list]]:
+#: The kinds of finding that say a name is not valid: the functions raise on them, and the
+#: batches give the first one's reason.
+ERROR_KINDS = ("invalid-ace", "encode-error", "invalid-name")
+
+#: The keys of a finding of the command line's that tell where and when its record was
+#: made, which a value does not hold.
+RECORD_KEYS = ("time", "src", "dst", "section", "rrtype", "timestamp", "last_seen", "count", "client")
+
+
+def run_cli(
+    mode: str, lines: List[bytes], tmp: Path, format: str = "names"
+) -> Tuple[List[bytes], Dict[int, list]]:
     """The lines written back (None for audit) and the findings per 0-based line, as the
-    command line gives them, without `type`, `file` and `line`."""
+    command line gives them on the lines read in ``format``, without `type`, `file`,
+    `line` and the keys of the record (:data:`RECORD_KEYS`)."""
     source = tmp / f"in-{mode}.txt"
     source.write_bytes(b"\n".join(lines) + b"\n")
     report = tmp / f"report-{mode}.jsonl"
     output = tmp / f"out-{mode}.txt"
-    command = [str(cli_path()), mode, "--format", "names", "--report-format", "jsonl",
+    command = [str(cli_path()), mode, "--format", format, "--report-format", "jsonl",
                "--report", str(report), "-q"]
     if mode != "audit":
         command += ["-o", str(output)]
@@ -77,6 +89,8 @@ def run_cli(mode: str, lines: List[bytes], tmp: Path) -> Tuple[List[bytes], Dict
         line = record.pop("line") - 1
         for key in ("type", "file"):
             record.pop(key)
+        for key in RECORD_KEYS:
+            record.pop(key, None)
         # JSON Lines leaves `check` out where no homograph check fired.
         record.setdefault("check", None)
         findings.setdefault(line, []).append(record)

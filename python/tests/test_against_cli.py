@@ -10,7 +10,7 @@ import pyarrow as pa
 import pytest
 
 import idnscope
-from conftest import ROOT, generated_names, root_zone_names, run_cli
+from conftest import ERROR_KINDS, ROOT, generated_names, root_zone_names, run_cli
 
 MODES = ["decode", "encode", "audit"]
 
@@ -49,7 +49,7 @@ def test_decode_and_encode_per_value(case):
     for mode, function in (("decode", idnscope.decode), ("encode", idnscope.encode)):
         written, findings = expected[mode]
         for i, line in enumerate(lines):
-            errors = [f for f in findings.get(i, []) if f["kind"] in ("invalid-ace", "encode-error")]
+            errors = [f for f in findings.get(i, []) if f["kind"] in ERROR_KINDS]
             if errors:
                 with pytest.raises(idnscope.ConversionError) as raised:
                     function(line)
@@ -63,7 +63,7 @@ def test_check_per_value(case):
     lines, expected = case
     _written, findings = expected["encode"]
     for i, line in enumerate(lines):
-        errors = [f["reason"] for f in findings.get(i, []) if f["kind"] in ("invalid-ace", "encode-error")]
+        errors = [f["reason"] for f in findings.get(i, []) if f["kind"] in ERROR_KINDS]
         assert idnscope.check(line) == (errors[0] if errors else None), line
 
 
@@ -86,7 +86,7 @@ def test_batches(case):
         assert result.field("value").to_pylist() == [w.decode("utf-8") for w in written]
         assert result.field("findings").to_pylist() == [findings.get(i, []) for i in range(len(lines))]
         reasons = [
-            next((f["reason"] for f in findings.get(i, []) if f["kind"] in ("invalid-ace", "encode-error")), None)
+            next((f["reason"] for f in findings.get(i, []) if f["kind"] in ERROR_KINDS), None)
             for i in range(len(lines))
         ]
         assert result.field("reason").to_pylist() == reasons

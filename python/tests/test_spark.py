@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import cli_path, generated_names, run_cli, traffic_names
+from conftest import ERROR_KINDS, cli_path, generated_names, run_cli, traffic_names
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is installed by .ci/run")
 
@@ -61,7 +61,7 @@ def names(tmp_path_factory):
 def first_error(findings):
     if findings is None:
         return None
-    return next((f["reason"] for f in findings if f["kind"] in ("invalid-ace", "encode-error")), None)
+    return next((f["reason"] for f in findings if f["kind"] in ERROR_KINDS), None)
 
 
 def test_decode_and_audit_through_mapinarrow(spark, names):

@@ -83,3 +83,46 @@ def test_spark_groups_equal_the_command_lines(spark, tmp_path):
         last = row["last_seen"].replace(tzinfo=timezone.utc).timestamp()
         assert abs(first - epoch(group["first_seen"])) < 1e-3, group
         assert abs(last - epoch(group["last_seen"])) < 1e-3, group
+
+
+def test_spark_groups_of_log_lines_equal_the_command_lines(spark, tmp_path):
+    # Raw lines of text, one or two flagged names on a line, the same name twice on some:
+    # each line counts once under each key of its names.
+    generator = random.Random(8)
+    lines = []
+    for i in range(3000):
+        first, second = generator.choice(NAMES), generator.choice(NAMES)
+        shape = i % 3
+        if shape == 0:
+            lines.append(f"resolved {first} for a client")
+        elif shape == 1:
+            lines.append(f"resolved {first} ({first}) and then {second}")
+        else:
+            lines.append(f'{{"query":"{first}","answer":"{second}"}}')
+    log = tmp_path / "lines.log"
+    log.write_text("".join(line + "\n" for line in lines))
+    protect = tmp_path / "protect.txt"
+    protect.write_text("paypal.com\n")
+    done = subprocess.run(
+        [str(cli_path()), "audit", "--format", "log", "--group-by", "domain", "--protect",
+         str(protect), "--report-format", "jsonl", "--report", "-", str(log)],
+        capture_output=True,
+    )
+    assert done.returncode == 1, done.stderr.decode()
+    cli = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    cli = [r for r in cli if r["type"] == "domain"]
+    assert len(cli) == 3, cli
+
+    from idnscope import spark as idn
+
+    df = spark.createDataFrame([(line,) for line in lines], "line string")
+    rows = idn.audit_domains(df.repartition(3), "line", protect=["paypal.com"], format="log").collect()
+    assert [r["domain"] for r in rows] == [g["domain"] for g in cli]
+    for row, group in zip(rows, cli):
+        for key in ("occurrences", "findings", "targets", "kinds", "reasons", "names"):
+            assert row[key] == group[key], (key, group)
+    # Lines with two keys count under both: the occurrences add up to more than the lines
+    # with a finding.
+    lookalikes = [n for n in NAMES if n not in ("wikipedia.org", "www.paypal.com")]
+    flagged = sum(1 for line in lines if any(n in line for n in lookalikes))
+    assert sum(r["occurrences"] for r in rows) > flagged

@@ -332,6 +332,11 @@ impl Lookalikes {
             return None;
         }
         let text = name.text;
+        // A label that holds a dot (`a\.b` in presentation format) is no host name's: the
+        // Public Suffix List reads names split on their dots.
+        if text.bytes().filter(|&b| b == b'.').count() + 1 != name.labels.len() {
+            return None;
+        }
         let at = self.suffixes.registrable_icann(text)?;
         let registrable = hash_str(&text[at.start..]);
         if self.exempt.contains(&registrable) {
@@ -1113,6 +1118,38 @@ mod tests {
         };
         let spoof = lookalikes.check(&name, &mut LookalikeScratch::default())?;
         Some((spoof.check.code().to_owned(), spoof.target.unwrap()))
+    }
+
+    #[test]
+    fn a_label_that_holds_a_dot_is_judged_by_no_look_alike_check() {
+        // `x.pay\.pal.com`, `απξλλχν.a\.b`: the text joins the labels with dots, and one
+        // label holds one.
+        let mut list = Protected::default();
+        list.add_domains(["paypal.com"]).unwrap();
+        let lookalikes = Lookalikes::new(
+            list.domain_names(),
+            Arc::new(Suffixes::builtin()),
+            Protected::default().domain_names(),
+        );
+        for (text, labels) in [
+            ("x.pay.pal.com", [0..1, 2..9, 10..13].as_slice()),
+            ("απξλλχν.a.b", [0..14, 15..18].as_slice()),
+            ("paypal.co.uk", [0..6, 7..12].as_slice()),
+        ] {
+            let name = UnicodeName {
+                text,
+                labels,
+                absolute: false,
+                invalid: 0,
+            };
+            let spoof = lookalikes.check(&name, &mut LookalikeScratch::default());
+            assert_eq!(spoof, None, "{text}");
+        }
+        // Split on every dot, the first is a dot put inside a protected label.
+        assert_eq!(
+            verdict(&["paypal.com"], &[], "x.pay.pal.com"),
+            Some(("typo-subdomain".to_owned(), "paypal.com".to_owned()))
+        );
     }
 
     #[test]
