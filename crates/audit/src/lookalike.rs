@@ -10,6 +10,7 @@
 //! allowed, is never flagged.
 
 use std::hash::{Hash, Hasher};
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
@@ -197,11 +198,15 @@ pub struct Lookalikes {
     deleted: FxHashMap<u64, Vec<u32>>,
     /// The registrable domains of the protected and allowed domains: never flagged.
     exempt: FxHashSet<u64>,
-    /// Registrable domains, their labels as written, and their labels run together with
-    /// their suffixes without dots (`paypalcom`), to the brands that have them.
+    /// Registrable domains, and their labels run together with their suffixes without
+    /// dots (`paypalcom`), to the brands that have them.
     registrables: FxHashMap<u64, u32>,
-    labels: FxHashMap<u64, u32>,
     joined: FxHashMap<u64, u32>,
+    /// Registrable domains folded (`googie.corn` for `google.com`), to the brands that
+    /// have them.
+    folded_registrables: FxHashMap<u64, u32>,
+    /// The most words (between dots and hyphens) of a protected registrable domain.
+    most_words: usize,
     /// The gate of the typosquats: a Bloom filter of the keys of `exact` and `deleted`,
     /// two bits a key. A label and its deletions that find no bit set need no look-up.
     typo_gate: Box<[u64]>,
@@ -217,6 +222,8 @@ pub struct LookalikeScratch {
     folded: Vec<char>,
     other: Vec<char>,
     joined: String,
+    /// The words of the labels up to the registrable one, between dots and hyphens.
+    words: Vec<Range<usize>>,
     raw: Vec<char>,
     theirs: (Vec<char>, Vec<char>),
     /// The hashes of a label and of its deletions, and what computes them.
@@ -245,8 +252,9 @@ impl Lookalikes {
             deleted: FxHashMap::default(),
             exempt: FxHashSet::default(),
             registrables: FxHashMap::default(),
-            labels: FxHashMap::default(),
             joined: FxHashMap::default(),
+            folded_registrables: FxHashMap::default(),
+            most_words: 0,
             typo_gate: Box::default(),
         };
         let mut folded = Vec::new();
@@ -266,13 +274,16 @@ impl Lookalikes {
                 continue;
             }
             let index = lookalikes.brands.len() as u32;
+            let words = brand.registrable().split(['.', '-']).count();
+            lookalikes.most_words = lookalikes.most_words.max(words);
             lookalikes
                 .registrables
                 .entry(hash_str(brand.registrable()))
                 .or_insert(index);
+            fold(brand.registrable(), &mut other);
             lookalikes
-                .labels
-                .entry(hash_str(brand.label()))
+                .folded_registrables
+                .entry(hash_chars(&other))
                 .or_insert(index);
             let joined = format!("{}{}", brand.label(), brand.suffix().replace('.', ""));
             lookalikes.joined.entry(hash_str(&joined)).or_insert(index);
@@ -430,7 +441,7 @@ impl Lookalikes {
                 ));
             }
         }
-        self.embedding(name, index, label)
+        self.embedding(name, index, label, scratch)
     }
 
     /// C35, C36: the folded label is a protected label's.
@@ -580,76 +591,169 @@ impl Lookalikes {
     }
 
     /// C38: a protected domain in front of another registrable domain
-    /// (`paypal.com.evil.net`, `paypal-com.evil.net`), or a protected label joined by a
-    /// hyphen to a word of phishing (`paypal-login.com`), or to its own suffix
-    /// (`paypalcom.net`).
-    fn embedding(&self, name: &UnicodeName<'_>, index: usize, label: &str) -> Option<Spoof> {
+    /// (`paypal.com.evil.net`, `paypal.com-login.net`, `login-paypal.com.evil.net`), with
+    /// hyphens for its dots (`paypal-com.evil.net`, `paypal-com.net`), or its label and
+    /// suffix run together (`paypalcom.net`, `paypalcom-login.net`); or a protected label
+    /// joined by hyphens to words of phishing (`paypal-login.com`).
+    fn embedding(
+        &self,
+        name: &UnicodeName<'_>,
+        index: usize,
+        label: &str,
+        scratch: &mut LookalikeScratch,
+    ) -> Option<Spoof> {
         let text = name.text;
-        // Labels before the registrable domain that spell a protected registrable domain.
-        for first in 0..index {
-            for last in first + 1..index {
-                let span = &text[name.labels[first].start..name.labels[last].end];
-                if let Some(brand) = self.brand_with_registrable(span) {
-                    let message = format!(
-                        "the protected domain \"{}\" stands in front of {}",
-                        brand.registrable(),
-                        &text[name.labels[index].start..]
-                    );
-                    return Some(spoof(first, Check::Embedding, message, brand));
+        // The words of the labels up to the registrable one, between dots and hyphens: a
+        // protected registrable domain is looked for in runs of them, as written and with
+        // dots between them; the suffix's own labels take no part.
+        let head = &text[..name.labels[index].end];
+        let suffix = &text[name.labels[index].end + 1..];
+        let LookalikeScratch {
+            joined,
+            words,
+            folded,
+            other,
+            ..
+        } = scratch;
+        words.clear();
+        let mut start = 0;
+        for (at, b) in head.bytes().enumerate() {
+            if b == b'.' || b == b'-' {
+                if at > start {
+                    words.push(start..at);
                 }
-            }
-            let one = name.label(first);
-            if let Some((head, tail)) = one.split_once('-') {
-                let brand = self.brand_with_label(head).filter(|b| b.suffix() == tail);
-                if let Some(brand) = brand {
-                    let message = format!(
-                        "the protected domain \"{}\" stands in front of {}, written \"{one}\"",
-                        brand.registrable(),
-                        &text[name.labels[index].start..]
-                    );
-                    return Some(spoof(first, Check::Embedding, message, brand));
-                }
+                start = at + 1;
             }
         }
-        // A protected label and its suffix run together: `paypalcom.net`.
-        if let Some(brand) = self.brand_joined(label) {
-            let message = format!(
-                "\"{label}\" is the protected domain \"{}\" with its dot left out",
-                brand.registrable()
-            );
-            return Some(spoof(index, Check::Embedding, message, brand));
+        if head.len() > start {
+            words.push(start..head.len());
         }
-        // Combosquats: a protected label and words of phishing, joined by hyphens.
+        let label_at = |at: usize| name.labels.iter().rposition(|r| r.start <= at).unwrap_or(0);
+        for (i, first) in words.iter().enumerate() {
+            let word = &head[first.clone()];
+            if let Some(brand) = self.brand_joined(word) {
+                let message = if word == label {
+                    format!(
+                        "\"{label}\" is the protected domain \"{}\" with its dot left out",
+                        brand.registrable()
+                    )
+                } else {
+                    format!(
+                        "\"{word}\" in \"{text}\" is the protected domain \"{}\" with its \
+                         dot left out",
+                        brand.registrable()
+                    )
+                };
+                return Some(spoof(
+                    label_at(first.start),
+                    Check::Embedding,
+                    message,
+                    brand,
+                ));
+            }
+            for last in words.iter().take(i + self.most_words).skip(i + 1) {
+                if last.end == head.len() && first.start < name.labels[index].start {
+                    // A run to the end of the registrable label from a label before it is
+                    // a protected domain under a suffix of its own (`google.com.de`).
+                    break;
+                }
+                let written = &head[first.start..last.end];
+                let mut brand = self.brand_with_registrable(written);
+                if brand.is_none() && written.contains('-') {
+                    joined.clear();
+                    for (k, w) in words[i..]
+                        .iter()
+                        .take_while(|w| w.end <= last.end)
+                        .enumerate()
+                    {
+                        if k > 0 {
+                            joined.push('.');
+                        }
+                        joined.push_str(&head[w.clone()]);
+                    }
+                    brand = self.brand_with_registrable(joined);
+                }
+                if brand.is_none() && !written.is_ascii() {
+                    // In Unicode, folded: `googlé.com-login.com`.
+                    brand = self.brand_with_folded_registrable(written, folded, other);
+                    if brand.is_none() && written.contains('-') {
+                        brand = self.brand_with_folded_registrable(joined, folded, other);
+                    }
+                }
+                let Some(brand) = brand else {
+                    continue;
+                };
+                let rest = &text[last.end + 1..];
+                let message = if written == brand.registrable() {
+                    format!(
+                        "the protected domain \"{}\" stands in front of {rest}",
+                        brand.registrable()
+                    )
+                } else {
+                    format!(
+                        "the protected domain \"{}\" stands in front of {rest}, written \
+                         \"{written}\"",
+                        brand.registrable()
+                    )
+                };
+                return Some(spoof(
+                    label_at(first.start),
+                    Check::Embedding,
+                    message,
+                    brand,
+                ));
+            }
+        }
+        // Combosquats: a protected label and words of phishing, joined by hyphens, in
+        // Unicode folded (`googlé-lógin.com`); one under the name's own suffix first.
         if label.contains('-') {
-            let words: Vec<&str> = label.split('-').collect();
-            for (i, word) in words.iter().enumerate() {
+            for (i, word) in label.split('-').enumerate() {
                 if word.chars().count() < MIN_COMBO {
                     continue;
                 }
-                let others_phishy = words
-                    .iter()
+                let others_phishy = label
+                    .split('-')
                     .enumerate()
-                    .all(|(j, w)| j == i || COMBO_WORDS.contains(w));
+                    .all(|(j, w)| j == i || is_combo_word(w, folded, other));
                 if !others_phishy {
                     continue;
                 }
-                if let Some(brand) = self.brand_with_label(word) {
+                fold(word, folded);
+                let same = |b: &Brand| b.label() == word || !word.is_ascii();
+                let brand = self
+                    .first_brand(folded, |b| same(b) && b.suffix() == suffix)
+                    .or_else(|| self.first_brand(folded, same));
+                if let Some(brand) = brand {
+                    let others: Vec<String> = label
+                        .split('-')
+                        .enumerate()
+                        .filter(|&(j, _)| j != i)
+                        .map(|(_, w)| format!("\"{w}\""))
+                        .collect();
                     let message = format!(
                         "the protected label \"{}\" joined to {}",
                         brand.label(),
-                        words
-                            .iter()
-                            .enumerate()
-                            .filter(|&(j, _)| j != i)
-                            .map(|(_, w)| format!("\"{w}\""))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        others.join(", ")
                     );
                     return Some(spoof(index, Check::Embedding, message, brand));
                 }
             }
         }
         None
+    }
+
+    /// The brand whose registrable domain folded is `domain` folded (`folded` and
+    /// `theirs` are scratch space).
+    fn brand_with_folded_registrable(
+        &self,
+        domain: &str,
+        folded: &mut Vec<char>,
+        theirs: &mut Vec<char>,
+    ) -> Option<&Brand> {
+        fold(domain, folded);
+        let brand = &self.brands[*self.folded_registrables.get(&hash_chars(folded))? as usize];
+        fold(brand.registrable(), theirs);
+        (theirs == folded).then_some(brand)
     }
 
     /// The first brand whose folded label is `folded` and that `keep` keeps.
@@ -671,13 +775,6 @@ impl Lookalikes {
         gate_bits(key, self.typo_gate.len() * 64)
             .iter()
             .all(|&bit| self.typo_gate[bit / 64] & (1 << (bit % 64)) != 0)
-    }
-
-    /// The brand whose label is `label` as written (of [`MIN_COMBO`] characters or
-    /// more).
-    fn brand_with_label(&self, label: &str) -> Option<&Brand> {
-        let brand = &self.brands[*self.labels.get(&hash_str(label))? as usize];
-        (brand.label() == label && label.chars().count() >= MIN_COMBO).then_some(brand)
     }
 
     /// The brand whose registrable domain is `domain`.
@@ -813,6 +910,22 @@ fn delete_at(chars: &[char], i: usize, out: &mut Vec<char>) {
 /// The folded form of `label` (lower case): its UTS #39 skeleton in lower case, combining
 /// marks left out, every ASCII character as its own skeleton reads (`m` as `rn`, `0` as
 /// `o`, `1` and `I` as `l`, `w` as `vv`, `d` as `cl`).
+/// Whether `word` is one of [`COMBO_WORDS`], as written or, in Unicode, folded (`lógin`);
+/// `folded` and `theirs` are scratch space.
+fn is_combo_word(word: &str, folded: &mut Vec<char>, theirs: &mut Vec<char>) -> bool {
+    if COMBO_WORDS.contains(&word) {
+        return true;
+    }
+    if word.is_ascii() {
+        return false;
+    }
+    fold(word, folded);
+    COMBO_WORDS.iter().any(|combo| {
+        fold(combo, theirs);
+        theirs == folded
+    })
+}
+
 pub(crate) fn fold(label: &str, out: &mut Vec<char>) {
     out.clear();
     let table = ascii_folds();
