@@ -383,7 +383,7 @@ impl Lookalikes {
         suffix: &str,
         scratch: &mut LookalikeScratch,
     ) -> Option<Spoof> {
-        fold(label, &mut scratch.folded);
+        let accented = fold(label, &mut scratch.folded);
         let folded = &scratch.folded;
         if folded.len() >= MIN_EXACT {
             if let Some(spoof) = self.folded_match(index, label, suffix, folded) {
@@ -395,8 +395,6 @@ impl Lookalikes {
         // suffix of the domain it is one edit from (`gőoqle.com`): one character away from
         // a protected label in a letter of its own, or with accents under another suffix,
         // is a word of its language (`əxample.az`, `académie.fr`).
-        let accented =
-            !label.is_ascii() && unicode_security::skeleton(label).any(is_combining_mark);
         if folded.iter().all(char::is_ascii) && folded.len() + 1 >= MIN_TYPO {
             let found = self.typo(index, label, suffix, accented, scratch);
             if let Some(spoof) = found {
@@ -907,9 +905,6 @@ fn delete_at(chars: &[char], i: usize, out: &mut Vec<char>) {
     out.extend_from_slice(&chars[i + 1..]);
 }
 
-/// The folded form of `label` (lower case): its UTS #39 skeleton in lower case, combining
-/// marks left out, every ASCII character as its own skeleton reads (`m` as `rn`, `0` as
-/// `o`, `1` and `I` as `l`, `w` as `vv`, `d` as `cl`).
 /// Whether `word` is one of [`COMBO_WORDS`], as written or, in Unicode, folded (`lógin`);
 /// `folded` and `theirs` are scratch space.
 fn is_combo_word(word: &str, folded: &mut Vec<char>, theirs: &mut Vec<char>) -> bool {
@@ -926,32 +921,87 @@ fn is_combo_word(word: &str, folded: &mut Vec<char>, theirs: &mut Vec<char>) -> 
     })
 }
 
-pub(crate) fn fold(label: &str, out: &mut Vec<char>) {
+/// The folded form of `label` (lower case): its UTS #39 skeleton in lower case, combining
+/// marks left out, every ASCII character as its own skeleton reads (`m` as `rn`, `0` as
+/// `o`, `1` and `I` as `l`, `w` as `vv`, `d` as `cl`), into `out`; whether
+/// combining marks were left out.
+pub(crate) fn fold(label: &str, out: &mut Vec<char>) -> bool {
     out.clear();
     let table = ascii_folds();
-    let push = |c: char, out: &mut Vec<char>| {
-        if c.is_ascii() {
-            let (chars, len) = &table[c as usize];
-            out.extend_from_slice(&chars[..usize::from(*len)]);
-        } else if !is_combining_mark(c) {
-            out.extend(c.to_lowercase());
-        }
-    };
     if label.is_ascii() {
         for &b in label.as_bytes() {
             let (chars, len) = &table[usize::from(b)];
             out.extend_from_slice(&chars[..usize::from(*len)]);
         }
-        return;
+        return false;
     }
-    for c in unicode_security::skeleton(label) {
-        if c.is_ascii() {
-            push(c.to_ascii_lowercase(), out);
-        } else {
-            for l in c.to_lowercase() {
-                push(l, out);
-            }
+    // Character by character, each one's fold kept per thread: a skeleton's normal forms
+    // reorder only combining marks across characters, and a fold leaves those out.
+    CHAR_FOLDS.with(|folds| {
+        let mut folds = folds.borrow_mut();
+        let mut marks = false;
+        for c in label.chars() {
+            let (folded, mark) = folds.of(c, table);
+            out.extend_from_slice(folded);
+            marks |= mark;
         }
+        marks
+    })
+}
+
+thread_local! {
+    /// The folds of the characters met on this thread ([`fold`]).
+    static CHAR_FOLDS: std::cell::RefCell<CharFolds> = std::cell::RefCell::default();
+}
+
+/// The folds of the characters of labels not in ASCII, each as [`fold`] folds a string of
+/// it and a character not in ASCII: where each is in `chars`, and whether combining marks
+/// were left out of it.
+#[derive(Default)]
+struct CharFolds {
+    at: FxHashMap<char, (u32, u8, bool)>,
+    chars: Vec<char>,
+}
+
+impl CharFolds {
+    /// Past this many characters kept, the folds start again (memory stays bounded).
+    const MOST: usize = 1 << 14;
+
+    fn of(&mut self, c: char, table: &[([char; 4], u8); 128]) -> (&[char], bool) {
+        if !self.at.contains_key(&c) {
+            if self.at.len() >= CharFolds::MOST {
+                self.at.clear();
+                self.chars.clear();
+            }
+            let start = self.chars.len();
+            let mut marks = false;
+            let mut buf = [0u8; 4];
+            for s in unicode_security::skeleton(c.encode_utf8(&mut buf)) {
+                let lower = |l: char, chars: &mut Vec<char>, marks: &mut bool| {
+                    if l.is_ascii() {
+                        let (ascii, len) = &table[l.to_ascii_lowercase() as usize];
+                        chars.extend_from_slice(&ascii[..usize::from(*len)]);
+                    } else if is_combining_mark(l) {
+                        *marks = true;
+                    } else {
+                        chars.extend(l.to_lowercase());
+                    }
+                };
+                if s.is_ascii() {
+                    lower(s, &mut self.chars, &mut marks);
+                } else {
+                    for l in s.to_lowercase() {
+                        lower(l, &mut self.chars, &mut marks);
+                    }
+                }
+            }
+            let len = (self.chars.len() - start).min(usize::from(u8::MAX));
+            self.chars.truncate(start + len);
+            self.at.insert(c, (start as u32, len as u8, marks));
+        }
+        let (start, len, marks) = self.at[&c];
+        let start = start as usize;
+        (&self.chars[start..start + usize::from(len)], marks)
     }
 }
 
@@ -1080,6 +1130,46 @@ mod tests {
     fn argument(text: &str) -> Option<String> {
         let text = text.trim();
         (text != "null").then(|| text.trim_matches('\'').to_owned())
+    }
+
+    /// The fold by its definition: the UTS #39 skeleton of the whole string, in lower case,
+    /// combining marks left out, ASCII as the table reads it.
+    fn fold_of_the_skeleton(label: &str) -> (Vec<char>, bool) {
+        let table = ascii_folds();
+        let (mut out, mut marks) = (Vec::new(), false);
+        if label.is_ascii() {
+            // In lower case first, as names are judged.
+            let lower = label.to_ascii_lowercase();
+            for c in unicode_security::skeleton(&lower) {
+                let (chars, len) = &table[c as usize];
+                out.extend_from_slice(&chars[..usize::from(*len)]);
+            }
+            return (out, false);
+        }
+        for c in unicode_security::skeleton(label) {
+            for l in c.to_lowercase() {
+                if l.is_ascii() {
+                    let (chars, len) = &table[l as usize];
+                    out.extend_from_slice(&chars[..usize::from(*len)]);
+                } else if is_combining_mark(l) {
+                    marks = true;
+                } else {
+                    out.push(l);
+                }
+            }
+        }
+        (out, marks)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_fold_character_by_character_is_the_fold_of_the_skeleton(
+            label in "[a-zA-Z0-9\\-àáâãäåçèéêëìíîïñòóôõöùúûüýÿœæøßİıаеорсхуіјӏԁɡɩνορτυαβγδεζηθικλμξπφχψωﬁⅰ①ａＡ\u{300}-\u{36f}\u{483}\u{591}-\u{5bd}\u{64b}-\u{65f}\u{900}-\u{97f}\u{e31}-\u{e3a}\u{1100}-\u{11ff}\u{ac00}-\u{ac40}\u{4e00}-\u{4e40}\u{200c}\u{200d}]{1,12}"
+        ) {
+            let mut folded = Vec::new();
+            let marks = fold(&label, &mut folded);
+            proptest::prop_assert_eq!((folded, marks), fold_of_the_skeleton(&label));
+        }
     }
 
     #[test]
