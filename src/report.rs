@@ -48,6 +48,9 @@ pub const KEYS: [&str; 10] = [
 /// The keys that findings in captures add ([`DnsSite`]), after [`KEYS`].
 pub const CAPTURE_KEYS: [&str; 5] = ["time", "src", "dst", "section", "rrtype"];
 
+/// The keys of when and by whom a record was made ([`Seen`]), after the others.
+pub const SEEN_KEYS: [&str; 4] = ["timestamp", "last_seen", "count", "client"];
+
 /// A JSON Lines finding: the finding with `"type":"finding"` first.
 #[derive(Serialize)]
 struct JsonFinding<'a> {
@@ -74,6 +77,8 @@ pub struct ReportWriter<W: Write> {
     csv_header_done: bool,
     /// The CSV columns include [`CAPTURE_KEYS`].
     capture_keys: bool,
+    /// The CSV columns include [`SEEN_KEYS`].
+    seen_keys: bool,
     /// The report holds `-c` (`Some(true)`) or `-l` lines, not findings.
     file_summaries: Option<bool>,
     written: u64,
@@ -98,6 +103,7 @@ impl<W: Write> ReportWriter<W> {
             out,
             csv_header_done: false,
             capture_keys: false,
+            seen_keys: false,
             file_summaries: None,
             written: 0,
             color: false,
@@ -128,6 +134,15 @@ impl<W: Write> ReportWriter<W> {
     /// each finding from a capture).
     pub fn with_capture_keys(mut self, capture_keys: bool) -> Self {
         self.capture_keys = capture_keys;
+        self
+    }
+
+    /// With `seen_keys`, CSV rows have the columns of [`SEEN_KEYS`] after the others (empty
+    /// where the record does not say); without it, they have them when the first finding,
+    /// not from a capture, says when its record was made or by whom. Other formats ignore
+    /// it (JSON Lines adds the keys to each finding that has them).
+    pub fn with_seen_keys(mut self, seen_keys: bool) -> Self {
+        self.seen_keys = seen_keys;
         self
     }
 
@@ -209,8 +224,10 @@ impl<W: Write> ReportWriter<W> {
                 write_json(&mut self.out, &record)?;
             }
             Format::Csv => {
-                if finding.dns.is_some() && !self.csv_header_done {
-                    self.capture_keys = true;
+                if !self.csv_header_done {
+                    self.capture_keys |= finding.dns.is_some();
+                    // A capture's columns say when and by whom already.
+                    self.seen_keys |= finding.seen.is_some() && finding.dns.is_none();
                 }
                 self.csv_header()?;
                 let line = finding.line.to_string();
@@ -240,6 +257,18 @@ impl<W: Write> ReportWriter<W> {
                         cell(|s| Some(&s.rrtype)),
                     ]);
                 }
+                if self.seen_keys {
+                    let seen = finding.seen.as_ref();
+                    let time = |nanos: Option<i64>| nanos.map(Seen::rfc3339).unwrap_or_default();
+                    row.extend([
+                        Cow::Owned(time(seen.and_then(|s| s.first))),
+                        Cow::Owned(time(
+                            seen.and_then(|s| s.last.filter(|&l| Some(l) != s.first)),
+                        )),
+                        Cow::Owned(seen.map_or(1, |s| s.count).to_string()),
+                        no_formula(seen.and_then(|s| s.client.as_deref()).unwrap_or("")),
+                    ]);
+                }
                 write_csv_row(&mut self.out, &row)?;
             }
             Format::Html => {
@@ -262,11 +291,15 @@ impl<W: Write> ReportWriter<W> {
                     &["file"]
                 };
                 write_csv_row(&mut self.out, header)?;
-            } else if self.capture_keys {
-                let keys: Vec<&str> = KEYS.iter().chain(&CAPTURE_KEYS).copied().collect();
-                write_csv_row(&mut self.out, &keys)?;
             } else {
-                write_csv_row(&mut self.out, &KEYS)?;
+                let capture: &[&str] = if self.capture_keys {
+                    &CAPTURE_KEYS
+                } else {
+                    &[]
+                };
+                let seen: &[&str] = if self.seen_keys { &SEEN_KEYS } else { &[] };
+                let keys: Vec<&str> = KEYS.iter().chain(capture).chain(seen).copied().collect();
+                write_csv_row(&mut self.out, &keys)?;
             }
         }
         Ok(())

@@ -112,6 +112,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         }
     }
     let captures = job::has_captures(kind_of(args.format), &inputs);
+    let logs = kind_of(args.format) == Some(InputKind::Log);
     if args.in_place && captures {
         return Err(Fatal(
             "--in-place is for text inputs: decode and encode write a capture's names as a \
@@ -208,6 +209,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     let mut report = ReportWriter::new(format, &mut report_sink as &mut dyn Write)
         .with_color(color)
         .with_capture_keys(captures)
+        .with_seen_keys(logs)
         .silenced(targets.report_silenced);
     if let Some(count) = select.summary.counts() {
         report = report.with_file_summaries(count);

@@ -701,3 +701,82 @@ fn bidi_controls_in_file_names_are_shown_not_obeyed_on_a_terminal_and_kept_in_da
     assert!(!findings.is_empty());
     assert!(findings.iter().all(|f| f["file"] == arg(&input)));
 }
+
+#[test]
+fn csv_rows_of_log_findings_say_when_and_by_whom_as_json_lines_does() {
+    // Every log sample: the CSV report has the columns of when and by whom each record was
+    // made, and each row says what the same finding says in JSON Lines (the JSON Lines
+    // times and clients are checked against the formats' own fields elsewhere).
+    let mut with_time = 0;
+    for log in common::log_samples() {
+        let file = arg(&log);
+        let jsonl = run(&[
+            "audit",
+            "--format",
+            "log",
+            "--report-format",
+            "jsonl",
+            "--report",
+            "-",
+            "-q",
+            file,
+        ]);
+        let csv_out = run(&[
+            "audit",
+            "--format",
+            "log",
+            "--report-format",
+            "csv",
+            "--report",
+            "-",
+            "-q",
+            file,
+        ]);
+        let findings = common::jsonl_findings(&String::from_utf8(jsonl.stdout).unwrap());
+        let mut reader = csv::Reader::from_reader(&csv_out.stdout[..]);
+        let header: Vec<String> = reader
+            .headers()
+            .unwrap()
+            .iter()
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(
+            header[10..],
+            ["timestamp", "last_seen", "count", "client"],
+            "{file}"
+        );
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), findings.len(), "{file}");
+        for (row, finding) in rows.iter().zip(&findings) {
+            let text = |key: &str| finding[key].as_str().unwrap_or("").to_owned();
+            assert_eq!(row[1], finding["line"].to_string(), "{file}");
+            assert_eq!(row[10], text("timestamp"), "{file}");
+            assert_eq!(row[11], text("last_seen"), "{file}");
+            assert_eq!(
+                row[12],
+                finding["count"].as_u64().unwrap_or(1).to_string(),
+                "{file}"
+            );
+            assert_eq!(row[13], text("client"), "{file}");
+            with_time += usize::from(!row[10].is_empty());
+        }
+    }
+    assert!(with_time > 20, "{with_time} rows with a time");
+    // A names list has no such columns.
+    let names = run(&[
+        "audit",
+        "--format",
+        "names",
+        "--report-format",
+        "csv",
+        "--report",
+        "-",
+        "-q",
+        arg(&sample("names.txt")),
+    ]);
+    let header = String::from_utf8(names.stdout).unwrap();
+    assert_eq!(
+        header.lines().next(),
+        Some("file,line,column,name,label,kind,reason,message,unicode,target")
+    );
+}
