@@ -272,11 +272,16 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         }
         Err(fatal) if !report_destination.failed() => {
             // An input that stopped the job (it cannot be parsed, or an output failed): the
-            // findings reported until then are kept, the output is not.
+            // findings reported until then are kept, grouped when they are grouped, and the
+            // output is not.
             bar.finish_and_clear();
             drop(shared_output);
-            let finished = report
-                .finish(None)
+            let grouped = match groups.take() {
+                Some(groups) => report.write_groups(&groups.finish()),
+                None => Ok(()),
+            };
+            let finished = grouped
+                .and_then(|()| report.finish(None))
                 .map_err(|e| Fatal(format!("{}: {e}", report_destination.name)));
             drop(report_sink);
             drop(report_inner);

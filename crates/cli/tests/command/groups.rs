@@ -408,3 +408,35 @@ fn group_every_writes_a_table_per_interval_of_a_live_input() {
     assert_eq!(in_first + occurrences("p\u{430}ypal.com"), sent, "{rest:?}");
     assert_eq!(occurrences("paypa1.com"), 1, "{rest:?}");
 }
+
+#[test]
+fn a_run_stopped_by_a_parse_error_writes_the_groups_of_what_it_read() {
+    // A zone of look-alikes whose last record never closes its parentheses: the run stops
+    // there (status 2, the place said), and the groups hold every finding before it, as
+    // the per-occurrence report does.
+    let mut zone = String::from("$ORIGIN example.net.\n");
+    for (i, name) in LOOKALIKES.iter().enumerate() {
+        zone.push_str(&format!("h{i} 3600 IN CNAME {name}.\n"));
+    }
+    zone.push_str("bad 3600 IN A (\n");
+    let (per_occurrence, status) = audit(&["--format", "zone", "-"], Some(&zone));
+    assert_eq!(status, 2);
+    let findings: Vec<&Value> = per_occurrence
+        .iter()
+        .filter(|r| r["type"] == "finding")
+        .collect();
+    assert!(findings.len() >= LOOKALIKES.len(), "{per_occurrence:?}");
+    let (grouped, status) = audit(
+        &["--format", "zone", "--group-by", "name", "-"],
+        Some(&zone),
+    );
+    assert_eq!(status, 2);
+    let groups: Vec<&Value> = grouped.iter().filter(|r| r["type"] == "name").collect();
+    let counted: u64 = groups.iter().map(|g| g["findings"].as_u64().unwrap()).sum();
+    assert_eq!(counted, findings.len() as u64, "{grouped:?}");
+    let names: BTreeSet<&str> = findings
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(groups.len(), names.len(), "{grouped:?}");
+}
