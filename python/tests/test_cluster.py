@@ -74,9 +74,19 @@ class Daemon:
         assert self.process.poll() is None, "".join(self.output)
 
     def stop(self) -> None:
+        # The whole group: the daemon and the executors it started. SIGKILL, which no
+        # inherited disposition can ignore, when SIGTERM has not ended it.
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
-        self.process.wait(GUARD_SECONDS)
+            try:
+                self.process.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self.reader.join(GUARD_SECONDS)
 
 

@@ -628,6 +628,14 @@ impl Lookalikes {
         }
         let label_at = |at: usize| name.labels.iter().rposition(|r| r.start <= at).unwrap_or(0);
         for (i, first) in words.iter().enumerate() {
+            let found = |message, brand| {
+                Some(spoof(
+                    label_at(first.start),
+                    Check::Embedding,
+                    message,
+                    brand,
+                ))
+            };
             let word = &head[first.clone()];
             if let Some(brand) = self.brand_joined(word) {
                 let message = if word == label {
@@ -642,12 +650,7 @@ impl Lookalikes {
                         brand.registrable()
                     )
                 };
-                return Some(spoof(
-                    label_at(first.start),
-                    Check::Embedding,
-                    message,
-                    brand,
-                ));
+                return found(message, brand);
             }
             for last in words.iter().take(i + self.most_words).skip(i + 1) {
                 if last.end == head.len() && first.start < name.labels[index].start {
@@ -694,12 +697,7 @@ impl Lookalikes {
                         brand.registrable()
                     )
                 };
-                return Some(spoof(
-                    label_at(first.start),
-                    Check::Embedding,
-                    message,
-                    brand,
-                ));
+                return found(message, brand);
             }
         }
         // Combosquats: a protected label and words of phishing, joined by hyphens, in
