@@ -26,7 +26,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::audit::{Homographs, Protected};
-use crate::finding::{Kind, Verdict};
+use crate::finding::{Kind, Seen, Verdict};
 use crate::input::log::LogScanner;
 use crate::input::names::{line_name, line_words};
 use crate::input::scanner::{Chunk, ChunkOutput, Scanner};
@@ -58,6 +58,10 @@ pub struct Converted<'a> {
     pub findings: &'a [Verdict],
     /// Where the name of each finding is in the value, finding by finding.
     names: &'a [Range<usize>],
+    /// In the log format, when the line's record was made and by which client, as the
+    /// command line reads them from the line ([`Seen`]); `None` for a line without
+    /// findings, one that gives neither, and in the names format.
+    pub seen: Option<&'a Seen>,
 }
 
 impl Converted<'_> {
@@ -141,6 +145,8 @@ pub struct Converter {
     names: Vec<Range<usize>>,
     /// The log scanner's output for the value (the log format).
     scanned: ChunkOutput,
+    /// The time and client of the value's line (the log format).
+    seen: Option<Seen>,
 }
 
 impl Converter {
@@ -154,6 +160,7 @@ impl Converter {
             findings: Vec::new(),
             names: Vec::new(),
             scanned: ChunkOutput::default(),
+            seen: None,
         }
     }
 
@@ -208,6 +215,7 @@ impl Converter {
     pub fn convert(&mut self, value: &[u8], out: &mut Vec<u8>) -> Result<Converted<'_>, BadInput> {
         self.findings.clear();
         self.names.clear();
+        self.seen = None;
         let write = self.mode != Mode::Audit;
         let line = one_line(value)?;
         if self.format == ValueFormat::Log {
@@ -219,6 +227,7 @@ impl Converter {
                 name: None,
                 findings: &self.findings,
                 names: &self.names,
+                seen: self.seen.as_ref(),
             });
         }
         let Some(name) = line_name(line) else {
@@ -229,6 +238,7 @@ impl Converter {
                 name: None,
                 findings: &self.findings,
                 names: &self.names,
+                seen: None,
             });
         };
         // Each word of the line is a name, as the names format reads it.
@@ -255,6 +265,7 @@ impl Converter {
             name: Some(name),
             findings: &self.findings,
             names: &self.names,
+            seen: None,
         })
     }
 
@@ -286,6 +297,9 @@ impl Converter {
             self.findings.push(verdict);
             self.names
                 .push(name..(name + found.found.name.len()).min(line.len()));
+        }
+        if !self.findings.is_empty() {
+            self.seen = LogScanner.seen(line);
         }
     }
 
@@ -497,6 +511,33 @@ mod tests {
         let mut names = Converter::with_builtin_list(Mode::Audit);
         let converted = names.convert(line.as_bytes(), &mut out).unwrap();
         assert_eq!(converted.findings.len(), 2);
+    }
+
+    #[test]
+    fn a_log_line_with_findings_gives_its_time_and_client() {
+        let mut auditor = Converter::with_builtin_list(Mode::Audit).with_format(ValueFormat::Log);
+        let mut out = Vec::new();
+        let line = "01-Dec-2026 10:00:05.250 queries: info: client @0x1 192.0.2.7#5353 \
+                    (xn--zzzzzzzzz.example): query: xn--zzzzzzzzz.example IN A +E(0)K (192.0.2.1)";
+        let converted = auditor.convert(line.as_bytes(), &mut out).unwrap();
+        assert_eq!(converted.findings.len(), 1);
+        let seen = converted
+            .seen
+            .expect("a BIND query line gives its time and client");
+        // 2026-12-01T10:00:05.25Z, as Python's datetime counts it from the epoch.
+        assert_eq!(seen.first, Some(1_796_119_205_250_000_000));
+        assert_eq!(seen.client.as_deref(), Some("192.0.2.7"));
+        // No finding, nothing read; and the names format reads no time.
+        let plain = "01-Dec-2026 10:00:05.250 queries: info: client @0x1 192.0.2.7#5353 \
+                     (example.com): query: example.com IN A +E(0)K (192.0.2.1)";
+        assert!(auditor
+            .convert(plain.as_bytes(), &mut out)
+            .unwrap()
+            .seen
+            .is_none());
+        let mut names = Converter::with_builtin_list(Mode::Audit);
+        let converted = names.convert(b"xn--zzzzzzzzz.example", &mut out).unwrap();
+        assert_eq!((converted.findings.len(), converted.seen), (1, None));
     }
 
     #[test]

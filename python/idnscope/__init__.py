@@ -22,7 +22,12 @@ Spark: :mod:`idnscope.spark`.
 A finding is a dict with the command line's JSON keys but ``file`` and ``line`` (a value's
 place is its position): ``column`` (1-based byte column of the label in the value),
 ``name``, ``label``, ``kind``, ``reason``, ``message``, ``unicode``, ``target``,
-``check`` (the homograph check's numbers, or ``None``).
+``check`` (the homograph check's numbers, or ``None``); then when and by whom the value's
+record was made, as the command line reads them from a log line with ``format="log"``:
+``timestamp`` (RFC 3339 in UTC; a passive-DNS record's first seen), ``last_seen`` (where it
+differs), ``count`` (the queries a passive-DNS record stands for, else 1) and ``client``
+(the address that asked); ``None`` (and a count of 1) where the line does not say, and
+always in the names format.
 """
 
 from __future__ import annotations

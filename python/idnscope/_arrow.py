@@ -9,7 +9,9 @@ from typing import Any, Optional
 
 import pyarrow as pa
 
-#: The type of one finding: the command line's JSON keys but ``file`` and ``line``.
+#: The type of one finding: the command line's JSON keys but ``file`` and ``line``, then
+#: when and by whom the value's record was made (``format="log"``; null, and a count of 1,
+#: where the value does not say).
 FINDING = pa.struct(
     [
         pa.field("column", pa.int32(), nullable=False),
@@ -21,6 +23,10 @@ FINDING = pa.struct(
         pa.field("unicode", pa.string()),
         pa.field("target", pa.string()),
         pa.field("check", pa.string()),
+        pa.field("timestamp", pa.string()),
+        pa.field("last_seen", pa.string()),
+        pa.field("client", pa.string()),
+        pa.field("count", pa.int64(), nullable=False),
     ]
 )
 FINDINGS = pa.list_(FINDING)
@@ -55,10 +61,11 @@ def _string_array(parts: tuple) -> pa.Array:
 
 
 def _findings_array(parts: tuple) -> pa.Array:
-    length, nulls, validity, list_offsets, column, *strings = parts
+    length, nulls, validity, list_offsets, column, counts, *strings = parts
     count = len(column) // 4
     children = [pa.Array.from_buffers(pa.int32(), count, [None, pa.py_buffer(column)])]
     children += [_string_array(s) for s in strings]
+    children.append(pa.Array.from_buffers(pa.int64(), count, [None, pa.py_buffer(counts)]))
     fields = [FINDING.field(i).with_type(child.type) for i, child in enumerate(children)]
     struct = pa.StructArray.from_arrays(children, fields=fields)
     return pa.Array.from_buffers(

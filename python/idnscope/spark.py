@@ -22,6 +22,7 @@ from pyspark.sql import DataFrame
 from pyspark.sql.types import (
     ArrayType,
     IntegerType,
+    LongType,
     StringType,
     StructField,
     StructType,
@@ -29,7 +30,8 @@ from pyspark.sql.types import (
 
 __all__ = ["FINDING_TYPE", "audit", "audit_domains", "decode", "encode"]
 
-#: The Spark type of one finding (the command line's JSON keys but ``file`` and ``line``).
+#: The Spark type of one finding (the command line's JSON keys but ``file`` and ``line``,
+#: then when and by whom the value's record was made, as in :mod:`idnscope`).
 FINDING_TYPE = StructType(
     [
         StructField("column", IntegerType(), False),
@@ -41,6 +43,10 @@ FINDING_TYPE = StructType(
         StructField("unicode", StringType(), True),
         StructField("target", StringType(), True),
         StructField("check", StringType(), True),
+        StructField("timestamp", StringType(), True),
+        StructField("last_seen", StringType(), True),
+        StructField("client", StringType(), True),
+        StructField("count", LongType(), False),
     ]
 )
 
@@ -169,9 +175,10 @@ def audit_domains(
     as ``client`` and ``count``, the most first, then by client), ``targets``, ``kinds``,
     ``reasons`` and ``names`` (sorted, distinct). Sorted as the command line sorts its
     groups: the most occurrences first, then by key. The time and client columns are
-    left out when not given. A row whose flagged names fall under several keys (two names
-    on a log line, with ``format="log"``) counts once under each, with its findings
-    there."""
+    left out when not given, but with ``format="log"``, where they are then those the
+    command line reads from each line (its findings' ``timestamp`` and ``client``). A
+    row whose flagged names fall under several keys (two names on a log line, with
+    ``format="log"``) counts once under each, with its findings there."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -182,6 +189,24 @@ def audit_domains(
     found = "__idnscope_findings"
     audited = audit(df, column, protect=protect, allow=allow, prefix="__idnscope", format=format)
     flagged = audited.where(F.size(found) > 0)
+    # The first and last time of a row, and the queries it stands for.
+    first_col = last_col = time_col
+    weight = F.lit(1)
+    if format == "log":
+        # Every finding of a line carries the line's time, client and count.
+        line_seen = F.element_at(F.col(found), 1)
+        weight = F.greatest(line_seen["count"], F.lit(1))
+        if time_col is None:
+            first_col, last_col = "__idnscope_first", "__idnscope_last"
+            flagged = flagged.withColumn(
+                first_col, line_seen["timestamp"].cast("timestamp")
+            ).withColumn(
+                last_col, F.coalesce(line_seen["last_seen"], line_seen["timestamp"]).cast("timestamp")
+            )
+        if client_col is None:
+            client_col = "__idnscope_client"
+            flagged = flagged.withColumn(client_col, line_seen["client"])
+    flagged = flagged.withColumn("__idnscope_weight", weight)
 
     def group_keys(names):
         return None if names is None else _idnscope.group_keys(list(names), by)
@@ -211,11 +236,11 @@ def audit_domains(
         return F.array_sort(F.array_distinct(F.filter(values, lambda v: v.isNotNull())))
 
     aggregates = [
-        F.count(F.lit(1)).alias("occurrences"),
+        F.sum("__idnscope_weight").cast("long").alias("occurrences"),
         F.sum(F.size(found)).cast("long").alias("findings"),
     ]
-    if time_col is not None:
-        aggregates += [F.min(time_col).alias("first_seen"), F.max(time_col).alias("last_seen")]
+    if first_col is not None:
+        aggregates += [F.min(first_col).alias("first_seen"), F.max(last_col).alias("last_seen")]
     if client_col is not None:
         aggregates.append(F.countDistinct(client_col).alias("clients"))
     aggregates += [
@@ -229,7 +254,7 @@ def audit_domains(
         per_client = (
             keyed.where(F.col(client_col).isNotNull())
             .groupBy(key, client_col)
-            .agg(F.count(F.lit(1)).alias("count"))
+            .agg(F.sum("__idnscope_weight").cast("long").alias("count"))
         )
         rank = Window.partitionBy(key).orderBy(F.desc("count"), F.asc(client_col))
         tops = (

@@ -289,6 +289,10 @@ pub struct Findings {
     unicode: StringColumn,
     target: StringColumn,
     check: StringColumn,
+    timestamp: StringColumn,
+    last_seen: StringColumn,
+    client: StringColumn,
+    count: Vec<i64>,
 }
 
 impl Findings {
@@ -308,6 +312,7 @@ impl Findings {
 
     /// The findings of `value`.
     pub fn push(&mut self, value: &[u8], converted: &Converted<'_>) {
+        let (timestamp, last_seen, count, client) = crate::seen_fields(converted.seen);
         for (i, f) in converted.findings.iter().enumerate() {
             // Columns of names and labels are at most as long as a value.
             self.column
@@ -320,6 +325,10 @@ impl Findings {
             self.unicode.push_option(f.unicode.as_deref());
             self.target.push_option(f.target.as_deref());
             self.check.push_option(f.check_ids());
+            self.timestamp.push_option(timestamp.as_deref());
+            self.last_seen.push_option(last_seen.as_deref());
+            self.client.push_option(client);
+            self.count.push(i64::try_from(count).unwrap_or(i64::MAX));
         }
         self.end_list(true);
     }
@@ -336,12 +345,16 @@ impl Findings {
         self.unicode.push_null();
         self.target.push_null();
         self.check.push_null();
+        self.timestamp.push_null();
+        self.last_seen.push_null();
+        self.client.push_null();
+        self.count.push(1);
         self.end_list(true);
     }
 
     /// `(list length, list null count, list validity or None, list offsets, column bytes,
-    /// name, label, kind, reason, message, unicode, target, check)`, each string column as
-    /// [`StringColumn::into_py`] gives it.
+    /// count bytes, name, label, kind, reason, message, unicode, target, check, timestamp,
+    /// last_seen, client)`, each string column as [`StringColumn::into_py`] gives it.
     pub fn into_py<'py>(mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         if self.list_offsets.is_empty() {
             self.list_offsets.push(0);
@@ -349,6 +362,7 @@ impl Findings {
         let length = self.lists.len;
         let list_offsets = le_bytes(py, &self.list_offsets, i32::to_le_bytes);
         let column = le_bytes(py, &self.column, i32::to_le_bytes);
+        let count = le_bytes(py, &self.count, i64::to_le_bytes);
         let (validity, nulls) = self.lists.into_py(py);
         let strings = [
             self.name.into_py(py)?,
@@ -359,6 +373,9 @@ impl Findings {
             self.unicode.into_py(py)?,
             self.target.into_py(py)?,
             self.check.into_py(py)?,
+            self.timestamp.into_py(py)?,
+            self.last_seen.into_py(py)?,
+            self.client.into_py(py)?,
         ];
         let mut items: Vec<Bound<'py, PyAny>> = vec![
             length.into_pyobject(py)?.into_any(),
@@ -366,6 +383,7 @@ impl Findings {
             validity,
             list_offsets.into_any(),
             column.into_any(),
+            count.into_any(),
         ];
         items.extend(strings.into_iter().map(Bound::into_any));
         PyTuple::new(py, items)

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use idnscope::audit::{Homographs, Protected, Suffixes};
 use idnscope::convert::{BadInput, Converted, Converter, ValueFormat};
+use idnscope::finding::Seen;
 use idnscope::groups::{group_key, GroupBy};
 use idnscope::rewrite::Mode;
 use pyo3::exceptions::PyValueError;
@@ -65,14 +66,33 @@ impl Engine {
     }
 }
 
+/// The `timestamp`, `last_seen`, `count` and `client` of a finding made at `seen`, as the
+/// command line's JSON Lines report writes them (`last_seen` where it differs from
+/// `timestamp`), with `None` (and a count of 1) for what the value does not give.
+pub(crate) fn seen_fields(
+    seen: Option<&Seen>,
+) -> (Option<String>, Option<String>, u64, Option<&str>) {
+    let Some(seen) = seen else {
+        return (None, None, 1, None);
+    };
+    let last = seen.last.filter(|&last| Some(last) != seen.first);
+    (
+        seen.first.map(Seen::rfc3339),
+        last.map(Seen::rfc3339),
+        seen.count,
+        seen.client.as_deref(),
+    )
+}
+
 /// The findings of one value as a list of dicts with the contract's keys (but `file` and
-/// `line`).
+/// `line`), and the keys of when and by whom the value's record was made.
 fn findings_list<'py>(
     py: Python<'py>,
     value: &[u8],
     converted: &Converted<'_>,
 ) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::empty(py);
+    let (timestamp, last_seen, count, client) = seen_fields(converted.seen);
     for (i, f) in converted.findings.iter().enumerate() {
         let dict = PyDict::new(py);
         dict.set_item("column", f.label.start + 1)?;
@@ -87,6 +107,10 @@ fn findings_list<'py>(
         dict.set_item("unicode", f.unicode.as_deref())?;
         dict.set_item("target", f.target.as_deref())?;
         dict.set_item("check", f.check_ids())?;
+        dict.set_item("timestamp", timestamp.as_deref())?;
+        dict.set_item("last_seen", last_seen.as_deref())?;
+        dict.set_item("count", count)?;
+        dict.set_item("client", client)?;
         list.append(dict)?;
     }
     Ok(list)
@@ -107,9 +131,17 @@ fn bad_input_list<'py>(
     dict.set_item("kind", BadInput::REASON)?;
     dict.set_item("reason", BadInput::REASON)?;
     dict.set_item("message", refused.to_string())?;
-    for key in ["unicode", "target", "check"] {
+    for key in [
+        "unicode",
+        "target",
+        "check",
+        "timestamp",
+        "last_seen",
+        "client",
+    ] {
         dict.set_item(key, py.None())?;
     }
+    dict.set_item("count", 1)?;
     PyList::new(py, [dict])
 }
 

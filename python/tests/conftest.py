@@ -52,9 +52,11 @@ def cli_path() -> Path:
 #: batches give the first one's reason.
 ERROR_KINDS = ("invalid-ace", "encode-error", "invalid-name")
 
-#: The keys of a finding of the command line's that tell where and when its record was
-#: made, which a value does not hold.
-RECORD_KEYS = ("time", "src", "dst", "section", "rrtype", "timestamp", "last_seen", "count", "client")
+#: The keys of a finding in a capture, which a value does not hold.
+RECORD_KEYS = ("time", "src", "dst", "section", "rrtype")
+#: The keys of when and by whom a record was made, and what the package gives where the
+#: command line leaves them out.
+SEEN_DEFAULTS = {"timestamp": None, "last_seen": None, "count": 1, "client": None}
 
 
 def run_cli(
@@ -62,7 +64,8 @@ def run_cli(
 ) -> Tuple[List[bytes], Dict[int, list]]:
     """The lines written back (None for audit) and the findings per 0-based line, as the
     command line gives them on the lines read in ``format``, without `type`, `file`,
-    `line` and the keys of the record (:data:`RECORD_KEYS`)."""
+    `line` and the keys of a capture's record (:data:`RECORD_KEYS`), with the keys of
+    :data:`SEEN_DEFAULTS` where the command line leaves them out."""
     source = tmp / f"in-{mode}.txt"
     source.write_bytes(b"\n".join(lines) + b"\n")
     report = tmp / f"report-{mode}.jsonl"
@@ -91,8 +94,11 @@ def run_cli(
             record.pop(key)
         for key in RECORD_KEYS:
             record.pop(key, None)
-        # JSON Lines leaves `check` out where no homograph check fired.
+        # JSON Lines leaves `check` out where no homograph check fired, and the keys of
+        # the record where the line gives no time or client.
         record.setdefault("check", None)
+        for key, default in SEEN_DEFAULTS.items():
+            record.setdefault(key, default)
         findings.setdefault(line, []).append(record)
     return written, findings
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+from datetime import datetime, timezone
 from typing import List
 
 import pyarrow as pa
@@ -139,6 +140,59 @@ def test_names_format_finds_no_name_in_a_log_line():
     unicode = idnscope.decode("xn--pypal-4ve.com")
     assert unicode != "xn--pypal-4ve.com"
     assert idnscope.decode(line, format="log") == line.replace("xn--pypal-4ve.com", unicode)
+
+
+def test_findings_carry_the_time_and_client_their_line_gives():
+    # The time and the client as Python reads them from the shapes of line that
+    # names_in_log_lines writes: BIND's (a time without a zone, taken as UTC); the JSON
+    # record (no Zeek, Suricata or passive-DNS keys) and the CSV row (no header) are of no
+    # format whose time and client are known.
+    def expected(line: str):
+        if line[0].isdigit() and line[2] == "-":
+            when = datetime.strptime(line[:24], "%d-%b-%Y %H:%M:%S.%f")
+            client = line.split(" client @0x1 ")[1].split("#")[0]
+            return when.replace(tzinfo=timezone.utc), client
+        return None, None
+
+    def instant(text):
+        if text is None or isinstance(text, datetime):
+            return text
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+    lines = [line.decode("utf-8", "surrogatepass") for line in names_in_log_lines()]
+    checked = 0
+    for line in lines[:3000]:
+        found = idnscope.audit(line, format="log")
+        if not found:
+            continue
+        when, client = expected(line)
+        for finding in found:
+            assert instant(finding["timestamp"]) == instant(when), line
+            assert finding["client"] == client, line
+            assert (finding["last_seen"], finding["count"]) == (None, 1), line
+        checked += when is not None
+    assert checked > 100
+    # In the names format a value says nothing of when or by whom.
+    found = idnscope.audit("xn--pypal-4ve.com")
+    assert found and all(
+        (f["timestamp"], f["last_seen"], f["count"], f["client"]) == (None, None, 1, None)
+        for f in found
+    )
+
+
+def test_a_passive_dns_record_gives_its_first_and_last_seen_and_count():
+    line = ('{"rrname":"xn--pypal-4ve.com","rrtype":"A","count":42,'
+            '"time_first":1795576290,"time_last":1795662690}')
+    found = idnscope.audit(line, format="log")
+    assert found
+    first = datetime.fromtimestamp(1795576290, timezone.utc)
+    last = datetime.fromtimestamp(1795662690, timezone.utc)
+    for f in found:
+        assert datetime.fromisoformat(f["timestamp"].replace("Z", "+00:00")) == first
+        assert datetime.fromisoformat(f["last_seen"].replace("Z", "+00:00")) == last
+        assert f["count"] == 42
+    batch = idnscope.audit_batch(pa.array([line]), format="log").to_pylist()
+    assert batch == [found]
 
 
 def test_an_unknown_format_is_refused():
