@@ -463,6 +463,8 @@ impl Pipeline {
         let mut repeats = Repeats::default();
         // The output of one chunk, put together for writing.
         let mut joined = Vec::new();
+        // The findings' sink: written by `emit`, and flushed while a live input is idle.
+        let sink = RefCell::new(findings);
         // Writes the result of the next chunk in input order, then keeps its buffers.
         let mut emit = |mut chunk: Chunk<'_, S::State>,
                         mut result: ChunkOutput<S::State, S::Note>,
@@ -470,6 +472,7 @@ impl Pipeline {
                         carry: &mut Carry,
                         out: &mut Option<&mut dyn Write>|
          -> Result<(), RunError> {
+            let mut findings = sink.borrow_mut();
             if chunk.state != *state || chunk.carry != *carry {
                 // The cutter's quick look went wrong (a `$ORIGIN` line inside a quoted
                 // string, say), or the chunk before ended inside a record in a state the
@@ -690,7 +693,9 @@ impl Pipeline {
                             if blocks.finished() {
                                 return Ok(());
                             }
-                            // A live input stalled before a whole record came.
+                            // A live input stalled before a whole record came, or was idle
+                            // for a tick: the sink may have something to write by now.
+                            sink.borrow_mut().flush().map_err(RunError::Report)?;
                             continue;
                         };
                         if result.is_none() && scanned_here(block.starts_mid_line) {

@@ -121,6 +121,11 @@ impl Pipeline {
                         if !wait {
                             break;
                         }
+                        // Idle for a tick with nothing in flight: the sink may have
+                        // something to write by now.
+                        if live {
+                            writer.flush()?;
+                        }
                         continue;
                     }
                     let batch = Arc::new(batch);
@@ -509,7 +514,14 @@ impl Batches<'static> for StreamBatches<'_> {
             if self.eof {
                 return self.cut(Some(Ok(())));
             }
-            if self.live && (!wait || !self.spans.is_empty()) {
+            if self.live && wait && self.spans.is_empty() {
+                // Nothing whole to hand on: waited for at most an idle tick at a time.
+                match self.reader.ready(stream::IDLE_TICK) {
+                    Ok(true) => {}
+                    Ok(false) => return self.cut(None),
+                    Err(error) => return self.cut(Some(Err(Stop::Input(error)))),
+                }
+            } else if self.live {
                 let since = *held_since.get_or_insert_with(Instant::now);
                 match stream::stalled(self.reader, since) {
                     Ok(true) => return self.cut(None),

@@ -26,6 +26,11 @@ use super::ChunkLimits;
 /// handed on.
 pub const STALL: Duration = Duration::from_millis(10);
 
+/// How long a [`Live`] input with nothing read and nothing in flight is waited for before
+/// the findings' sink is flushed again ([`crate::pipeline::Sink::flush`]), so that what it
+/// writes at intervals (the tables of `--group-every`) comes while the input is idle.
+pub const IDLE_TICK: Duration = Duration::from_secs(1);
+
 /// How long the first whole record of a block read from a [`Live`] input may wait while
 /// bytes keep trickling in (a busy log written line by line) before the block is cut.
 pub const MAX_HOLD: Duration = Duration::from_millis(100);
@@ -245,6 +250,8 @@ enum Fill {
     Done,
     /// A live input stalled (or held its first record too long) with something to hand on.
     Stalled,
+    /// A live input gave nothing for [`IDLE_TICK`], and nothing had been read.
+    Idle,
 }
 
 /// Reads a stream as chunks that end at record ends, in bounded memory.
@@ -305,7 +312,8 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
 
     /// The next chunk; none once the input is [finished](Self::finished). A live input that
     /// stalls hands out the whole records read so far; with `wait` false, maybe none (the
-    /// caller then writes what it holds before it asks again with `wait`).
+    /// caller then writes what it holds before it asks again with `wait`); with `wait`, none
+    /// when it gave nothing for [`IDLE_TICK`] (the caller then flushes its sink).
     pub(super) fn next_block(&mut self, wait: bool) -> io::Result<Option<Block>> {
         self.held_since = None;
         if self.finished() {
@@ -318,6 +326,10 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         let mut fill = self.fill(&mut buf, target, idle_ok)?;
         if fill == Fill::Stalled {
             return Ok(self.cut_at_stall(buf));
+        }
+        if fill == Fill::Idle {
+            self.carry = buf;
+            return Ok(None);
         }
         if buf.is_empty() {
             return Ok(None);
@@ -445,7 +457,8 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
     /// Reads into `buf` until it holds `target` bytes or the input ends (sets `done`; no
     /// read is made after that). A live input that stalls ends it early with
     /// [`Fill::Stalled`] when there is something to hand on: a whole record in `buf`, or
-    /// anything (even nothing) when `idle_ok`.
+    /// anything (even nothing) when `idle_ok`; without `idle_ok`, one that gives nothing at
+    /// all for [`IDLE_TICK`] ends it with [`Fill::Idle`].
     fn fill(&mut self, buf: &mut Vec<u8>, target: usize, idle_ok: bool) -> io::Result<Fill> {
         // The buffer is grown to `target` once, and the bytes read counted in `filled`: a
         // pipe gives 64 KiB a read, and zeroing the rest of a megabyte before each read
@@ -466,6 +479,10 @@ impl<'r, S: Scanner> BlockReader<'r, S> {
         // Whether `buf` may hold a whole record: it holds a line end that came after the last
         // look for one found none.
         let mut line_end = self.live && memchr::memchr(b'\n', &buf[..*filled]).is_some();
+        // Waiting for a first byte, with nothing in flight: at most an idle tick at a time.
+        if self.live && !idle_ok && *filled == 0 && !self.reader.ready(IDLE_TICK)? {
+            return Ok(Fill::Idle);
+        }
         while *filled < buf.len() {
             if self.live && (idle_ok || line_end) {
                 let since = *self.held_since.get_or_insert_with(Instant::now);

@@ -879,7 +879,11 @@ impl Sink for Reporting<'_, '_, '_> {
             if every.start.elapsed() >= every.interval {
                 every.start = Instant::now();
                 let grouped = groups.take();
-                self.report.write_groups(&grouped)?;
+                // An interval with nothing flagged writes nothing (a quiet night of a
+                // followed log is no page of empty tables).
+                if !grouped.groups.is_empty() || grouped.findings_left_out > 0 {
+                    self.report.write_groups(&grouped)?;
+                }
             }
         }
         Sink::flush(self.report)

@@ -305,13 +305,26 @@ fn date_epoch(rfc3339: &str) -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_owned()
 }
 
-/// `audit --group-by name` on a capture against tshark's view of its packets: each group's
-/// occurrences are the frames that hold one of its names, its first and last seen the
-/// earliest and latest of their times, its clients the senders of the queries and the
-/// receivers of the responses.
-#[test]
-fn grouped_names_of_a_capture_are_counted_as_tshark_sees_them() {
-    let path = fixture("unbound.pcap");
+/// A message as an outside tool shows it, for the checks of groups: its frame, its time
+/// (seconds since 1970 with the decimals the tool shows), the address of its client (the
+/// sender of a query, the receiver of a response) and its names.
+struct Held {
+    frame: u64,
+    time: String,
+    client: String,
+    names: Vec<Vec<u8>>,
+}
+
+/// The address of `address` (`192.0.2.1:53`, `[2001:db8::1]:53`) without its port.
+fn host(address: &str) -> String {
+    let (host, _port) = address.rsplit_once(':').unwrap();
+    host.trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_owned()
+}
+
+/// The `name` groups of `audit --group-by name` on `file`.
+fn name_groups(file: &Path) -> Vec<Value> {
     let out = idnscope(
         &[
             "audit",
@@ -319,7 +332,7 @@ fn grouped_names_of_a_capture_are_counted_as_tshark_sees_them() {
             "name",
             "--report-format",
             "jsonl",
-            path.to_str().unwrap(),
+            file.to_str().unwrap(),
         ],
         Vec::new(),
     );
@@ -329,17 +342,14 @@ fn grouped_names_of_a_capture_are_counted_as_tshark_sees_them() {
         .filter(|o| o["type"] == "name")
         .collect();
     assert!(groups.len() >= 4, "{groups:?}");
-    if !tool("tshark") {
-        return;
-    }
-    let messages = tshark_messages(&path);
-    let ip = |address: &str| {
-        let (host, _port) = address.rsplit_once(':').unwrap();
-        host.trim_start_matches('[')
-            .trim_end_matches(']')
-            .to_owned()
-    };
-    for group in &groups {
+    groups
+}
+
+/// Each group against the messages that hold one of its names: its occurrences are their
+/// frames, its first and last seen the earliest and latest of their times (to the
+/// decimals shown), its clients theirs.
+fn groups_are_as_shown(groups: &[Value], messages: &[Held]) {
+    for group in groups {
         assert_eq!(group["names_exact"], true, "{group}");
         let names: BTreeSet<Vec<u8>> = group["names"]
             .as_array()
@@ -347,12 +357,12 @@ fn grouped_names_of_a_capture_are_counted_as_tshark_sees_them() {
             .iter()
             .map(|n| octets(n.as_str().unwrap()).to_ascii_lowercase())
             .collect();
-        let holding: Vec<&ShownMessage> = messages
+        let holding: Vec<&Held> = messages
             .iter()
             .filter(|m| {
                 m.names
                     .iter()
-                    .any(|n| names.contains(&n.name.to_ascii_lowercase()))
+                    .any(|n| names.contains(&n.to_ascii_lowercase()))
             })
             .collect();
         let frames: BTreeSet<u64> = holding.iter().map(|m| m.frame).collect();
@@ -362,20 +372,13 @@ fn grouped_names_of_a_capture_are_counted_as_tshark_sees_them() {
             "{group}"
         );
         let times: BTreeSet<&str> = holding.iter().map(|m| m.time.as_str()).collect();
-        assert_eq!(
-            date_epoch(string(group, "first_seen")),
-            **times.first().unwrap(),
-            "{group}"
-        );
-        assert_eq!(
-            date_epoch(string(group, "last_seen")),
-            **times.last().unwrap(),
-            "{group}"
-        );
-        let clients: BTreeSet<String> = holding
-            .iter()
-            .map(|m| ip(if m.response { &m.dst } else { &m.src }))
-            .collect();
+        let shown = |seen: &str, time: &str| {
+            let ours = date_epoch(string(group, seen));
+            assert_eq!(&ours[..time.len()], time, "{seen} of {group}");
+        };
+        shown("first_seen", times.first().unwrap());
+        shown("last_seen", times.last().unwrap());
+        let clients: BTreeSet<&str> = holding.iter().map(|m| m.client.as_str()).collect();
         assert_eq!(
             group["clients"].as_u64().unwrap(),
             clients.len() as u64,
@@ -385,6 +388,48 @@ fn grouped_names_of_a_capture_are_counted_as_tshark_sees_them() {
             assert!(clients.contains(string(top, "client")), "{group}");
         }
     }
+}
+
+/// `audit --group-by name` on a capture against tshark's view of its packets.
+#[test]
+fn grouped_names_of_a_capture_are_counted_as_tshark_sees_them() {
+    let path = fixture("unbound.pcap");
+    let groups = name_groups(&path);
+    if !tool("tshark") {
+        return;
+    }
+    let messages: Vec<Held> = tshark_messages(&path)
+        .into_iter()
+        .map(|m| Held {
+            frame: m.frame,
+            client: host(if m.response { &m.dst } else { &m.src }),
+            names: m.names.into_iter().map(|n| n.name).collect(),
+            time: m.time,
+        })
+        .collect();
+    groups_are_as_shown(&groups, &messages);
+}
+
+/// `audit --group-by name` on a dnstap capture against what dnstap-ldns shows of its
+/// frames (a frame is one record, its query and its response one occurrence).
+#[test]
+fn grouped_names_of_a_dnstap_capture_are_counted_as_dnstap_ldns_sees_them() {
+    let path = fixture("unbound.dnstap");
+    let groups = name_groups(&path);
+    if !tool("dnstap-ldns") {
+        return;
+    }
+    let messages: Vec<Held> = dnstap_ldns_messages(&path)
+        .into_iter()
+        .map(|m| Held {
+            frame: m.frame,
+            // The query's sender, whether the message is the query or the response.
+            client: host(if m.response { &m.dst } else { &m.src }),
+            names: m.names.into_iter().map(|(_, _, name)| name).collect(),
+            time: m.time,
+        })
+        .collect();
+    groups_are_as_shown(&groups, &messages);
 }
 
 #[test]
@@ -498,6 +543,8 @@ struct TapMessage {
     time: String,
     src: String,
     dst: String,
+    /// The response message of the frame, not its query.
+    response: bool,
     names: Vec<(&'static str, String, Vec<u8>)>,
 }
 
@@ -612,6 +659,7 @@ fn dnstap_ldns_messages(file: &Path) -> Vec<TapMessage> {
                 time,
                 src,
                 dst,
+                response: kind == "response",
                 names,
             });
         }

@@ -337,9 +337,8 @@ fn the_html_page_lists_the_domains_reached_before_the_findings() {
 }
 
 /// `--group-every` on a live pipe: the table of the groups of an interval comes while the
-/// input is still open, written once a chunk comes after the interval ends; the test
-/// feeds a line at a time until it reads that table (the child's signal), then closes the
-/// input, and the last table holds the groups since.
+/// input is still open; the test feeds a line at a time until it reads that table (the
+/// child's signal), then closes the input, and the last table holds the groups since.
 #[test]
 fn group_every_writes_a_table_per_interval_of_a_live_input() {
     use std::io::{BufRead, BufReader, Write};
@@ -407,6 +406,62 @@ fn group_every_writes_a_table_per_interval_of_a_live_input() {
     // Every line is counted once, in the first table or a later one.
     assert_eq!(in_first + occurrences("p\u{430}ypal.com"), sent, "{rest:?}");
     assert_eq!(occurrences("paypa1.com"), 1, "{rest:?}");
+}
+
+/// `--group-every` on a live pipe that goes idle: the table of the interval comes when the
+/// interval ends though nothing more is written; the test writes one line, then waits for
+/// that table (the child's signal) with the pipe still open.
+#[test]
+fn group_every_writes_the_table_of_an_idle_input_when_its_interval_ends() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let list = protect();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
+        .args(["audit", "--protect"])
+        .arg(list.path())
+        .args(["--group-by", "domain", "--group-every", "1s"])
+        .args([
+            "--format",
+            "log",
+            "--report-format",
+            "jsonl",
+            "--report",
+            "-",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines_tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if lines_tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    writeln!(stdin, "query xn--pypal-4ve.com from 192.0.2.1").unwrap();
+    stdin.flush().unwrap();
+    // Read with the input open and idle (a table that never comes fails the test at the
+    // guard, not by hanging).
+    let first = lines
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the table of the interval, with the input idle");
+    let table: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(table["type"], "domain", "{table}");
+    assert_eq!(table["domain"], "p\u{430}ypal.com", "{table}");
+    assert_eq!(table["occurrences"], 1, "{table}");
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+    // Nothing was flagged since: no more groups.
+    let rest: Vec<String> = lines.iter().collect();
+    assert!(
+        rest.iter().all(|l| !l.contains("\"type\":\"domain\"")),
+        "{rest:?}"
+    );
 }
 
 #[test]
