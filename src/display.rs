@@ -137,6 +137,7 @@ mod tests {
             line: 12,
             column: 5,
             name: "xn--pple-43d.com".into(),
+            origin: None,
             label: "xn--pple-43d".into(),
             verdict: Verdict {
                 label: 0..12,

@@ -190,7 +190,15 @@ pub struct Grouper<'h> {
     occurrences_left_out: u64,
     last_left_out: Option<(usize, u64)>,
     /// The key of the last finding's name, kept for the next one on the same name.
-    last_key: Option<(String, String)>,
+    last_key: Option<LastKey>,
+}
+
+/// A name, the origin it is under, and its key ([`Grouper::key`]).
+#[derive(Debug)]
+struct LastKey {
+    name: String,
+    origin: Option<std::sync::Arc<[u8]>>,
+    key: String,
 }
 
 impl<'h> Grouper<'h> {
@@ -262,16 +270,31 @@ impl<'h> Grouper<'h> {
         }
     }
 
-    /// The key of `name` ([`group_key`]); the last one is kept for the next finding, most
-    /// often on the same name.
-    fn key(&mut self, name: &str) -> String {
-        if let Some((last, key)) = &self.last_key {
-            if last == name {
-                return key.clone();
+    /// The key of `finding`'s name ([`group_key`]), a relative one under its origin; the
+    /// last one is kept for the next finding, most often on the same name.
+    fn key(&mut self, finding: &Finding) -> String {
+        let name = &finding.name;
+        if let Some(last) = &self.last_key {
+            if last.name == *name && last.origin == finding.origin {
+                return last.key.clone();
             }
         }
-        let key = group_key(self.by, name, self.suffixes);
-        self.last_key = Some((name.to_owned(), key.clone()));
+        let key = match &finding.origin {
+            Some(origin) => {
+                let origin = String::from_utf8_lossy(origin);
+                let absolute = match name.as_str() {
+                    "@" => origin.into_owned(),
+                    _ => format!("{name}.{origin}"),
+                };
+                group_key(self.by, &absolute, self.suffixes)
+            }
+            None => group_key(self.by, name, self.suffixes),
+        };
+        self.last_key = Some(LastKey {
+            name: name.clone(),
+            origin: finding.origin.clone(),
+            key: key.clone(),
+        });
         key
     }
 
@@ -280,7 +303,7 @@ impl<'h> Grouper<'h> {
         self.findings += 1;
         let file = self.file_number(&finding.file);
         let record = (file, finding.line);
-        let key = self.key(&finding.name);
+        let key = self.key(finding);
         let at = match self.index.get(&key) {
             Some(&at) => at,
             None if self.groups.len() >= self.max_groups => {

@@ -29,6 +29,7 @@
 //!     line: 3,
 //!     column: 1,
 //!     name: "xn--pple-43d.com".into(),
+//!     origin: None,
 //!     label: "xn--pple-43d".into(),
 //!     verdict: Verdict {
 //!         label: 0..12,
@@ -996,6 +997,7 @@ mod tests {
             line,
             column: 1,
             name: format!("{label}.com"),
+            origin: None,
             label: label.into(),
             verdict: Verdict {
                 label: 0..label.len(),

@@ -534,6 +534,7 @@ impl Pipeline {
                             line: line_base + f.line + 1,
                             column: column(f.line, f.column),
                             name: found.name.clone(),
+                            origin: found.origin.clone(),
                             label: found.label.clone(),
                             verdict: found.verdict.clone(),
                             dns: None,

@@ -731,6 +731,7 @@ mod tests {
             line: 3,
             column: 7,
             name: "xn--a-ecp.example.".into(),
+            origin: None,
             label: "xn--a-ecp".into(),
             verdict: Verdict {
                 label: 0..9,

@@ -109,6 +109,9 @@ pub struct ChunkFinding {
 pub struct Found {
     /// The whole name as written.
     pub name: String,
+    /// The zone origin that the name, written relative, is under (zone files, where the
+    /// origin is known): the name's own domain is the name under it.
+    pub origin: Option<Arc<[u8]>>,
     /// The label as written.
     pub label: String,
     /// What was found.
@@ -159,6 +162,8 @@ pub struct Locate<'a> {
     line: u64,
     column: u64,
     name: &'a [u8],
+    /// The origin of a relative name.
+    origin: Option<&'a Arc<[u8]>>,
 }
 
 impl VerdictSink for Locate<'_> {
@@ -170,11 +175,17 @@ impl VerdictSink for Locate<'_> {
             column,
             Found {
                 name: String::from_utf8_lossy(self.name).into_owned(),
+                origin: self.origin.cloned(),
                 label: String::from_utf8_lossy(label).into_owned(),
                 verdict,
             },
         );
     }
+}
+
+/// `origin` for `name` when it is written relative (no final dot), else `None`.
+fn relative_origin<'a>(name: &[u8], origin: &'a Option<Arc<[u8]>>) -> Option<&'a Arc<[u8]>> {
+    origin.as_ref().filter(|_| name.last() != Some(&b'.'))
 }
 
 /// Input that cannot be parsed, located inside its chunk.
@@ -216,6 +227,8 @@ pub struct ChunkOutput<S = (), N = Infallible> {
     state: S,
     notes: Vec<N>,
     carry: Carry,
+    /// The origin that relative names are under ([`ChunkOutput::set_origin`]).
+    origin: Option<Arc<[u8]>>,
 }
 
 impl<S: Default, N> Default for ChunkOutput<S, N> {
@@ -237,6 +250,7 @@ impl<S, N> ChunkOutput<S, N> {
             state,
             notes: Vec::new(),
             carry: Carry::default(),
+            origin: None,
         }
     }
 
@@ -264,6 +278,15 @@ impl<S, N> ChunkOutput<S, N> {
         self.state = state;
         self.notes.clear();
         self.carry = Carry::default();
+        self.origin = None;
+    }
+
+    /// Sets the zone origin that the names written relative from here on are under, for
+    /// their findings ([`Found::origin`]).
+    pub fn set_origin(&mut self, origin: Option<&Arc<[u8]>>) {
+        if self.origin.as_ref().map(|o| &o[..]) != origin.map(|o| &o[..]) {
+            self.origin = origin.cloned();
+        }
     }
 
     // ---- Written by the scanner -----------------------------------------------------------
@@ -335,6 +358,7 @@ impl<S, N> ChunkOutput<S, N> {
             line,
             column,
             name,
+            origin: relative_origin(name, &self.origin),
         };
         let outcome = rewrite(name, &mut self.owned, &mut sink);
         self.stats.names += u64::from(outcome.idn);
@@ -394,6 +418,7 @@ impl<S, N> ChunkOutput<S, N> {
             line,
             column,
             name,
+            origin: relative_origin(name, &self.origin),
         }
     }
 

@@ -480,6 +480,11 @@ pub struct Finding {
     pub column: u64,
     /// The whole domain name as it appears in the input.
     pub name: String,
+    /// The zone origin that `name`, written relative, is under (zone files, where the
+    /// origin is known): the name's own domain, as grouping reads it, is `name` under it.
+    /// Not written in reports, which give names as written.
+    #[serde(skip)]
+    pub origin: Option<std::sync::Arc<[u8]>>,
     /// The flagged label as it appears in the input.
     pub label: String,
     /// What was found about the label, and why; its `label` range is the label's place in

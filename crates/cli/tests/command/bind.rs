@@ -398,3 +398,71 @@ fn bind_and_idnscope_both_refuse_a_type_field_that_is_no_type_at_its_line() {
         }
     }
 }
+
+/// `audit --group-by domain` of a zone of relative owners under several `$ORIGIN`s groups
+/// under the domains of BIND's canonical form of the same zone, where every owner is
+/// written whole: each relative name is grouped under its origin.
+#[test]
+fn relative_names_are_grouped_under_their_origin_as_bind_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let zone = "$ORIGIN com.\n$TTL 300\n\
+                @ IN SOA ns1.example.net. host.example.net. 1 7200 900 1209600 300\n\
+                \x20 IN NS ns1.example.net.\n\
+                xn--pypal-4ve IN A 192.0.2.1\n\
+                www.xn--pypal-4ve IN A 192.0.2.2\n\
+                xn--pypal-4ve.com. IN TXT \"whole\"\n\
+                paypa1 IN A 192.0.2.3\n\
+                $ORIGIN paypa1.com.\n\
+                @ IN TXT \"the origin\"\n\
+                login IN A 192.0.2.4\n\
+                $ORIGIN xn--pypal-4ve.com.\n\
+                mail IN A 192.0.2.5\n\
+                wikipedia IN A 192.0.2.6\n";
+    std::fs::write(dir.path().join("com.zone"), zone).unwrap();
+    let (loaded, records, messages) = compile_in(dir.path(), "com.", "com.zone");
+    assert!(loaded, "{messages}");
+    std::fs::write(dir.path().join("canonical.zone"), records.join("\n") + "\n").unwrap();
+    std::fs::write(dir.path().join("protect.txt"), "paypal.com\n").unwrap();
+    let groups = |file: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_idnscope"))
+            .args(["audit", "--protect", "protect.txt", "--group-by", "domain"])
+            .args(["--report-format", "jsonl", "--report", "-", file])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut groups: Vec<(String, u64, u64)> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|g| g["type"] == "domain")
+            .map(|g| {
+                let count = |key: &str| g[key].as_u64().unwrap();
+                let domain = g["domain"].as_str().unwrap().to_owned();
+                (domain, count("occurrences"), count("findings"))
+            })
+            .collect();
+        groups.sort();
+        groups
+    };
+    let as_written = groups("com.zone");
+    let whole = groups("canonical.zone");
+    let domains = |groups: &[(String, u64, u64)]| -> Vec<String> {
+        groups.iter().map(|g| g.0.clone()).collect()
+    };
+    assert_eq!(domains(&as_written), domains(&whole));
+    // BIND's form counts each record of the two look-alikes: 5 of pаypal.com (two owners
+    // under com., the whole one, two under its own origin), 3 of paypa1.com (one under
+    // com., two under its own origin).
+    let occurrences =
+        |groups: &[(String, u64, u64)]| -> Vec<u64> { groups.iter().map(|g| g.1).collect() };
+    assert_eq!(occurrences(&whole), [3, 5]);
+    // As written, a look-alike origin is flagged where `$ORIGIN` writes it, once, not on
+    // each name under it: 4 of pаypal.com, 2 of paypa1.com.
+    assert_eq!(occurrences(&as_written), [2, 4]);
+}

@@ -127,6 +127,7 @@ impl Render {
                     line: message.record,
                     column: u64::from(name.offset) + 1,
                     name: text.to_owned(),
+                    origin: None,
                     label: String::from_utf8_lossy(label).into_owned(),
                     verdict,
                     dns: Some(DnsSite {
