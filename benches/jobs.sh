@@ -9,7 +9,7 @@
 #   bash benches/jobs.sh [RUNS] && python3 benches/report.py
 #
 # RUNS (default 5) counted runs of each command. The inputs are generated once into
-# target/bench (about 3.5 GB, deterministic but for the signatures of the signed zone): a
+# target/bench (about 4 GB, deterministic but for the signatures of the signed zone): a
 # list of a million names (70% under the internationalized TLDs of the root zone,
 # benches/names_data.py), a 300 MB zone and a 300 MB BIND query log (`idnscope gen`), 100
 # MB and 1 GB ones for the memory figures, a signed zone in BIND's layout, and two hostile
@@ -67,6 +67,16 @@ if [ ! -f "$dir/zone-signed.zone" ]; then
         "$work/src.zone.signed"
     rm -rf "$work"
 fi
+# Shaped otherwise (benches/shapes.py): a names list of many distinct IDNs, a hand-edited
+# zone, that zone in BIND's canonical form (named-compilezone -s full: every owner whole,
+# aligned TTLs and classes) and as ldns-read-zone writes it (tab-separated, one record a
+# line, as Knot's and NSD's tools write zones too), and the root zone's layout.
+[ -f "$dir/names-shape.txt" ] || python3 benches/shapes.py names "$dir/names-shape.txt"
+[ -f "$dir/zone-hand.zone" ] || python3 benches/shapes.py zone "$dir/zone-hand.zone"
+[ -f "$dir/zone-bind.zone" ] ||
+    named-compilezone -q -k ignore -i none -s full -o "$dir/zone-bind.zone" example. "$dir/zone-hand.zone"
+[ -f "$dir/zone-ldns.zone" ] || ldns-read-zone "$dir/zone-bind.zone" > "$dir/zone-ldns.zone"
+[ -f "$dir/zone-root.zone" ] || python3 benches/shapes.py root "$dir/zone-root.zone"
 # Hostile: one line of 2 GB of ACE names, every other one a look-alike of apple.com; a zone
 # of 3 million $ORIGIN lines.
 if [ ! -f "$dir/long-line.log" ]; then
@@ -101,6 +111,10 @@ bench names \
     -n 'idnscope decode -j1' "$bin decode --format names -j1 -q -o /dev/null $names" \
     -n 'idna crate loop' "$loop < $names > /dev/null" \
     -n 'GNU idn2 -d' "idn2 -d < $names > /dev/null"
+bench names-shape \
+    -n 'idnscope decode -j2' "$bin decode --format names -j2 -q -o /dev/null $dir/names-shape.txt" \
+    -n 'idnscope decode -j1' "$bin decode --format names -j1 -q -o /dev/null $dir/names-shape.txt" \
+    -n 'idna crate loop' "$loop < $dir/names-shape.txt > /dev/null"
 bench names-100k \
     -n 'idnscope decode -j2' "$bin decode --format names -j2 -q -o /dev/null $dir/names-100k.txt" \
     -n "Python's codec" "python3 benches/python_decode.py < $dir/names-100k.txt > /dev/null"
@@ -112,6 +126,12 @@ bench zone \
     -n 'idnscope decode -j1' "$bin decode -j1 -q -o /dev/null $zone" \
     -n 'idnscope decode -j2, from a pipe' "cat $zone | $bin decode -j2 -q -o /dev/null -" \
     -n 'grep -c xn--' "grep -c xn-- $zone | cat"
+for shape in hand bind ldns root; do
+    bench "zone-$shape" \
+        -n 'idnscope decode -j2' "$bin decode -j2 -q -o /dev/null $dir/zone-$shape.zone" \
+        -n 'idnscope decode -j1' "$bin decode -j1 -q -o /dev/null $dir/zone-$shape.zone" \
+        -n 'grep -c xn--' "grep -c xn-- $dir/zone-$shape.zone | cat"
+done
 small=$dir/zone-30MB-portable.zone
 bench zone-peers \
     -n 'idnscope decode -j2' "$bin decode -j2 -q -o /dev/null $small" \

@@ -21,7 +21,12 @@ SVG = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/benchmarks.svg")
 JOBS = [
     ("names", "names-1m.txt", "Decode a list of 1,000,000 names"),
     ("names-100k", "names-100k.txt", "Decode its first 100,000 names, beside Python's codec"),
+    ("names-shape", "names-shape.txt", "Decode 1,000,000 names, 61% distinct (benches/shapes.py)"),
     ("zone", "zone-300MB.zone", "Decode a 300 MB zone"),
+    ("zone-hand", "zone-hand.zone", "Decode an 82 MB hand-edited zone (benches/shapes.py)"),
+    ("zone-bind", "zone-bind.zone", "Decode that zone in BIND's canonical form"),
+    ("zone-ldns", "zone-ldns.zone", "Decode that zone as ldns-read-zone writes it"),
+    ("zone-root", "zone-root.zone", "Decode 83 MB in the root zone's layout (benches/shapes.py)"),
     ("zone-peers", "zone-30MB-portable.zone", "Read a 30 MB zone, beside the zone tools"),
     ("zone-named", "zone-300MB-portable.zone", "Read the 300 MB zone, beside named-compilezone"),
     ("zone-signed", "zone-signed.zone", "Decode a signed zone in BIND's layout"),

@@ -4,6 +4,7 @@ shapes"), seeded and deterministic:
 
     python3 benches/shapes.py names OUT [COUNT]    # default 1,000,000 names
     python3 benches/shapes.py zone OUT [BYTES]     # default 82,000,000 bytes
+    python3 benches/shapes.py root OUT [BYTES]     # default 82,000,000 bytes
 
 `names`: 70% internationalized (an ACE second-level label, and an ACE TLD of the root zone's
 154 for most of them), 30% ASCII; 61% of the names distinct, the others repeats; a few
@@ -17,6 +18,11 @@ owner's), TTLs and classes in either order or left out, TTLs with units (`2d`, `
 quoted TXT strings with escapes (`\\"`, `\\;`) and `;` inside; 8% of the owners in ACE; A
 40%, AAAA 10%, NS 8%, TXT 7%, CNAME 5%, MX 4%, SRV 4%, and PTR, CAA, SSHFP, TLSA and HINFO
 for the rest.
+
+`root`: the IANA root zone of tests/data (its layout: owners whole, aligned TTLs and
+classes, signatures and keys on long lines, 154 IDN TLDs among 1,400), copied until the
+size is reached, each copy's owners put under a label of their own (`c7.xn--p1ai.`), so
+that no name repeats.
 """
 import random
 import sys
@@ -165,14 +171,33 @@ def zone(out: Path, size: int) -> None:
             written += len(line)
 
 
+def root(out: Path, size: int) -> None:
+    source = HERE.parent / "tests" / "data" / "zone" / "root-2026082201-rrsig-stripped.zone"
+    lines = source.read_text(encoding="ascii").splitlines(keepends=True)
+    written = 0
+    with open(out, "w", encoding="ascii") as f:
+        copy = 0
+        while written < size:
+            for line in lines:
+                if line[0] not in " \t;$\n":
+                    owner, rest = line.split(maxsplit=1)[0], line[len(line.split(maxsplit=1)[0]):]
+                    line = (f"c{copy}." if owner == "." else f"c{copy}.{owner}") + rest
+                f.write(line)
+                written += len(line)
+            copy += 1
+
+
 def main() -> None:
     kind, out = sys.argv[1], Path(sys.argv[2])
+    size = int(sys.argv[3]) if len(sys.argv) > 3 else None
     if kind == "names":
-        names(out, int(sys.argv[3]) if len(sys.argv) > 3 else 1_000_000)
+        names(out, size or 1_000_000)
     elif kind == "zone":
-        zone(out, int(sys.argv[3]) if len(sys.argv) > 3 else 82_000_000)
+        zone(out, size or 82_000_000)
+    elif kind == "root":
+        root(out, size or 82_000_000)
     else:
-        sys.exit(f"{kind}: names or zone")
+        sys.exit(f"{kind}: names, zone or root")
 
 
 if __name__ == "__main__":
