@@ -240,6 +240,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
             start: Instant::now(),
             interval,
         }),
+        unread_times: UnreadTimes::default(),
     };
     let ended = run_inputs(
         args,
@@ -255,8 +256,12 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
         &mut total,
         &mut unreadable,
     );
-    // The count of the last input with findings, for `-c`.
-    let ended = match (ended, reporting.end_input()) {
+    // The count of the last input with findings, for `-c`; the records whose time did
+    // not parse past those said.
+    let ended = match (
+        ended,
+        reporting.end_input().and(reporting.end_unread_times()),
+    ) {
         (Ok(_), Err(e)) => Err(Fatal(format!("{}: {e}", report_destination.name))),
         (ended, _) => ended,
     };
@@ -795,6 +800,23 @@ struct Reporting<'r, 'w, 'h> {
     selected: u64,
     /// `--group-every`: a table of the groups at each interval of a live input.
     every: Option<Every>,
+    /// The records whose time does not parse that were met.
+    unread_times: UnreadTimes,
+}
+
+/// Records with findings whose time is written and cannot be read (their findings carry
+/// none): the first [`UnreadTimes::SAID`] are said where they are, the others counted and
+/// said at the end of the run.
+#[derive(Default)]
+struct UnreadTimes {
+    said: u64,
+    more: u64,
+    /// The last such record, by input and line.
+    last: Option<(String, u64)>,
+}
+
+impl UnreadTimes {
+    const SAID: u64 = 5;
 }
 
 impl Reporting<'_, '_, '_> {
@@ -806,6 +828,43 @@ impl Reporting<'_, '_, '_> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Says where `finding`'s record is when its time is written and cannot be read, for
+    /// the first records of the run that are so; counts the others.
+    fn note_unread_time(&mut self, finding: &Finding) -> io::Result<()> {
+        if !finding.seen.as_ref().is_some_and(|seen| seen.time_unread) {
+            return Ok(());
+        }
+        let unread = &mut self.unread_times;
+        let record = (finding.file.as_str(), finding.line);
+        if unread.last.as_ref().map(|(f, l)| (f.as_str(), *l)) == Some(record) {
+            return Ok(());
+        }
+        unread.last = Some((finding.file.clone(), finding.line));
+        if unread.said == UnreadTimes::SAID {
+            unread.more += 1;
+            return Ok(());
+        }
+        unread.said += 1;
+        let line = format!(
+            "idnscope: {}:{}: the record's time does not parse (or no calendar holds it): its \
+             findings carry none",
+            finding.file, finding.line
+        );
+        say(self.bar, &escape_controls(&line))
+    }
+
+    /// Says how many records whose time does not parse were met past those said.
+    fn end_unread_times(&mut self) -> io::Result<()> {
+        let more = std::mem::take(&mut self.unread_times.more);
+        if more == 0 {
+            return Ok(());
+        }
+        let line = format!(
+            "idnscope: {more} more records whose time does not parse: their findings carry none"
+        );
+        say(self.bar, &line)
     }
 
     /// Whether `finding` is reported (`--kind`, `--reason`, `-m`), counting it; `-c` and
@@ -844,6 +903,7 @@ impl Sink for Reporting<'_, '_, '_> {
         if self.select.is_active() && !self.select(finding)? {
             return Ok(());
         }
+        self.note_unread_time(finding)?;
         match &mut self.groups {
             Some(groups) => {
                 groups.add(finding);

@@ -85,6 +85,7 @@ impl Scanner for LogScanner {
             last: nanos(site.last),
             count: site.count,
             client: site.client,
+            time_unread: site.time_unread,
         };
         (seen
             != Seen {

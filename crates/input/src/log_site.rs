@@ -79,16 +79,29 @@ pub struct Site {
     pub count: u64,
     /// The address of the client that asked (no port, no brackets), as written.
     pub client: Option<String>,
+    /// The format writes a time where none could be read (it does not parse, or no
+    /// calendar holds it): the record's time is unknown, not absent.
+    pub time_unread: bool,
 }
 
 impl Site {
-    /// One query, made at `time` by `client`.
+    /// One query, made at `time` by `client`, of a format that writes no time or where
+    /// none is written.
     fn one(time: Option<DateTime<Utc>>, client: Option<String>) -> Site {
         Site {
             first: time,
             last: time,
             count: 1,
             client,
+            time_unread: false,
+        }
+    }
+
+    /// One query, made at `time` (`None`: written but not read) by `client`.
+    fn timed(time: Option<DateTime<Utc>>, client: Option<String>) -> Site {
+        Site {
+            time_unread: time.is_none(),
+            ..Site::one(time, client)
         }
     }
 }
@@ -150,7 +163,7 @@ fn bind(line: &[u8]) -> Option<Site> {
         Some(false) => None,
         None => bind_client(rest),
     };
-    Some(Site::one(time, client))
+    Some(Site::timed(time, client))
 }
 
 /// `2026-11-21 17:02:11.118042 CQ 192.0.2.10 UDP ...`: a dnstap-ldns line.
@@ -168,7 +181,7 @@ fn dnstap_ldns(line: &[u8]) -> Option<Site> {
     } else {
         None
     };
-    Some(Site::one(time, client))
+    Some(Site::timed(time, client))
 }
 
 /// `11/21/2026 5:02:11 PM 0E70 PACKET ... UDP Rcv 192.0.2.10 ...`: a Windows DNS debug log
@@ -194,7 +207,7 @@ fn windows(line: &[u8]) -> Option<Site> {
     } else {
         None
     };
-    Some(Site::one(time, client))
+    Some(Site::timed(time, client))
 }
 
 /// `Nov 21 17:02:11 ...`: a syslog line (no year, so no time), or a line of a log that writes
@@ -215,7 +228,9 @@ fn bracketed(line: &[u8]) -> Option<Site> {
     let inside = line.get(1..close)?;
     let rest = line.get(close + 1..)?;
     if is_epoch(inside) && is_tag(word(rest).0) {
-        Some(tagged(rest, epoch(inside)))
+        let mut site = tagged(rest, epoch(inside));
+        site.time_unread |= site.first.is_none();
+        Some(site)
     } else if !inside.is_empty() && inside.iter().all(u8::is_ascii_uppercase) {
         Some(Site::one(None, address(strip_port(word(rest).0))))
     } else {
@@ -293,9 +308,12 @@ fn pdns_legacy_client(body: &[u8]) -> Option<String> {
 
 /// PowerDNS Recursor's structured logging: `ts` and `remote` of a logfmt line.
 fn pdns_structured(body: &[u8]) -> Site {
-    let time = logfmt(body, b"ts").and_then(epoch);
+    let ts = logfmt(body, b"ts");
     let client = logfmt(body, b"remote").map(strip_port).and_then(address);
-    Site::one(time, client)
+    match ts {
+        Some(ts) => Site::timed(epoch(ts), client),
+        None => Site::one(None, client),
+    }
 }
 
 /// dnsmasq: with `log-queries=extra` the word after the serial number up to its `/`, else
@@ -341,7 +359,7 @@ fn zeek_tsv(line: &[u8]) -> Option<Site> {
     }
     let _uid = fields.next()?;
     let orig = fields.next()?;
-    Some(Site::one(epoch(ts), address(orig)))
+    Some(Site::timed(epoch(ts), address(orig)))
 }
 
 /// A JSON line: passive DNS, Suricata EVE or Zeek.
@@ -380,9 +398,17 @@ fn passive(record: &Map<String, Value>) -> Option<Site> {
         })
         .filter(|&n| n > 0)
         .unwrap_or(1);
+    let written = |keys: [&str; 2]| {
+        keys.iter()
+            .any(|k| rec.get(*k).is_some_and(|v| !v.is_null()))
+    };
+    let first = seen(rec, "time_first", "zone_time_first");
+    let last = seen(rec, "time_last", "zone_time_last");
     Some(Site {
-        first: seen(rec, "time_first", "zone_time_first"),
-        last: seen(rec, "time_last", "zone_time_last"),
+        time_unread: (first.is_none() && written(["time_first", "zone_time_first"]))
+            || (last.is_none() && written(["time_last", "zone_time_last"])),
+        first,
+        last,
         count,
         client: None,
     })
@@ -401,10 +427,15 @@ fn suricata(record: &Map<String, Value>) -> Option<Site> {
     if !record.contains_key("event_type") {
         return None;
     }
+    let written = record.get("timestamp").is_some_and(|t| !t.is_null());
     let time = record
         .get("timestamp")
         .and_then(Value::as_str)
         .and_then(iso);
+    let site = |client| Site {
+        time_unread: written && time.is_none(),
+        ..Site::one(time, client)
+    };
     let kind = record
         .get("dns")
         .and_then(|dns| dns.get("type"))
@@ -412,13 +443,13 @@ fn suricata(record: &Map<String, Value>) -> Option<Site> {
     let side = match kind {
         Some("request" | "query") => "src_ip",
         Some("response" | "answer") => "dest_ip",
-        _ => return Some(Site::one(time, None)),
+        _ => return Some(site(None)),
     };
     let client = record
         .get(side)
         .and_then(Value::as_str)
         .and_then(|ip| address(ip.as_bytes()));
-    Some(Site::one(time, client))
+    Some(site(client))
 }
 
 /// A Zeek `dns.log` JSON record: `ts` and `id.orig_h`.
@@ -435,7 +466,7 @@ fn zeek_json(record: &Map<String, Value>) -> Option<Site> {
         .or_else(|| record.get("id").and_then(|id| id.get("orig_h")))
         .and_then(Value::as_str)
         .and_then(|ip| address(ip.as_bytes()));
-    Some(Site::one(json_time(ts), client))
+    Some(Site::timed(json_time(ts), client))
 }
 
 /// A JSON time: an epoch (a number, or a string of one), or an ISO 8601 string.
@@ -718,6 +749,15 @@ mod tests {
             last: time,
             count: 1,
             client: client.map(str::to_owned),
+            time_unread: false,
+        }
+    }
+
+    /// One query from `client` (or none) whose time is written and cannot be read.
+    fn unread(client: Option<&str>) -> Site {
+        Site {
+            time_unread: true,
+            ..one(None, client)
         }
     }
 
@@ -728,6 +768,7 @@ mod tests {
             last: at(last),
             count,
             client: None,
+            time_unread: false,
         }
     }
 
@@ -1112,41 +1153,41 @@ mod tests {
     fn malformed_times_give_none_and_keep_the_client() {
         assert_eq!(
             site(b"32-Nov-2026 17:02:11.123 queries: info: client @0x7f3c2c01a2d8 192.0.2.10#53124 (xn--bcher-kva.example): query: xn--bcher-kva.example IN A +E(0)K (192.0.2.53)"),
-            one(None, Some("192.0.2.10"))
+            unread(Some("192.0.2.10"))
         );
         assert_eq!(
             site(b"21-Nov-2026 25:02:11.123 queries: info: client @0x7f3c2c01a2d8 192.0.2.10#53124 (a.example): query: a.example IN A +E(0)K (192.0.2.53)"),
-            one(None, Some("192.0.2.10"))
+            unread(Some("192.0.2.10"))
         );
         assert_eq!(
             site(b"[99999999999999999999] unbound[2245:0] info: 192.0.2.10 xn--bcher-kva.example. A IN"),
-            one(None, Some("192.0.2.10"))
+            unread(Some("192.0.2.10"))
         );
         assert_eq!(
             site(
                 b"99999999999999999999.118042\tCHhAvVGS1DHFjwGM9\t192.0.2.10\t53124\t192.0.2.53\t53\tudp"
             ),
-            one(None, Some("192.0.2.10"))
+            unread(Some("192.0.2.10"))
         );
         assert_eq!(
             site(br#"{"ts":99999999999999999999,"uid":"C1","id.orig_h":"192.0.2.10"}"#),
-            one(None, Some("192.0.2.10"))
+            unread(Some("192.0.2.10"))
         );
         assert_eq!(
             site(br#"Nov 21 17:02:11 msg="Question" ts="99999999999999999999" remote="192.0.2.10:53124""#),
-            one(None, Some("192.0.2.10"))
+            unread(Some("192.0.2.10"))
         );
         assert_eq!(
             site(b"2026-11-31 17:02:11.118042 CQ 192.0.2.10 UDP 50b \"example.\" IN A"),
-            one(None, Some("192.0.2.10"))
+            unread(Some("192.0.2.10"))
         );
         assert_eq!(
             site(b"13/21/2026 5:02:11 PM 0E70 PACKET  000001E4A8C3B170 UDP Rcv 192.0.2.10      6465   Q [0001   D   NOERROR] A      (7)example(0)"),
-            one(None, Some("192.0.2.10"))
+            unread(Some("192.0.2.10"))
         );
         assert_eq!(
             site(br#"{"timestamp":"2026-02-30T17:02:11.118042+0000","event_type":"dns","src_ip":"192.0.2.10","dns":{"type":"request"}}"#),
-            one(None, Some("192.0.2.10"))
+            unread(Some("192.0.2.10"))
         );
         assert_eq!(
             site(br#"{"rrname":"example","time_first":-5,"time_last":1e30,"count":3}"#),
@@ -1154,7 +1195,8 @@ mod tests {
                 first: None,
                 last: None,
                 count: 3,
-                client: None
+                client: None,
+                time_unread: true,
             }
         );
     }
@@ -1168,7 +1210,7 @@ mod tests {
             unbound("253402300799"),
             one(Some("9999-12-31T23:59:59Z"), Some("192.0.2.10"))
         );
-        assert_eq!(unbound("253402300800"), one(None, Some("192.0.2.10")));
+        assert_eq!(unbound("253402300800"), unread(Some("192.0.2.10")));
         assert_eq!(
             unbound("0"),
             one(Some("1970-01-01T00:00:00Z"), Some("192.0.2.10"))
@@ -1187,6 +1229,8 @@ mod tests {
             for l in lines(&data) {
                 let found = site(l);
                 assert_eq!((found.first, found.last, found.count), (None, None, 1));
+                // No time is written there, so none is missed.
+                assert!(!found.time_unread, "{:?}", String::from_utf8_lossy(l));
             }
         }
     }

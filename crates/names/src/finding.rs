@@ -519,6 +519,10 @@ pub struct Seen {
     pub count: u64,
     /// The address of the client that asked (`client`).
     pub client: Option<String>,
+    /// The record writes a time that could not be read (it does not parse, or no calendar
+    /// holds it): `first` is unknown, not absent. Not written in reports; the command line
+    /// says where such records are.
+    pub time_unread: bool,
 }
 
 impl Seen {

@@ -315,3 +315,67 @@ fn a_json_escape_ends_a_name_and_is_never_glued_into_it() {
         .collect();
     assert_eq!(seen, expected);
 }
+
+/// A record whose time is written and cannot be read (the 32nd of a month, a 25th hour)
+/// gives findings without a time, and says where it is: the first five records so, each
+/// by its line, then how many more; the records whose time parses keep theirs.
+#[test]
+fn a_time_that_does_not_parse_is_said_where_it_is_and_never_guessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut log = String::new();
+    let mut unread = Vec::new();
+    for i in 1..=12u64 {
+        let time = match i % 3 {
+            0 => format!("21-Nov-2026 17:02:{:02}.123", i),
+            1 => format!("32-Nov-2026 17:02:{:02}.123", i),
+            _ => format!("21-Nov-2026 25:02:{:02}.123", i),
+        };
+        if i % 3 != 0 {
+            unread.push(i);
+        }
+        log.push_str(&format!(
+            "{time} queries: info: client @0x1 192.0.2.{i}#5353 (xn--pypal-4ve.com): \
+             query: xn--pypal-4ve.com IN A +E(0)K (192.0.2.53)\n"
+        ));
+    }
+    let path = dir.path().join("query.log");
+    fs::write(&path, &log).unwrap();
+    let out = Command::cargo_bin("idnscope")
+        .unwrap()
+        .args(["audit", "--report-format", "jsonl", "--report", "-"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let said: Vec<String> = stderr.lines().map(str::to_owned).collect();
+    let mut expected: Vec<String> = unread[..5]
+        .iter()
+        .map(|line| {
+            format!(
+                "idnscope: {}:{line}: the record's time does not parse (or no calendar holds \
+                 it): its findings carry none",
+                path.display()
+            )
+        })
+        .collect();
+    expected.push(format!(
+        "idnscope: {} more records whose time does not parse: their findings carry none",
+        unread.len() - 5
+    ));
+    assert_eq!(said, expected);
+    for record in String::from_utf8(out.stdout).unwrap().lines() {
+        let record: Value = serde_json::from_str(record).unwrap();
+        if record["type"] != "finding" {
+            continue;
+        }
+        let line = record["line"].as_u64().unwrap();
+        assert_eq!(record["client"], format!("192.0.2.{line}"), "{record}");
+        if unread.contains(&line) {
+            assert!(record.get("timestamp").is_none(), "{record}");
+        } else {
+            let at = format!("2026-11-21T17:02:{line:02}.123Z");
+            assert_eq!(record["timestamp"], at.as_str(), "{record}");
+        }
+    }
+}

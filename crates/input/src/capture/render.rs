@@ -164,6 +164,8 @@ fn seen(message: &DnsMessage) -> Seen {
         last: None,
         count: 1,
         client: client.map(|address| address.ip().to_string()),
+        // A message's time is its frame's, always read (an overflow is no calendar's).
+        time_unread: nanos.is_none(),
     }
 }
 
