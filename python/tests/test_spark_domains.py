@@ -99,24 +99,7 @@ def test_spark_groups_of_log_lines_equal_the_command_lines(spark, tmp_path):
             lines.append(f"resolved {first} ({first}) and then {second}")
         else:
             lines.append(f'{{"query":"{first}","answer":"{second}"}}')
-    log = tmp_path / "lines.log"
-    log.write_text("".join(line + "\n" for line in lines))
-    protect = tmp_path / "protect.txt"
-    protect.write_text("paypal.com\n")
-    done = subprocess.run(
-        [str(cli_path()), "audit", "--format", "log", "--group-by", "domain", "--protect",
-         str(protect), "--report-format", "jsonl", "--report", "-", str(log)],
-        capture_output=True,
-    )
-    assert done.returncode == 1, done.stderr.decode()
-    cli = [json.loads(line) for line in done.stdout.decode().splitlines()]
-    cli = [r for r in cli if r["type"] == "domain"]
-    assert len(cli) == 3, cli
-
-    from idnscope import spark as idn
-
-    df = spark.createDataFrame([(line,) for line in lines], "line string")
-    rows = idn.audit_domains(df.repartition(3), "line", protect=["paypal.com"], format="log").collect()
+    cli, rows = cli_and_spark_groups_of_lines(spark, tmp_path, lines)
     assert [r["domain"] for r in rows] == [g["domain"] for g in cli]
     for row, group in zip(rows, cli):
         for key in ("occurrences", "findings", "targets", "kinds", "reasons", "names"):
@@ -148,7 +131,30 @@ def test_spark_groups_of_log_lines_take_their_times_and_clients(spark, tmp_path)
             stamp = at.strftime("%d-%b-%Y %H:%M:%S.") + f"{at.microsecond // 1000:03d}"
             lines.append(f"{stamp} queries: info: client @0x1 {client}#5353 ({name}): "
                          f"query: {name} IN A +E(0)K (192.0.2.53)")
-    log = tmp_path / "query.log"
+    cli, rows = cli_and_spark_groups_of_lines(spark, tmp_path, lines)
+
+    def epoch(text: str) -> float:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+    assert [r["domain"] for r in rows] == [g["domain"] for g in cli]
+    for row, group in zip(rows, cli):
+        for key in ("occurrences", "findings", "clients", "targets", "kinds", "reasons", "names"):
+            assert row[key] == group[key], (key, group)
+        tops = [{"client": t["client"], "count": t["count"]} for t in row["top_clients"]]
+        assert tops == group["top_clients"], group
+        first = row["first_seen"].replace(tzinfo=timezone.utc).timestamp()
+        last = row["last_seen"].replace(tzinfo=timezone.utc).timestamp()
+        assert abs(first - epoch(group["first_seen"])) < 1e-3, group
+        assert abs(last - epoch(group["last_seen"])) < 1e-3, group
+    # The counts of the passive-DNS records are in the occurrences: more than the lines.
+    assert sum(r["occurrences"] for r in rows) > len(lines)
+
+
+def cli_and_spark_groups_of_lines(spark, tmp_path, lines):
+    """The domain groups of ``lines`` with paypal.com protected, as ``idnscope audit
+    --format log --group-by domain`` gives them (three, checked) and as
+    ``audit_domains(..., format="log")`` gives them on three partitions."""
+    log = tmp_path / "lines.log"
     log.write_text("".join(line + "\n" for line in lines))
     protect = tmp_path / "protect.txt"
     protect.write_text("paypal.com\n")
@@ -166,19 +172,4 @@ def test_spark_groups_of_log_lines_take_their_times_and_clients(spark, tmp_path)
 
     df = spark.createDataFrame([(line,) for line in lines], "line string")
     rows = idn.audit_domains(df.repartition(3), "line", protect=["paypal.com"], format="log").collect()
-
-    def epoch(text: str) -> float:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-
-    assert [r["domain"] for r in rows] == [g["domain"] for g in cli]
-    for row, group in zip(rows, cli):
-        for key in ("occurrences", "findings", "clients", "targets", "kinds", "reasons", "names"):
-            assert row[key] == group[key], (key, group)
-        tops = [{"client": t["client"], "count": t["count"]} for t in row["top_clients"]]
-        assert tops == group["top_clients"], group
-        first = row["first_seen"].replace(tzinfo=timezone.utc).timestamp()
-        last = row["last_seen"].replace(tzinfo=timezone.utc).timestamp()
-        assert abs(first - epoch(group["first_seen"])) < 1e-3, group
-        assert abs(last - epoch(group["last_seen"])) < 1e-3, group
-    # The counts of the passive-DNS records are in the occurrences: more than the lines.
-    assert sum(r["occurrences"] for r in rows) > len(lines)
+    return cli, rows

@@ -205,15 +205,24 @@ pub struct Lookalikes {
     /// Registrable domains folded (`googie.corn` for `google.com`), to the brands that
     /// have them.
     folded_registrables: FxHashMap<u64, u32>,
+    /// The first words (before a dot or a hyphen) of the registrable domains, folded: a
+    /// run of words whose first does not fold to one of these folds to no protected
+    /// registrable domain.
+    folded_first_words: FxHashSet<u64>,
+    /// Labels and suffixes run together (`paypalcom`), folded, to the brands that have
+    /// them.
+    folded_joined: FxHashMap<u64, u32>,
     /// The most words (between dots and hyphens) of a protected registrable domain.
     most_words: usize,
-    /// The gate of the typosquats: a Bloom filter of the keys of `exact` and `deleted`,
-    /// two bits a key in one word. A label and its deletions that find no bit set need no
-    /// look-up.
+    /// The gate of the typosquats: a Bloom filter ([`gate`]) of the keys of `exact` and
+    /// `deleted`. A label and its deletions that find no bit set need no look-up.
     typo_gate: Box<[u64]>,
+    /// The gate of the embeddings: of the keys of `folded_first_words` and
+    /// `folded_joined`, small enough to stay in cache while every word is looked up.
+    word_gate: Box<[u64]>,
 }
 
-/// Bits of [`Lookalikes::typo_gate`] per key, at the least: about two probes in a
+/// Bits of a gate ([`gate`]) per key, at the least: about two probes in a
 /// hundred pass it wrongly.
 const GATE_BITS_PER_KEY: usize = 16;
 
@@ -225,6 +234,9 @@ pub struct LookalikeScratch {
     joined: String,
     /// The words of the labels up to the registrable one, between dots and hyphens.
     words: Vec<Range<usize>>,
+    /// Of each word: whether it folds to the first word of a protected registrable
+    /// domain, and the hash of its fold.
+    word_folds: Vec<(bool, u64)>,
     raw: Vec<char>,
     theirs: (Vec<char>, Vec<char>),
     /// The hashes of a label and of its deletions, and what computes them.
@@ -255,8 +267,11 @@ impl Lookalikes {
             registrables: FxHashMap::default(),
             joined: FxHashMap::default(),
             folded_registrables: FxHashMap::default(),
+            folded_first_words: FxHashSet::default(),
+            folded_joined: FxHashMap::default(),
             most_words: 0,
             typo_gate: Box::default(),
+            word_gate: Box::default(),
         };
         let mut folded = Vec::new();
         let mut other = Vec::new();
@@ -286,8 +301,18 @@ impl Lookalikes {
                 .folded_registrables
                 .entry(hash_chars(&other))
                 .or_insert(index);
+            let first_word = brand.registrable().split(['.', '-']).next().unwrap_or("");
+            fold(first_word, &mut other);
+            lookalikes
+                .folded_first_words
+                .insert(hash_chars(first_part(&other)));
             let joined = format!("{}{}", brand.label(), brand.suffix().replace('.', ""));
             lookalikes.joined.entry(hash_str(&joined)).or_insert(index);
+            fold(&joined, &mut other);
+            lookalikes
+                .folded_joined
+                .entry(hash_chars(&other))
+                .or_insert(index);
             lookalikes
                 .exact
                 .entry(hash_chars(&folded))
@@ -315,14 +340,10 @@ impl Lookalikes {
             }
             lookalikes.brands.push(brand);
         }
-        let keys = lookalikes.exact.len() + lookalikes.deleted.len();
-        let bits = (keys * GATE_BITS_PER_KEY).next_power_of_two().max(1 << 12);
-        let mut gate = vec![0u64; bits / 64].into_boxed_slice();
-        for &key in lookalikes.exact.keys().chain(lookalikes.deleted.keys()) {
-            let (word, mask) = gate_bits(key, gate.len());
-            gate[word] |= mask;
-        }
-        lookalikes.typo_gate = gate;
+        let typo_keys = lookalikes.exact.keys().chain(lookalikes.deleted.keys());
+        lookalikes.typo_gate = gate(typo_keys);
+        let word_keys = lookalikes.folded_first_words.iter();
+        lookalikes.word_gate = gate(word_keys.chain(lookalikes.folded_joined.keys()));
         for domain in exempt {
             let domain = domain.trim_end_matches('.');
             if let Some(at) = lookalikes.suffixes.registrable_icann(domain) {
@@ -609,6 +630,7 @@ impl Lookalikes {
         let LookalikeScratch {
             joined,
             words,
+            word_folds,
             folded,
             other,
             ..
@@ -626,6 +648,22 @@ impl Lookalikes {
         if head.len() > start {
             words.push(start..head.len());
         }
+        // Folded, ASCII look-alikes too (`paypa1.com.evil.net`): only a run from a word that
+        // folds to the first word of a protected registrable domain may fold to one.
+        word_folds.clear();
+        for w in words.iter() {
+            let word = &head[w.clone()];
+            let (first, whole) = if word.is_ascii() {
+                // An ASCII word folds to no dot or hyphen: its fold is its first part.
+                let whole = ascii_fold_hash(word.as_bytes());
+                (whole, whole)
+            } else {
+                fold(word, folded);
+                (hash_chars(first_part(folded)), hash_chars(folded))
+            };
+            let first = passes(&self.word_gate, first) && self.folded_first_words.contains(&first);
+            word_folds.push((first, whole));
+        }
         let label_at = |at: usize| name.labels.iter().rposition(|r| r.start <= at).unwrap_or(0);
         for (i, first) in words.iter().enumerate() {
             let found = |message, brand| {
@@ -637,15 +675,22 @@ impl Lookalikes {
                 ))
             };
             let word = &head[first.clone()];
-            if let Some(brand) = self.brand_joined(word) {
+            let (folds_first, folds_to) = word_folds[i];
+            let joined_brand = match self.brand_joined(word) {
+                Some(brand) => Some((brand, "is")),
+                None => self
+                    .brand_folded_joined(folds_to, word, folded, other)
+                    .map(|brand| (brand, "reads as")),
+            };
+            if let Some((brand, is)) = joined_brand {
                 let message = if word == label {
                     format!(
-                        "\"{label}\" is the protected domain \"{}\" with its dot left out",
+                        "\"{label}\" {is} the protected domain \"{}\" with its dot left out",
                         brand.registrable()
                     )
                 } else {
                     format!(
-                        "\"{word}\" in \"{text}\" is the protected domain \"{}\" with its \
+                        "\"{word}\" in \"{text}\" {is} the protected domain \"{}\" with its \
                          dot left out",
                         brand.registrable()
                     )
@@ -674,8 +719,8 @@ impl Lookalikes {
                     }
                     brand = self.brand_with_registrable(joined);
                 }
-                if brand.is_none() && !written.is_ascii() {
-                    // In Unicode, folded: `googlé.com-login.com`.
+                if brand.is_none() && folds_first {
+                    // Folded: `googlé.com-login.com`, `paypa1.com.evil.net`.
                     brand = self.brand_with_folded_registrable(written, folded, other);
                     if brand.is_none() && written.contains('-') {
                         brand = self.brand_with_folded_registrable(joined, folded, other);
@@ -715,10 +760,14 @@ impl Lookalikes {
                     continue;
                 }
                 fold(word, folded);
+                // The label as written (or, in Unicode, folded) first; then an ASCII word
+                // that reads as it (`paypa1-login.com`).
                 let same = |b: &Brand| b.label() == word || !word.is_ascii();
                 let brand = self
                     .first_brand(folded, |b| same(b) && b.suffix() == suffix)
-                    .or_else(|| self.first_brand(folded, same));
+                    .or_else(|| self.first_brand(folded, same))
+                    .or_else(|| self.first_brand(folded, |b| b.suffix() == suffix))
+                    .or_else(|| self.first_brand(folded, |_| true));
                 if let Some(brand) = brand {
                     let others: Vec<String> = label
                         .split('-')
@@ -726,11 +775,19 @@ impl Lookalikes {
                         .filter(|&(j, _)| j != i)
                         .map(|(_, w)| format!("\"{w}\""))
                         .collect();
-                    let message = format!(
-                        "the protected label \"{}\" joined to {}",
-                        brand.label(),
-                        others.join(", ")
-                    );
+                    let message = if same(brand) {
+                        format!(
+                            "the protected label \"{}\" joined to {}",
+                            brand.label(),
+                            others.join(", ")
+                        )
+                    } else {
+                        format!(
+                            "the protected label \"{}\", written \"{word}\", joined to {}",
+                            brand.label(),
+                            others.join(", ")
+                        )
+                    };
                     return Some(spoof(index, Check::Embedding, message, brand));
                 }
             }
@@ -752,6 +809,25 @@ impl Lookalikes {
         (theirs == folded).then_some(brand)
     }
 
+    /// The brand whose label and suffix run together and folded are `word` folded, whose
+    /// fold's hash is `folds_to` (`folded` and `theirs` are scratch space).
+    fn brand_folded_joined(
+        &self,
+        folds_to: u64,
+        word: &str,
+        folded: &mut Vec<char>,
+        theirs: &mut Vec<char>,
+    ) -> Option<&Brand> {
+        if !passes(&self.word_gate, folds_to) {
+            return None;
+        }
+        let brand = &self.brands[*self.folded_joined.get(&folds_to)? as usize];
+        fold(word, folded);
+        let joined = format!("{}{}", brand.label(), brand.suffix().replace('.', ""));
+        fold(&joined, theirs);
+        (theirs == folded).then_some(brand)
+    }
+
     /// The first brand whose folded label is `folded` and that `keep` keeps.
     fn first_brand(&self, folded: &[char], keep: impl Fn(&Brand) -> bool) -> Option<&Brand> {
         let mut theirs = Vec::new();
@@ -768,8 +844,7 @@ impl Lookalikes {
     /// Whether the typosquat gate lets `key` through: it may be a key of `exact` or
     /// `deleted`.
     fn may_hold(&self, key: u64) -> bool {
-        let (word, mask) = gate_bits(key, self.typo_gate.len());
-        self.typo_gate[word] & mask == mask
+        passes(&self.typo_gate, key)
     }
 
     /// The brand whose registrable domain is `domain`.
@@ -785,6 +860,60 @@ impl Lookalikes {
         (label.starts_with(brand.label()) && *suffix == brand.suffix().replace('.', ""))
             .then_some(brand)
     }
+}
+
+/// [`hash_chars`] of the fold of `word`, in ASCII, folded as it is hashed: each byte's fold
+/// moves the polynomial sum by a multiplier and an addend of its own.
+fn ascii_fold_hash(word: &[u8]) -> u64 {
+    static STEPS: OnceLock<[(u64, u64, u8); 128]> = OnceLock::new();
+    let steps = STEPS.get_or_init(|| {
+        let table = ascii_folds();
+        std::array::from_fn(|b| {
+            let (chars, n) = &table[b];
+            let (mut mul, mut add) = (1u64, 0u64);
+            for &c in &chars[..usize::from(*n)] {
+                mul = mul.wrapping_mul(POLY);
+                add = add.wrapping_mul(POLY).wrapping_add(u64::from(c) + 1);
+            }
+            (mul, add, *n)
+        })
+    });
+    let (mut sum, mut len) = (0u64, 0usize);
+    for &b in word {
+        let (mul, add, n) = steps[usize::from(b & 0x7F)];
+        sum = sum.wrapping_mul(mul).wrapping_add(add);
+        len += usize::from(n);
+    }
+    mix(sum, len)
+}
+
+/// `folded` up to its first dot or hyphen.
+fn first_part(folded: &[char]) -> &[char] {
+    let end = folded
+        .iter()
+        .position(|&c| c == '.' || c == '-')
+        .unwrap_or(folded.len());
+    &folded[..end]
+}
+
+/// A Bloom filter of `keys`, [`GATE_BITS_PER_KEY`] bits a key or more, two bits a key in
+/// one word ([`gate_bits`]).
+fn gate<'a>(keys: impl Iterator<Item = &'a u64> + Clone) -> Box<[u64]> {
+    let bits = (keys.clone().count() * GATE_BITS_PER_KEY)
+        .next_power_of_two()
+        .max(1 << 12);
+    let mut gate = vec![0u64; bits / 64].into_boxed_slice();
+    for &key in keys {
+        let (word, mask) = gate_bits(key, gate.len());
+        gate[word] |= mask;
+    }
+    gate
+}
+
+/// Whether `gate` lets `key` through: it may be one of the keys it was made of.
+fn passes(gate: &[u64], key: u64) -> bool {
+    let (word, mask) = gate_bits(key, gate.len());
+    gate[word] & mask == mask
 }
 
 /// The word of the typosquat gate (of `words` words, a power of two) that stands for
@@ -1182,6 +1311,13 @@ mod tests {
             let marks = fold(&label, &mut folded);
             proptest::prop_assert_eq!((folded, marks), fold_of_the_skeleton(&label));
         }
+
+        #[test]
+        fn an_ascii_word_folded_as_it_is_hashed_hashes_as_its_fold(word in "[ -~]{0,40}") {
+            let mut folded = Vec::new();
+            fold(&word, &mut folded);
+            proptest::prop_assert_eq!(ascii_fold_hash(word.as_bytes()), hash_chars(&folded));
+        }
     }
 
     #[test]
@@ -1398,6 +1534,17 @@ mod tests {
             ("paypal-login.com", "brand-embedding", "paypal.com"),
             ("secure-paypal.net", "brand-embedding", "paypal.com"),
             ("paypalcom.com", "brand-embedding", "paypal.com"),
+            // An ASCII look-alike of the brand embedded: each form of the embedding.
+            ("paypa1.com.evil.net", "brand-embedding", "paypal.com"),
+            (
+                "rnicrosoft.com-login.net",
+                "brand-embedding",
+                "microsoft.com",
+            ),
+            ("paypa1-com.evil.net", "brand-embedding", "paypal.com"),
+            ("paypa1com.net", "brand-embedding", "paypal.com"),
+            ("paypa1-login.com", "brand-embedding", "paypal.com"),
+            ("secure-g00gle.net", "brand-embedding", "google.com"),
         ];
         for (name, reason, target) in cases {
             let got = verdict(&brands, &[], name);
@@ -1421,6 +1568,7 @@ mod tests {
             "example.com",         // nothing like any
             "bong.com",            // one edit from a label under five characters
             "apple-pie.com",       // a brand and a word that is not of phishing
+            "app1e-pie.com",       // the same, of an ASCII look-alike
             "pple.com",            // the first of a short label left out: another word
             "cloud.co.uk",         // the same, of icloud.com
             "paypal.blogspot.com", // under a private suffix: the name of blogspot.com

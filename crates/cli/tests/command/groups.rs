@@ -336,14 +336,17 @@ fn the_html_page_lists_the_domains_reached_before_the_findings() {
     assert!(page.find("<table id=\"findings\">").unwrap() > page.find("id=\"groups\"").unwrap());
 }
 
-/// `--group-every` on a live pipe: the table of the groups of an interval comes while the
-/// input is still open; the test feeds a line at a time until it reads that table (the
-/// child's signal), then closes the input, and the last table holds the groups since.
-#[test]
-fn group_every_writes_a_table_per_interval_of_a_live_input() {
-    use std::io::{BufRead, BufReader, Write};
+/// `audit --group-by domain --group-every 1s` of log lines from a pipe, against `list`:
+/// the child, its input, and the lines of its JSON Lines report as they come.
+fn grouping_every_second(
+    list: &tempfile::NamedTempFile,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<String>,
+) {
+    use std::io::{BufRead, BufReader};
     use std::process::Stdio;
-    let list = protect();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
         .args(["audit", "--protect"])
         .arg(list.path())
@@ -360,9 +363,9 @@ fn group_every_writes_a_table_per_interval_of_a_live_input() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
-    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
+    let (lines_tx, lines) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
             if lines_tx.send(line.unwrap()).is_err() {
@@ -370,6 +373,17 @@ fn group_every_writes_a_table_per_interval_of_a_live_input() {
             }
         }
     });
+    (child, stdin, lines)
+}
+
+/// `--group-every` on a live pipe: the table of the groups of an interval comes while the
+/// input is still open; the test feeds a line at a time until it reads that table (the
+/// child's signal), then closes the input, and the last table holds the groups since.
+#[test]
+fn group_every_writes_a_table_per_interval_of_a_live_input() {
+    use std::io::Write;
+    let list = protect();
+    let (mut child, mut stdin, lines_rx) = grouping_every_second(&list);
     // A line of the first domain until the first table comes.
     let mut sent = 0;
     let first = loop {
@@ -413,36 +427,9 @@ fn group_every_writes_a_table_per_interval_of_a_live_input() {
 /// that table (the child's signal) with the pipe still open.
 #[test]
 fn group_every_writes_the_table_of_an_idle_input_when_its_interval_ends() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::Stdio;
+    use std::io::Write;
     let list = protect();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idnscope"))
-        .args(["audit", "--protect"])
-        .arg(list.path())
-        .args(["--group-by", "domain", "--group-every", "1s"])
-        .args([
-            "--format",
-            "log",
-            "--report-format",
-            "jsonl",
-            "--report",
-            "-",
-            "-",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (lines_tx, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if lines_tx.send(line.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, mut stdin, lines) = grouping_every_second(&list);
     writeln!(stdin, "query xn--pypal-4ve.com from 192.0.2.1").unwrap();
     stdin.flush().unwrap();
     // Read with the input open and idle (a table that never comes fails the test at the
