@@ -810,7 +810,9 @@ impl Lookalikes {
     }
 
     /// The brand whose label and suffix run together and folded are `word` folded, whose
-    /// fold's hash is `folds_to` (`folded` and `theirs` are scratch space).
+    /// fold's hash is `folds_to` (`folded` and `theirs` are scratch space). A word whose
+    /// accents the fold leaves out is a word of its language (`abcès`, `télégramme`), not
+    /// `abc.es` or `telegram.me` run together.
     fn brand_folded_joined(
         &self,
         folds_to: u64,
@@ -822,7 +824,9 @@ impl Lookalikes {
             return None;
         }
         let brand = &self.brands[*self.folded_joined.get(&folds_to)? as usize];
-        fold(word, folded);
+        if fold(word, folded) {
+            return None;
+        }
         let joined = format!("{}{}", brand.label(), brand.suffix().replace('.', ""));
         fold(&joined, theirs);
         (theirs == folded).then_some(brand)
@@ -1543,6 +1547,7 @@ mod tests {
             ),
             ("paypa1-com.evil.net", "brand-embedding", "paypal.com"),
             ("paypa1com.net", "brand-embedding", "paypal.com"),
+            ("p\u{430}ypalcom.net", "brand-embedding", "paypal.com"),
             ("paypa1-login.com", "brand-embedding", "paypal.com"),
             ("secure-g00gle.net", "brand-embedding", "google.com"),
         ];
@@ -1560,6 +1565,7 @@ mod tests {
             "apple.com",
             "bing.com",
             "icloud.com",
+            "abc.es",
         ];
         for name in [
             "paypal.com",          // protected
@@ -1569,6 +1575,7 @@ mod tests {
             "bong.com",            // one edit from a label under five characters
             "apple-pie.com",       // a brand and a word that is not of phishing
             "app1e-pie.com",       // the same, of an ASCII look-alike
+            "abcès.fr",            // a French word, not abc.es run together
             "pple.com",            // the first of a short label left out: another word
             "cloud.co.uk",         // the same, of icloud.com
             "paypal.blogspot.com", // under a private suffix: the name of blogspot.com
