@@ -943,6 +943,27 @@ fn a_live_pipe_gets_its_log_lines_before_it_closes() {
     );
 }
 
+#[test]
+fn a_live_pipe_gets_its_interval_table_though_it_goes_idle() {
+    // Nothing comes after the records: the interval's table must come from the idle ticks.
+    live(
+        &[
+            "audit",
+            "--group-by",
+            "name",
+            "--group-every",
+            "1s",
+            "--report-format",
+            "jsonl",
+            "--report",
+            "-",
+            "-",
+        ],
+        "\"type\":\"name\"",
+        true,
+    );
+}
+
 // ---- Hostile captures --------------------------------------------------------------------
 
 /// A capture in a temporary file.
