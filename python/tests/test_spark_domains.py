@@ -65,24 +65,7 @@ def test_spark_groups_equal_the_command_lines(spark, tmp_path):
         protect=["paypal.com"],
     ).collect()
 
-    def epoch(text: str) -> float:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-
-    assert [r["domain"] for r in rows] == [g["domain"] for g in cli]
-    for row, group in zip(rows, cli):
-        assert row["occurrences"] == group["occurrences"], group
-        assert row["findings"] == group["findings"], group
-        assert row["clients"] == group["clients"], group
-        assert row["targets"] == group["targets"], group
-        assert row["kinds"] == group["kinds"], group
-        assert row["reasons"] == group["reasons"], group
-        assert row["names"] == group["names"], group
-        tops = [{"client": t["client"], "count": t["count"]} for t in row["top_clients"]]
-        assert tops == group["top_clients"], group
-        first = row["first_seen"].replace(tzinfo=timezone.utc).timestamp()
-        last = row["last_seen"].replace(tzinfo=timezone.utc).timestamp()
-        assert abs(first - epoch(group["first_seen"])) < 1e-3, group
-        assert abs(last - epoch(group["last_seen"])) < 1e-3, group
+    assert_groups_are_the_command_lines(rows, cli)
 
 
 def test_spark_groups_of_log_lines_equal_the_command_lines(spark, tmp_path):
@@ -133,19 +116,7 @@ def test_spark_groups_of_log_lines_take_their_times_and_clients(spark, tmp_path)
                          f"query: {name} IN A +E(0)K (192.0.2.53)")
     cli, rows = cli_and_spark_groups_of_lines(spark, tmp_path, lines)
 
-    def epoch(text: str) -> float:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-
-    assert [r["domain"] for r in rows] == [g["domain"] for g in cli]
-    for row, group in zip(rows, cli):
-        for key in ("occurrences", "findings", "clients", "targets", "kinds", "reasons", "names"):
-            assert row[key] == group[key], (key, group)
-        tops = [{"client": t["client"], "count": t["count"]} for t in row["top_clients"]]
-        assert tops == group["top_clients"], group
-        first = row["first_seen"].replace(tzinfo=timezone.utc).timestamp()
-        last = row["last_seen"].replace(tzinfo=timezone.utc).timestamp()
-        assert abs(first - epoch(group["first_seen"])) < 1e-3, group
-        assert abs(last - epoch(group["last_seen"])) < 1e-3, group
+    assert_groups_are_the_command_lines(rows, cli)
     # The counts of the passive-DNS records are in the occurrences: more than the lines.
     assert sum(r["occurrences"] for r in rows) > len(lines)
 
@@ -173,3 +144,22 @@ def cli_and_spark_groups_of_lines(spark, tmp_path, lines):
     df = spark.createDataFrame([(line,) for line in lines], "line string")
     rows = idn.audit_domains(df.repartition(3), "line", protect=["paypal.com"], format="log").collect()
     return cli, rows
+
+
+def assert_groups_are_the_command_lines(rows, cli):
+    """Spark's groups ``rows`` are the command line's ``cli``, key by key, top clients and
+    times (to the millisecond) included."""
+
+    def epoch(text: str) -> float:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+    assert [r["domain"] for r in rows] == [g["domain"] for g in cli]
+    for row, group in zip(rows, cli):
+        for key in ("occurrences", "findings", "clients", "targets", "kinds", "reasons", "names"):
+            assert row[key] == group[key], (key, group)
+        tops = [{"client": t["client"], "count": t["count"]} for t in row["top_clients"]]
+        assert tops == group["top_clients"], group
+        first = row["first_seen"].replace(tzinfo=timezone.utc).timestamp()
+        last = row["last_seen"].replace(tzinfo=timezone.utc).timestamp()
+        assert abs(first - epoch(group["first_seen"])) < 1e-3, group
+        assert abs(last - epoch(group["last_seen"])) < 1e-3, group
