@@ -75,10 +75,9 @@ pub(crate) fn seen_fields(
     let Some(seen) = seen else {
         return (None, None, 1, None);
     };
-    let last = seen.last.filter(|&last| Some(last) != seen.first);
     (
         seen.first.map(Seen::rfc3339),
-        last.map(Seen::rfc3339),
+        seen.last_differing().map(Seen::rfc3339),
         seen.count,
         seen.client.as_deref(),
     )

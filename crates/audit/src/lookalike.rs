@@ -182,6 +182,11 @@ impl Brand {
     fn registrable(&self) -> &str {
         &self.domain[self.at.start..]
     }
+
+    /// Its label and suffix run together without dots (`paypalcom`).
+    fn joined(&self) -> String {
+        format!("{}{}", self.label(), self.suffix().replace('.', ""))
+    }
 }
 
 /// The look-alike checks: the public suffixes, the protected domains by their folded
@@ -222,8 +227,8 @@ pub struct Lookalikes {
     word_gate: Box<[u64]>,
 }
 
-/// Bits of a gate ([`gate`]) per key, at the least: about two probes in a
-/// hundred pass it wrongly.
+/// Bits of a gate ([`gate`]) per key, at the least: at most about two probes in a hundred
+/// pass it wrongly (fewer where the size rounds up to a power of two).
 const GATE_BITS_PER_KEY: usize = 16;
 
 /// What a thread keeps between names.
@@ -306,7 +311,7 @@ impl Lookalikes {
             lookalikes
                 .folded_first_words
                 .insert(hash_chars(first_part(&other)));
-            let joined = format!("{}{}", brand.label(), brand.suffix().replace('.', ""));
+            let joined = brand.joined();
             lookalikes.joined.entry(hash_str(&joined)).or_insert(index);
             fold(&joined, &mut other);
             lookalikes
@@ -827,7 +832,7 @@ impl Lookalikes {
         if fold(word, folded) {
             return None;
         }
-        let joined = format!("{}{}", brand.label(), brand.suffix().replace('.', ""));
+        let joined = brand.joined();
         fold(&joined, theirs);
         (theirs == folded).then_some(brand)
     }
@@ -860,9 +865,7 @@ impl Lookalikes {
     /// The brand whose label and suffix run together without dots are `label`.
     fn brand_joined(&self, label: &str) -> Option<&Brand> {
         let brand = &self.brands[*self.joined.get(&hash_str(label))? as usize];
-        let suffix = &label.get(brand.label().len()..)?;
-        (label.starts_with(brand.label()) && *suffix == brand.suffix().replace('.', ""))
-            .then_some(brand)
+        (brand.joined() == label).then_some(brand)
     }
 }
 
@@ -1378,6 +1381,22 @@ mod tests {
 
     /// Each dnstwist class, by an example built as dnstwist builds it (the comments), and
     /// two labels that are no single edit apart.
+    #[test]
+    fn a_gate_lets_its_keys_through_and_at_most_two_others_in_a_hundred() {
+        // Keys as `mix` makes them, from a counter: what the gates are made of; as many as
+        // give the fewest bits a key (16, no rounding up to the power of two).
+        let count = (1u64 << 18) / GATE_BITS_PER_KEY as u64;
+        let keys: Vec<u64> = (0..count).map(|i| mix(i, 7)).collect();
+        let gate = gate(keys.iter());
+        assert!(keys.iter().all(|&k| passes(&gate, k)));
+        let others = 100_000u64;
+        let passed = (count..count + others)
+            .filter(|&i| passes(&gate, mix(i, 7)))
+            .count();
+        let rate = passed as f64 / others as f64;
+        assert!(rate < 0.025, "{rate}");
+    }
+
     #[test]
     fn each_deletion_hashes_as_the_label_it_leaves() {
         let mut deletions = Deletions::default();

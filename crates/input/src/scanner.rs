@@ -184,8 +184,29 @@ impl VerdictSink for Locate<'_> {
 }
 
 /// `origin` for `name` when it is written relative (no final dot), else `None`.
-fn relative_origin<'a>(name: &[u8], origin: &'a Option<Arc<[u8]>>) -> Option<&'a Arc<[u8]>> {
-    origin.as_ref().filter(|_| name.last() != Some(&b'.'))
+fn relative_origin<'a>(name: &[u8], origin: Option<&'a Arc<[u8]>>) -> Option<&'a Arc<[u8]>> {
+    origin.filter(|_| name.last() != Some(&b'.'))
+}
+
+/// What a scanner's state says of the names it reads: the zone origin that the names
+/// written relative are under, for their findings ([`Found::origin`]).
+pub trait NamesUnder {
+    /// The origin in effect, if any.
+    fn origin(&self) -> Option<&Arc<[u8]>>;
+}
+
+/// A format without origins.
+impl NamesUnder for () {
+    fn origin(&self) -> Option<&Arc<[u8]>> {
+        None
+    }
+}
+
+/// A zone's origin, where known.
+impl NamesUnder for Option<Arc<[u8]>> {
+    fn origin(&self) -> Option<&Arc<[u8]>> {
+        self.as_ref()
+    }
 }
 
 /// Input that cannot be parsed, located inside its chunk.
@@ -227,17 +248,15 @@ pub struct ChunkOutput<S = (), N = Infallible> {
     state: S,
     notes: Vec<N>,
     carry: Carry,
-    /// The origin that relative names are under ([`ChunkOutput::set_origin`]).
-    origin: Option<Arc<[u8]>>,
 }
 
-impl<S: Default, N> Default for ChunkOutput<S, N> {
+impl<S: Default + NamesUnder, N> Default for ChunkOutput<S, N> {
     fn default() -> Self {
         ChunkOutput::new(S::default())
     }
 }
 
-impl<S, N> ChunkOutput<S, N> {
+impl<S: NamesUnder, N> ChunkOutput<S, N> {
     /// An empty output whose scanner state starts as `state`.
     pub fn new(state: S) -> Self {
         ChunkOutput {
@@ -250,7 +269,6 @@ impl<S, N> ChunkOutput<S, N> {
             state,
             notes: Vec::new(),
             carry: Carry::default(),
-            origin: None,
         }
     }
 
@@ -278,15 +296,6 @@ impl<S, N> ChunkOutput<S, N> {
         self.state = state;
         self.notes.clear();
         self.carry = Carry::default();
-        self.origin = None;
-    }
-
-    /// Sets the zone origin that the names written relative from here on are under, for
-    /// their findings ([`Found::origin`]).
-    pub fn set_origin(&mut self, origin: Option<&Arc<[u8]>>) {
-        if self.origin.as_ref().map(|o| &o[..]) != origin.map(|o| &o[..]) {
-            self.origin = origin.cloned();
-        }
     }
 
     // ---- Written by the scanner -----------------------------------------------------------
@@ -358,7 +367,7 @@ impl<S, N> ChunkOutput<S, N> {
             line,
             column,
             name,
-            origin: relative_origin(name, &self.origin),
+            origin: relative_origin(name, self.state.origin()),
         };
         let outcome = rewrite(name, &mut self.owned, &mut sink);
         self.stats.names += u64::from(outcome.idn);
@@ -418,7 +427,7 @@ impl<S, N> ChunkOutput<S, N> {
             line,
             column,
             name,
-            origin: relative_origin(name, &self.origin),
+            origin: relative_origin(name, self.state.origin()),
         }
     }
 
@@ -543,7 +552,7 @@ fn offset(at: usize) -> u32 {
 pub trait Scanner: Sync {
     /// What the scanner carries from one chunk to the next (the zone origin; `()` for a
     /// format without any).
-    type State: Clone + PartialEq + Default + Send + Sync;
+    type State: Clone + PartialEq + Default + Send + Sync + NamesUnder;
 
     /// What the scanner notes besides findings (a zone's `$INCLUDE` directives;
     /// [`Infallible`] for a format that notes nothing).

@@ -186,9 +186,7 @@ impl Scanner for ZoneScanner {
             fields: Fields::new(NameFields::None),
             kinds: FieldKinds::default(),
         };
-        let origin = scan.out.state().clone();
-        scan.rewriter.set_origin(origin.as_ref());
-        scan.out.set_origin(origin.as_ref());
+        scan.rewriter.set_origin(scan.out.state().as_ref());
         scan.start_record();
         let result = scan.run();
         let stop = scan.pos.min(scan.data.len());
@@ -836,7 +834,6 @@ impl Scan<'_, '_> {
         self.name(range.clone(), marks);
         let origin = resolve_origin(&self.data[range], self.out.state().as_ref());
         self.rewriter.set_origin(origin.as_ref());
-        self.out.set_origin(origin.as_ref());
         self.out.set_state(origin);
         Ok(())
     }

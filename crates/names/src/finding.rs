@@ -526,6 +526,12 @@ pub struct Seen {
 }
 
 impl Seen {
+    /// When a passive-DNS record was last seen, where that is not when it was first seen:
+    /// the `last_seen` that reports write.
+    pub fn last_differing(&self) -> Option<i64> {
+        self.last.filter(|&last| Some(last) != self.first)
+    }
+
     /// `nanos` since 1970-01-01 UTC in RFC 3339, in UTC, with as many decimals as it needs
     /// (`2026-11-21T17:02:11.118042Z`).
     pub fn rfc3339(nanos: i64) -> String {
@@ -541,7 +547,7 @@ impl Serialize for Seen {
         if let Some(first) = self.first {
             map.serialize_entry("timestamp", &Seen::rfc3339(first))?;
         }
-        if let Some(last) = self.last.filter(|&last| Some(last) != self.first) {
+        if let Some(last) = self.last_differing() {
             map.serialize_entry("last_seen", &Seen::rfc3339(last))?;
         }
         if self.count != 1 {
