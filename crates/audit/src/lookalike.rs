@@ -121,7 +121,8 @@ impl Suffixes {
     }
 
     fn find(&self, name: &str, private: bool) -> Option<Registrable> {
-        if name.is_empty() || name.starts_with('.') || name.ends_with('.') || name.contains("..") {
+        let empty_label = name.as_bytes().windows(2).any(|pair| pair == b"..");
+        if name.is_empty() || name.starts_with('.') || name.ends_with('.') || empty_label {
             return None;
         }
         let mut suffix = match &self.loaded {
@@ -219,6 +220,10 @@ pub struct Lookalikes {
     folded_joined: FxHashMap<u64, u32>,
     /// The most words (between dots and hyphens) of a protected registrable domain.
     most_words: usize,
+    /// Whether every protected label, registrable domain and their first words and
+    /// joined forms fold to ASCII: then a word with a character that folds outside ASCII
+    /// folds to none of them ([`Lookalikes::fold_word`]).
+    folds_to_ascii: bool,
     /// The gate of the typosquats: a Bloom filter ([`gate`]) of the keys of `exact` and
     /// `deleted`. A label and its deletions that find no bit set need no look-up.
     typo_gate: Box<[u64]>,
@@ -240,8 +245,9 @@ pub struct LookalikeScratch {
     /// The words of the labels up to the registrable one, between dots and hyphens.
     words: Vec<Range<usize>>,
     /// Of each word: whether it folds to the first word of a protected registrable
-    /// domain, and the hash of its fold.
-    word_folds: Vec<(bool, u64)>,
+    /// domain, and the hash of its fold (none when it folds to no protected form, see
+    /// [`Lookalikes::fold_word`]).
+    word_folds: Vec<(bool, Option<u64>)>,
     raw: Vec<char>,
     theirs: (Vec<char>, Vec<char>),
     /// The hashes of a label and of its deletions, and what computes them.
@@ -275,6 +281,7 @@ impl Lookalikes {
             folded_first_words: FxHashSet::default(),
             folded_joined: FxHashMap::default(),
             most_words: 0,
+            folds_to_ascii: true,
             typo_gate: Box::default(),
             word_gate: Box::default(),
         };
@@ -294,6 +301,7 @@ impl Lookalikes {
             if folded.len() < MIN_EXACT {
                 continue;
             }
+            let mut ascii = all_ascii(&folded);
             let index = lookalikes.brands.len() as u32;
             let words = brand.registrable().split(['.', '-']).count();
             lookalikes.most_words = lookalikes.most_words.max(words);
@@ -302,18 +310,22 @@ impl Lookalikes {
                 .entry(hash_str(brand.registrable()))
                 .or_insert(index);
             fold(brand.registrable(), &mut other);
+            ascii &= all_ascii(&other);
             lookalikes
                 .folded_registrables
                 .entry(hash_chars(&other))
                 .or_insert(index);
             let first_word = brand.registrable().split(['.', '-']).next().unwrap_or("");
             fold(first_word, &mut other);
+            ascii &= all_ascii(&other);
             lookalikes
                 .folded_first_words
                 .insert(hash_chars(first_part(&other)));
             let joined = brand.joined();
             lookalikes.joined.entry(hash_str(&joined)).or_insert(index);
             fold(&joined, &mut other);
+            ascii &= all_ascii(&other);
+            lookalikes.folds_to_ascii &= ascii;
             lookalikes
                 .folded_joined
                 .entry(hash_chars(&other))
@@ -409,7 +421,7 @@ impl Lookalikes {
         suffix: &str,
         scratch: &mut LookalikeScratch,
     ) -> Option<Spoof> {
-        let accented = fold(label, &mut scratch.folded);
+        let accented = self.fold_word(label, &mut scratch.folded)?;
         let folded = &scratch.folded;
         if folded.len() >= MIN_EXACT {
             if let Some(spoof) = self.folded_match(index, label, suffix, folded) {
@@ -421,7 +433,7 @@ impl Lookalikes {
         // suffix of the domain it is one edit from (`gőoqle.com`): one character away from
         // a protected label in a letter of its own, or with accents under another suffix,
         // is a word of its language (`əxample.az`, `académie.fr`).
-        if folded.iter().all(char::is_ascii) && folded.len() + 1 >= MIN_TYPO {
+        if all_ascii(folded) && folded.len() + 1 >= MIN_TYPO {
             let found = self.typo(index, label, suffix, accented, scratch);
             if let Some(spoof) = found {
                 return Some(spoof);
@@ -441,9 +453,15 @@ impl Lookalikes {
     ) -> Option<Spoof> {
         let suffix = &name.text[name.labels[index].end + 1..];
         // dnstwist's dots are put inside labels in ASCII.
-        if index > 0 && label.is_ascii() && name.label(index - 1).is_ascii() {
-            // A dot put inside a protected label: `pay.pal.com`.
-            let before = name.label(index - 1);
+        let before = index.checked_sub(1).map(|i| name.label(i));
+        // A dot put inside a protected label (`pay.pal.com`): the two labels run together
+        // fold as it does, and so pass the gate.
+        let dot_inside = before.filter(|before| {
+            let ascii = label.is_ascii() && before.is_ascii();
+            let run = before.as_bytes().iter().chain(label.as_bytes());
+            ascii && passes(&self.typo_gate, ascii_fold_hash(run))
+        });
+        if let Some(before) = dot_inside {
             scratch.joined.clear();
             scratch.joined.push_str(before);
             scratch.joined.push_str(label);
@@ -662,12 +680,14 @@ impl Lookalikes {
                 // An ASCII word folds to no dot or hyphen: its fold is its first part.
                 let whole = ascii_fold_hash(word.as_bytes());
                 (whole, whole)
-            } else {
-                fold(word, folded);
+            } else if self.fold_word(word, folded).is_some() {
                 (hash_chars(first_part(folded)), hash_chars(folded))
+            } else {
+                word_folds.push((false, None));
+                continue;
             };
             let first = passes(&self.word_gate, first) && self.folded_first_words.contains(&first);
-            word_folds.push((first, whole));
+            word_folds.push((first, Some(whole)));
         }
         let label_at = |at: usize| name.labels.iter().rposition(|r| r.start <= at).unwrap_or(0);
         for (i, first) in words.iter().enumerate() {
@@ -681,11 +701,16 @@ impl Lookalikes {
             };
             let word = &head[first.clone()];
             let (folds_first, folds_to) = word_folds[i];
-            let joined_brand = match self.brand_joined(word) {
-                Some(brand) => Some((brand, "is")),
-                None => self
-                    .brand_folded_joined(folds_to, word, folded, other)
-                    .map(|brand| (brand, "reads as")),
+            // A word that is a protected label and suffix run together, as written or
+            // folded, folds as they do, and so passes the gate.
+            let joined_brand = match folds_to.filter(|&h| passes(&self.word_gate, h)) {
+                None => None,
+                Some(folds_to) => match self.brand_joined(word) {
+                    Some(brand) => Some((brand, "is")),
+                    None => self
+                        .brand_folded_joined(folds_to, word, folded, other)
+                        .map(|brand| (brand, "reads as")),
+                },
             };
             if let Some((brand, is)) = joined_brand {
                 let message = if word == label {
@@ -701,6 +726,11 @@ impl Lookalikes {
                     )
                 };
                 return found(message, brand);
+            }
+            if !folds_first {
+                // A run of words that is a protected registrable domain, as written or
+                // folded, starts with a word that folds as its first word does.
+                continue;
             }
             for last in words.iter().take(i + self.most_words).skip(i + 1) {
                 if last.end == head.len() && first.start < name.labels[index].start {
@@ -724,7 +754,7 @@ impl Lookalikes {
                     }
                     brand = self.brand_with_registrable(joined);
                 }
-                if brand.is_none() && folds_first {
+                if brand.is_none() {
                     // Folded: `googlé.com-login.com`, `paypa1.com.evil.net`.
                     brand = self.brand_with_folded_registrable(written, folded, other);
                     if brand.is_none() && written.contains('-') {
@@ -764,7 +794,9 @@ impl Lookalikes {
                 if !others_phishy {
                     continue;
                 }
-                fold(word, folded);
+                if self.fold_word(word, folded).is_none() {
+                    continue;
+                }
                 // The label as written (or, in Unicode, folded) first; then an ASCII word
                 // that reads as it (`paypa1-login.com`).
                 let same = |b: &Brand| b.label() == word || !word.is_ascii();
@@ -825,9 +857,6 @@ impl Lookalikes {
         folded: &mut Vec<char>,
         theirs: &mut Vec<char>,
     ) -> Option<&Brand> {
-        if !passes(&self.word_gate, folds_to) {
-            return None;
-        }
         let brand = &self.brands[*self.folded_joined.get(&folds_to)? as usize];
         if fold(word, folded) {
             return None;
@@ -835,6 +864,16 @@ impl Lookalikes {
         let joined = brand.joined();
         fold(&joined, theirs);
         (theirs == folded).then_some(brand)
+    }
+
+    /// [`fold`] of `word` into `out`, or none when no protected form can be its fold:
+    /// when they all fold to ASCII and a character of `word` does not (`пример`, `例子`).
+    fn fold_word(&self, word: &str, out: &mut Vec<char>) -> Option<bool> {
+        if self.folds_to_ascii {
+            fold_to_ascii(word, out)
+        } else {
+            Some(fold(word, out))
+        }
     }
 
     /// The first brand whose folded label is `folded` and that `keep` keeps.
@@ -871,7 +910,7 @@ impl Lookalikes {
 
 /// [`hash_chars`] of the fold of `word`, in ASCII, folded as it is hashed: each byte's fold
 /// moves the polynomial sum by a multiplier and an addend of its own.
-fn ascii_fold_hash(word: &[u8]) -> u64 {
+fn ascii_fold_hash<'a>(word: impl IntoIterator<Item = &'a u8>) -> u64 {
     static STEPS: OnceLock<[(u64, u64, u8); 128]> = OnceLock::new();
     let steps = STEPS.get_or_init(|| {
         let table = ascii_folds();
@@ -1041,10 +1080,9 @@ fn is_combo_word(word: &str, folded: &mut Vec<char>, theirs: &mut Vec<char>) -> 
     if COMBO_WORDS.contains(&word) {
         return true;
     }
-    if word.is_ascii() {
+    if word.is_ascii() || fold_to_ascii(word, folded).is_none() {
         return false;
     }
-    fold(word, folded);
     COMBO_WORDS.iter().any(|combo| {
         fold(combo, theirs);
         theirs == folded
@@ -1065,17 +1103,37 @@ pub(crate) fn fold(label: &str, out: &mut Vec<char>) -> bool {
         }
         return false;
     }
+    fold_chars(label, out, false).unwrap_or(false)
+}
+
+/// [`fold`] of `label` into `out`, or none as soon as a character of it folds to one
+/// outside ASCII.
+fn fold_to_ascii(label: &str, out: &mut Vec<char>) -> Option<bool> {
+    out.clear();
+    if label.is_ascii() {
+        return Some(fold(label, out));
+    }
+    fold_chars(label, out, true)
+}
+
+/// [`fold`] of `label` (not ASCII) after what `out` holds; none when `ascii_only` and a
+/// character folds outside ASCII.
+fn fold_chars(label: &str, out: &mut Vec<char>, ascii_only: bool) -> Option<bool> {
+    let table = ascii_folds();
     // Character by character, each one's fold kept per thread: a skeleton's normal forms
     // reorder only combining marks across characters, and a fold leaves those out.
     CHAR_FOLDS.with(|folds| {
         let mut folds = folds.borrow_mut();
         let mut marks = false;
         for c in label.chars() {
-            let (folded, mark) = folds.of(c, table);
+            let (folded, fold) = folds.of(c, table);
+            if ascii_only && !fold.ascii {
+                return None;
+            }
             out.extend_from_slice(folded);
-            marks |= mark;
+            marks |= fold.marks;
         }
-        marks
+        Some(marks)
     })
 }
 
@@ -1089,50 +1147,79 @@ thread_local! {
 /// were left out of it.
 #[derive(Default)]
 struct CharFolds {
-    at: FxHashMap<char, (u32, u8, bool)>,
+    at: FxHashMap<char, CharFold>,
     chars: Vec<char>,
+}
+
+/// Where a character's fold is in [`CharFolds::chars`], and what it is.
+#[derive(Debug, Clone, Copy)]
+struct CharFold {
+    start: u32,
+    len: u8,
+    /// Combining marks were left out of it.
+    marks: bool,
+    /// It is all ASCII.
+    ascii: bool,
 }
 
 impl CharFolds {
     /// Past this many characters kept, the folds start again (memory stays bounded).
     const MOST: usize = 1 << 14;
 
-    fn of(&mut self, c: char, table: &[([char; 4], u8); 128]) -> (&[char], bool) {
-        if !self.at.contains_key(&c) {
-            if self.at.len() >= CharFolds::MOST {
-                self.at.clear();
-                self.chars.clear();
-            }
-            let start = self.chars.len();
-            let mut marks = false;
-            let mut buf = [0u8; 4];
-            for s in unicode_security::skeleton(c.encode_utf8(&mut buf)) {
-                let lower = |l: char, chars: &mut Vec<char>, marks: &mut bool| {
-                    if l.is_ascii() {
-                        let (ascii, len) = &table[l.to_ascii_lowercase() as usize];
-                        chars.extend_from_slice(&ascii[..usize::from(*len)]);
-                    } else if is_combining_mark(l) {
-                        *marks = true;
-                    } else {
-                        chars.extend(l.to_lowercase());
-                    }
-                };
-                if s.is_ascii() {
-                    lower(s, &mut self.chars, &mut marks);
+    fn of(&mut self, c: char, table: &[([char; 4], u8); 128]) -> (&[char], CharFold) {
+        let fold = match self.at.get(&c) {
+            Some(&fold) => fold,
+            None => self.insert(c, table),
+        };
+        let start = fold.start as usize;
+        (&self.chars[start..start + usize::from(fold.len)], fold)
+    }
+
+    /// Folds `c` and keeps its fold.
+    #[cold]
+    fn insert(&mut self, c: char, table: &[([char; 4], u8); 128]) -> CharFold {
+        if self.at.len() >= CharFolds::MOST {
+            self.at.clear();
+            self.chars.clear();
+        }
+        let start = self.chars.len();
+        let mut marks = false;
+        let mut buf = [0u8; 4];
+        for s in unicode_security::skeleton(c.encode_utf8(&mut buf)) {
+            let lower = |l: char, chars: &mut Vec<char>, marks: &mut bool| {
+                if l.is_ascii() {
+                    let (ascii, len) = &table[l.to_ascii_lowercase() as usize];
+                    chars.extend_from_slice(&ascii[..usize::from(*len)]);
+                } else if is_combining_mark(l) {
+                    *marks = true;
                 } else {
-                    for l in s.to_lowercase() {
-                        lower(l, &mut self.chars, &mut marks);
-                    }
+                    chars.extend(l.to_lowercase());
+                }
+            };
+            if s.is_ascii() {
+                lower(s, &mut self.chars, &mut marks);
+            } else {
+                for l in s.to_lowercase() {
+                    lower(l, &mut self.chars, &mut marks);
                 }
             }
-            let len = (self.chars.len() - start).min(usize::from(u8::MAX));
-            self.chars.truncate(start + len);
-            self.at.insert(c, (start as u32, len as u8, marks));
         }
-        let (start, len, marks) = self.at[&c];
-        let start = start as usize;
-        (&self.chars[start..start + usize::from(len)], marks)
+        let len = (self.chars.len() - start).min(usize::from(u8::MAX));
+        self.chars.truncate(start + len);
+        let fold = CharFold {
+            start: start as u32,
+            len: len as u8,
+            marks,
+            ascii: all_ascii(&self.chars[start..]),
+        };
+        self.at.insert(c, fold);
+        fold
     }
+}
+
+/// Whether every character of `chars` is in ASCII.
+fn all_ascii(chars: &[char]) -> bool {
+    chars.iter().all(char::is_ascii)
 }
 
 /// Each ASCII character's folded form (up to 4 characters, and how many): its skeleton in
@@ -1574,6 +1661,35 @@ mod tests {
             let got = verdict(&brands, &[], name);
             assert_eq!(got, Some((reason.to_owned(), target.to_owned())), "{name}");
         }
+    }
+
+    #[test]
+    fn a_protected_domain_that_folds_outside_ascii_is_looked_for_in_every_script() {
+        // A label that folds outside ASCII is passed over only while every protected form
+        // folds to ASCII: with `яндекс.рф` protected, Cyrillic words are judged.
+        let brands = ["яндекс.рф", "paypal.com"];
+        let cases = [
+            ("яндекс-login.com", "brand-embedding", "яндекс.рф"),
+            ("яндекс.рф.evil.net", "brand-embedding", "яндекс.рф"),
+            ("яндексрф.com", "brand-embedding", "яндекс.рф"),
+            (
+                "р\u{430}уp\u{430}l-login.com",
+                "brand-embedding",
+                "paypal.com",
+            ),
+        ];
+        for (name, reason, target) in cases {
+            let got = verdict(&brands, &[], name);
+            assert_eq!(got, Some((reason.to_owned(), target.to_owned())), "{name}");
+        }
+        // With ASCII brands alone, the same Cyrillic and Han words are judged and cleared.
+        for name in ["яндекс-login.com", "例子-login.com", "例子.com.evil.net"] {
+            assert_eq!(verdict(&["paypal.com"], &[], name), None, "{name}");
+        }
+        assert_eq!(
+            verdict(&["paypal.com"], &[], "р\u{430}уp\u{430}l-login.com"),
+            Some(("brand-embedding".to_owned(), "paypal.com".to_owned()))
+        );
     }
 
     #[test]

@@ -30,9 +30,10 @@ pub(super) struct PlainRun {
 /// The kinds of the fields before the RDATA found so far are kept in `kinds`.
 ///
 /// Nor is a line plain when one of its names is no DNS name (a label over 63 octets, a
-/// name too long, an empty label), which the field-by-field reading reports: a line of
-/// `limits.long` bytes or more, or with two dots in a row or a dot after a blank, has its
-/// owner and the name fields of its type looked at with `limits.may_be_invalid`.
+/// name too long, an empty label), which the field-by-field reading reports: a line with
+/// a field of `limits.long` bytes or more (told by a block of it with no blank), or with
+/// two dots in a row or a dot after a blank, has its owner and the name fields of its type
+/// looked at with `limits.may_be_invalid`.
 pub(super) fn plain_run(
     data: &[u8],
     start: usize,
@@ -100,6 +101,11 @@ fn run<const N: usize>(
     // the line that goes on from the block before has a dot that may start an empty
     // label.
     let (mut dot_before, mut blank_before, mut dots_before) = (0, 1, false);
+    // A field of `limits.long` bytes or more holds a whole block without a blank or a line
+    // end when `limits.long` is `2 * N - 1` or more: then a line is looked at for its
+    // length only when it holds such a block, else whenever it is that long.
+    let by_blocks = limits.long >= 2 * N - 1;
+    let mut long_field = false;
     while at < data.len() {
         let Flags {
             mut newline,
@@ -129,6 +135,7 @@ fn run<const N: usize>(
         // Two dots in a row, and a dot after a blank or a line end: where an empty label
         // may be.
         let ends = blank | newline;
+        long_field |= ends == 0;
         let mut dots = dot & ((dot << 1) | dot_before | (ends << 1) | blank_before);
         while newline != 0 {
             let first = newline & newline.wrapping_neg();
@@ -139,7 +146,12 @@ fn run<const N: usize>(
             let Some(record) = record(data, run.end, end, &blanks, kinds) else {
                 return run;
             };
-            let doubtful = dots_before || dots & (first - 1) != 0 || end - run.end >= limits.long;
+            let long = match by_blocks {
+                true => long_field,
+                false => end - run.end >= limits.long,
+            };
+            long_field = false;
+            let doubtful = dots_before || dots & (first - 1) != 0 || long;
             if let (Some(kind), true) = (&record, doubtful) {
                 if !names_fit(&data[run.end..end], kind.clone(), &limits.may_be_invalid) {
                     return run;
@@ -516,7 +528,11 @@ mod tests {
     use proptest::prelude::*;
 
     /// Where the line at `start` ends when it is plain, byte by byte: the reference.
-    fn reference(data: &[u8], start: usize) -> Option<usize> {
+    fn reference(
+        data: &[u8],
+        start: usize,
+        limits: &NameLimits<impl Fn(&[u8]) -> bool>,
+    ) -> Option<usize> {
         let (mut hyphen, mut quoted) = (false, false);
         for (at, &b) in data.iter().enumerate().skip(start) {
             match b {
@@ -524,7 +540,7 @@ mod tests {
                 b'\n' => {
                     let line = &data[start..at];
                     let fits = match record_bytewise(line, &mut FieldKinds::default()) {
-                        Some(Some(kind)) => names_fit(line, kind, &test_limits().may_be_invalid),
+                        Some(Some(kind)) => names_fit(line, kind, &limits.may_be_invalid),
                         _ => true,
                     };
                     return (head_reads(line) && fits).then_some(at);
@@ -579,16 +595,32 @@ mod tests {
         }
     }
 
+    /// Limits shorter than a block of sixteen, as under a long origin: a label over 19
+    /// bytes, a name over 40, or the empty labels of [`test_limits`].
+    fn short_limits() -> NameLimits<impl Fn(&[u8]) -> bool> {
+        NameLimits {
+            long: 20,
+            may_be_invalid: |name: &[u8]| {
+                name.split(|&b| b == b'.').any(|label| label.len() > 19)
+                    || name.len() > 40
+                    || (test_limits().may_be_invalid)(name)
+            },
+        }
+    }
+
     /// [`run`] sixteen bytes at a time, with a cache of field kinds of its own.
     fn run16(data: &[u8], start: usize) -> PlainRun {
-        run(
-            data,
-            start,
-            &mut FieldKinds::default(),
-            &test_limits(),
-            flags,
-            blanks,
-        )
+        run16_with(data, start, &test_limits())
+    }
+
+    /// [`run16`] under `limits`.
+    fn run16_with(
+        data: &[u8],
+        start: usize,
+        limits: &NameLimits<impl Fn(&[u8]) -> bool>,
+    ) -> PlainRun {
+        let kinds = &mut FieldKinds::default();
+        run(data, start, kinds, limits, flags, blanks)
     }
 
     /// [`plain_run`] with a cache of field kinds of its own.
@@ -598,12 +630,21 @@ mod tests {
 
     /// [`plain_run`] a line at a time with [`reference`].
     fn reference_run(data: &[u8], start: usize) -> PlainRun {
+        reference_run_with(data, start, &test_limits())
+    }
+
+    /// [`reference_run`] under `limits`.
+    fn reference_run_with(
+        data: &[u8],
+        start: usize,
+        limits: &NameLimits<impl Fn(&[u8]) -> bool>,
+    ) -> PlainRun {
         let mut run = PlainRun {
             end: start,
             lines: 0,
             records: 0,
         };
-        while let Some(end) = reference(data, run.end) {
+        while let Some(end) = reference(data, run.end, limits) {
             let blank = data[run.end..end].iter().all(|b| b" \t\r".contains(b));
             run.records += u64::from(!blank);
             run.lines += 1;
@@ -825,6 +866,12 @@ mod tests {
                 let want = reference_run(&data, start);
                 prop_assert_eq!(plain_run(&data, start, &mut kinds, &test_limits()), want);
                 prop_assert_eq!(run16(&data, start), want);
+                // Limits shorter than a block: lines looked at for their length alone.
+                let limits = short_limits();
+                let want = reference_run_with(&data, start, &limits);
+                let kinds = &mut FieldKinds::default();
+                prop_assert_eq!(plain_run(&data, start, kinds, &limits), want);
+                prop_assert_eq!(run16_with(&data, start, &limits), want);
                 start += 1 + data[start..].iter().position(|&b| b == b'\n').unwrap();
             }
         }
