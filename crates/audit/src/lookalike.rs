@@ -547,7 +547,10 @@ impl Lookalikes {
         } = scratch;
         let folded = &folded[..];
         raw.clear();
-        raw.extend(label.chars());
+        match label.is_ascii() {
+            true => raw.extend(label.bytes().map(char::from)),
+            false => raw.extend(label.chars()),
+        }
         let raw = &raw[..];
         // The first brand the label is a typosquat of, one under the name's own suffix
         // first.
@@ -1097,9 +1100,12 @@ pub(crate) fn fold(label: &str, out: &mut Vec<char>) -> bool {
     out.clear();
     let table = ascii_folds();
     if label.is_ascii() {
+        out.reserve(2 * label.len());
         for &b in label.as_bytes() {
-            let (chars, len) = &table[usize::from(b)];
-            out.extend_from_slice(&chars[..usize::from(*len)]);
+            match &table[usize::from(b)] {
+                (chars, 1) => out.push(chars[0]),
+                (chars, len) => out.extend_from_slice(&chars[..usize::from(*len)]),
+            }
         }
         return false;
     }
