@@ -1592,6 +1592,14 @@ mod tests {
         Some((spoof.check.code().to_owned(), spoof.target.unwrap()))
     }
 
+    /// Each name of `cases` gets its finding, of its reason, naming its protected domain.
+    fn assert_named(brands: &[&str], cases: &[(&str, &str, &str)]) {
+        for &(name, reason, target) in cases {
+            let got = verdict(brands, &[], name);
+            assert_eq!(got, Some((reason.to_owned(), target.to_owned())), "{name}");
+        }
+    }
+
     #[test]
     fn a_label_that_holds_a_dot_is_judged_by_no_look_alike_check() {
         // `x.pay\.pal.com`, `απξλλχν.a\.b`: the text joins the labels with dots, and one
@@ -1663,10 +1671,7 @@ mod tests {
             ("paypa1-login.com", "brand-embedding", "paypal.com"),
             ("secure-g00gle.net", "brand-embedding", "google.com"),
         ];
-        for (name, reason, target) in cases {
-            let got = verdict(&brands, &[], name);
-            assert_eq!(got, Some((reason.to_owned(), target.to_owned())), "{name}");
-        }
+        assert_named(&brands, &cases);
     }
 
     #[test]
@@ -1684,10 +1689,7 @@ mod tests {
                 "paypal.com",
             ),
         ];
-        for (name, reason, target) in cases {
-            let got = verdict(&brands, &[], name);
-            assert_eq!(got, Some((reason.to_owned(), target.to_owned())), "{name}");
-        }
+        assert_named(&brands, &cases);
         // With ASCII brands alone, the same Cyrillic and Han words are judged and cleared.
         for name in ["яндекс-login.com", "例子-login.com", "例子.com.evil.net"] {
             assert_eq!(verdict(&["paypal.com"], &[], name), None, "{name}");

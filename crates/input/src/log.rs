@@ -616,8 +616,32 @@ fn decimal_value(text: &[u8]) -> Option<u32> {
 /// any other byte.
 #[inline]
 fn maybe_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'*' | b'.' | b'\\') || b >= 0x80
+    NAME_BYTES[usize::from(b)] != 0
 }
+
+/// Of each byte: [`PLAIN`] for a byte of a name as written plainly (a letter, a digit, `-`,
+/// `_`, `*`, `.`), [`MAYBE`] for one that may start more of a name (`\`, a byte over 0x7F),
+/// 0 for the others.
+static NAME_BYTES: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'*' | b'.') {
+            PLAIN
+        } else if byte == b'\\' || byte >= 0x80 {
+            MAYBE
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
+/// See [`NAME_BYTES`].
+const PLAIN: u8 = 1;
+/// See [`NAME_BYTES`].
+const MAYBE: u8 = 2;
 
 /// A non-ASCII character that can be part of a name: a letter, digit or mark, ZWNJ, ZWJ,
 /// and the characters that IDNA allows in context (U+00B7, U+0375, U+05F3, U+05F4, U+30FB).
@@ -747,7 +771,7 @@ fn json_unicode(text: &[u8]) -> Option<(char, usize)> {
 fn name_run(data: &[u8], start: usize, json: bool, flags: &mut RunFlags) -> usize {
     let mut i = start;
     while let Some(&b) = data.get(i) {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'*' | b'.') {
+        if NAME_BYTES[usize::from(b)] == PLAIN {
             i += 1;
         } else if b == b'\\' {
             match escape_len(&data[i..], json, flags) {
