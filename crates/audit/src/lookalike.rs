@@ -386,6 +386,16 @@ impl Lookalikes {
         if text.bytes().filter(|&b| b == b'.').count() + 1 != name.labels.len() {
             return None;
         }
+        // Each check looks for a protected form in a word (between dots and hyphens) or
+        // in words run together: when every word folds to none of them (`例子.中国`), no
+        // check can find one.
+        let mut words = text.split(['.', '-']);
+        if self.folds_to_ascii
+            && words
+                .all(|word| !word.is_ascii() && fold_to_ascii(word, &mut scratch.folded).is_none())
+        {
+            return None;
+        }
         let at = self.suffixes.registrable_icann(text)?;
         let registrable = hash_str(&text[at.start..]);
         if self.exempt.contains(&registrable) {
@@ -1683,6 +1693,7 @@ mod tests {
             ("яндекс-login.com", "brand-embedding", "яндекс.рф"),
             ("яндекс.рф.evil.net", "brand-embedding", "яндекс.рф"),
             ("яндексрф.com", "brand-embedding", "яндекс.рф"),
+            ("яндекс.рф.例子.中国", "brand-embedding", "яндекс.рф"),
             (
                 "р\u{430}уp\u{430}l-login.com",
                 "brand-embedding",
