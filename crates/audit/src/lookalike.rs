@@ -186,7 +186,10 @@ impl Brand {
 
     /// Its label and suffix run together without dots (`paypalcom`).
     fn joined(&self) -> String {
-        format!("{}{}", self.label(), self.suffix().replace('.', ""))
+        let mut joined = String::with_capacity(self.registrable().len());
+        joined.push_str(self.label());
+        joined.extend(self.suffix().split('.'));
+        joined
     }
 }
 
@@ -285,9 +288,21 @@ impl Lookalikes {
             typo_gate: Box::default(),
             word_gate: Box::default(),
         };
+        let brands: Vec<&str> = brands.take(MAX_BRANDS).collect();
+        // About a key a brand in each table, and one a character of its label, twice, in
+        // `deleted`: made once, not grown step by step.
+        let n = brands.len();
+        lookalikes.exact.reserve(2 * n);
+        lookalikes.deleted.reserve(20 * n);
+        lookalikes.registrables.reserve(n);
+        lookalikes.joined.reserve(n);
+        lookalikes.folded_registrables.reserve(n);
+        lookalikes.folded_first_words.reserve(n);
+        lookalikes.folded_joined.reserve(n);
         let mut folded = Vec::new();
         let mut other = Vec::new();
-        for domain in brands.take(MAX_BRANDS) {
+        let mut deletions = Deletions::default();
+        for domain in brands {
             let domain = domain.trim_end_matches('.');
             let Some(at) = lookalikes.suffixes.registrable_icann(domain) else {
                 continue;
@@ -347,9 +362,8 @@ impl Lookalikes {
                 if form.len() < MIN_TYPO {
                     continue;
                 }
-                for i in 0..form.len() {
-                    delete_at(form, i, &mut other);
-                    let entry = lookalikes.deleted.entry(hash_chars(&other)).or_default();
+                for &key in &deletions.of(form)[1..] {
+                    let entry = lookalikes.deleted.entry(key).or_default();
                     if entry.last() != Some(&index) {
                         entry.push(index);
                     }
@@ -1080,13 +1094,6 @@ fn first_difference(short: &[char], long: &[char]) -> usize {
         .unwrap_or(short.len())
 }
 
-/// `chars` with the character at `i` deleted, into `out`.
-fn delete_at(chars: &[char], i: usize, out: &mut Vec<char>) {
-    out.clear();
-    out.extend_from_slice(&chars[..i]);
-    out.extend_from_slice(&chars[i + 1..]);
-}
-
 /// Whether `word` is one of [`COMBO_WORDS`], as written or, in Unicode, folded (`lógin`);
 /// `folded` and `theirs` are scratch space.
 fn is_combo_word(word: &str, folded: &mut Vec<char>, theirs: &mut Vec<char>) -> bool {
@@ -1498,6 +1505,13 @@ mod tests {
             .count();
         let rate = passed as f64 / others as f64;
         assert!(rate < 0.025, "{rate}");
+    }
+
+    /// `chars` with the character at `i` deleted, into `out`.
+    fn delete_at(chars: &[char], i: usize, out: &mut Vec<char>) {
+        out.clear();
+        out.extend_from_slice(&chars[..i]);
+        out.extend_from_slice(&chars[i + 1..]);
     }
 
     #[test]
