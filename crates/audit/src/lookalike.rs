@@ -230,6 +230,10 @@ pub struct Lookalikes {
     /// The gate of the typosquats: a Bloom filter ([`gate`]) of the keys of `exact` and
     /// `deleted`. A label and its deletions that find no bit set need no look-up.
     typo_gate: Box<[u64]>,
+    /// The gate of the halves ([`halves`]) of the labels one edit from a protected one: a
+    /// label whose forms let no half through is no typosquat, and its deletions need not
+    /// be hashed.
+    halves_gate: Box<[u64]>,
     /// The gate of the embeddings: of the keys of `folded_first_words` and
     /// `folded_joined`, small enough to stay in cache while every word is looked up.
     word_gate: Box<[u64]>,
@@ -286,6 +290,7 @@ impl Lookalikes {
             most_words: 0,
             folds_to_ascii: true,
             typo_gate: Box::default(),
+            halves_gate: Box::default(),
             word_gate: Box::default(),
         };
         let brands: Vec<&str> = brands.take(MAX_BRANDS).collect();
@@ -302,6 +307,7 @@ impl Lookalikes {
         let mut folded = Vec::new();
         let mut other = Vec::new();
         let mut deletions = Deletions::default();
+        let mut half_keys = Vec::with_capacity(12 * n);
         for domain in brands {
             let domain = domain.trim_end_matches('.');
             let Some(at) = lookalikes.suffixes.registrable_icann(domain) else {
@@ -358,6 +364,16 @@ impl Lookalikes {
                 let entry = lookalikes.exact.entry(hash_chars(&raw)).or_default();
                 entry.push(index);
             }
+            if raw.len() >= MIN_TYPO {
+                // The halves of every label one edit from either form ([`halves`]).
+                for form in [&folded, &raw] {
+                    let m = form.len();
+                    for len in (m.max(2) - 1)..=m + 1 {
+                        let (head, tail) = halves(form, len);
+                        half_keys.extend([head, tail]);
+                    }
+                }
+            }
             for form in [&folded, &raw] {
                 if form.len() < MIN_TYPO {
                     continue;
@@ -373,6 +389,7 @@ impl Lookalikes {
         }
         let typo_keys = lookalikes.exact.keys().chain(lookalikes.deleted.keys());
         lookalikes.typo_gate = gate(typo_keys);
+        lookalikes.halves_gate = gate(half_keys.iter());
         let word_keys = lookalikes.folded_first_words.iter();
         lookalikes.word_gate = gate(word_keys.chain(lookalikes.folded_joined.keys()));
         for domain in exempt {
@@ -604,7 +621,11 @@ impl Lookalikes {
             first
         };
         let mut best = None;
-        for ours in [raw, folded] {
+        let may_be_one_edit = [raw, folded].iter().any(|ours| {
+            let (head, tail) = halves(ours, ours.len());
+            passes(&self.halves_gate, head) || passes(&self.halves_gate, tail)
+        });
+        for ours in [raw, folded].into_iter().filter(|_| may_be_one_edit) {
             let hashes = deletions.of(ours);
             if !hashes.iter().any(|&key| self.may_hold(key)) {
                 if raw == folded {
@@ -994,6 +1015,28 @@ fn passes(gate: &[u64], key: u64) -> bool {
 fn gate_bits(key: u64, words: usize) -> (usize, u64) {
     let word = (key >> 32) as usize & (words - 1);
     (word, 1 << (key & 63) | 1 << ((key >> 6) & 63))
+}
+
+/// The keys of the two halves of a label of `len` characters that `form` is one edit
+/// from, or `form` itself when `len` is its length: its first `h` characters and its last
+/// `len - 1 - h`, with `h` half of `len - 1`, each keyed with `len` and its side.
+///
+/// One edit (a character put in, left out or replaced, or two swapped) leaves one of
+/// them as it was: for labels `a` of `len` characters and `b` of `m`, the edit changes
+/// the first `h` characters only at a position under `h`, and the last `t` only at one
+/// from `len - t - 1` on, and `h + t = len - 1` leaves no position for both. So a label
+/// that is one edit from a protected form shares a half's key with it.
+fn halves(form: &[char], len: usize) -> (u64, u64) {
+    let head = len.saturating_sub(1) / 2;
+    let tail = len.saturating_sub(1) - head;
+    let side = |part: &[char], side: u64| {
+        let sum = part.iter().fold((len as u64) << 1 | side, |h, &c| {
+            h.wrapping_mul(POLY).wrapping_add(u64::from(c) + 1)
+        });
+        mix(sum, part.len())
+    };
+    let (head, tail) = (head.min(form.len()), tail.min(form.len()));
+    (side(&form[..head], 0), side(&form[form.len() - tail..], 1))
 }
 
 /// What a finding of `brand` says of the suffix.
@@ -1420,6 +1463,31 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// Every edit that [`classify`] names (a character put in, left out or replaced,
+        /// two swapped) leaves the label a half's key of the protected form's.
+        #[test]
+        fn a_label_one_edit_away_shares_a_half_with_its_form(
+            form in "[a-e-]{1,12}",
+            edit in 0usize..4,
+            at in 0usize..13,
+            c in proptest::char::range('a', 'f'),
+        ) {
+            let mut label: Vec<char> = form.chars().collect();
+            let at = at % (label.len() + 1);
+            match edit {
+                0 => label.insert(at, c),
+                1 if at < label.len() => { label.remove(at); }
+                2 if at < label.len() => label[at] = c,
+                3 if at + 1 < label.len() => label.swap(at, at + 1),
+                _ => return Ok(()),
+            }
+            let theirs: Vec<char> = form.chars().collect();
+            proptest::prop_assume!(classify(&label, &theirs).is_some());
+            let ours = halves(&label, label.len());
+            let theirs = halves(&theirs, label.len());
+            proptest::prop_assert!(ours.0 == theirs.0 || ours.1 == theirs.1);
+        }
+
         #[test]
         fn a_fold_character_by_character_is_the_fold_of_the_skeleton(
             label in "[a-zA-Z0-9\\-àáâãäåçèéêëìíîïñòóôõöùúûüýÿœæøßİıаеорсхуіјӏԁɡɩνορτυαβγδεζηθικλμξπφχψωﬁⅰ①ａＡ\u{300}-\u{36f}\u{483}\u{591}-\u{5bd}\u{64b}-\u{65f}\u{900}-\u{97f}\u{e31}-\u{e3a}\u{1100}-\u{11ff}\u{ac00}-\u{ac40}\u{4e00}-\u{4e40}\u{200c}\u{200d}]{1,12}"
@@ -1545,6 +1613,29 @@ mod tests {
         let hashes = deletions.of(&['a', 'a', 'b']).to_vec();
         assert_eq!(hashes[1], hashes[2]);
         assert_ne!(hashes[1], hashes[3]);
+    }
+
+    #[test]
+    fn the_halves_gate_lets_few_unrelated_labels_through() {
+        let lookalikes = Lookalikes::new(
+            ["paypal.com", "microsoft.com", "wikipedia.org"].into_iter(),
+            Arc::new(Suffixes::builtin()),
+            std::iter::empty(),
+        );
+        let through = |label: &str| {
+            let chars: Vec<char> = label.chars().collect();
+            let (head, tail) = halves(&chars, chars.len());
+            passes(&lookalikes.halves_gate, head) || passes(&lookalikes.halves_gate, tail)
+        };
+        for typo in ["paypl", "paypall", "pyapal", "rnicrosoft", "wikipedla"] {
+            assert!(through(typo), "{typo}");
+        }
+        let words = [
+            "example", "portal", "weather", "cloud", "station", "library", "garden", "network",
+            "printer", "tomato",
+        ];
+        let unrelated: Vec<&str> = words.into_iter().filter(|w| through(w)).collect();
+        assert_eq!(unrelated, Vec::<&str>::new());
     }
 
     #[test]

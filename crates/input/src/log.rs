@@ -904,7 +904,7 @@ fn grow(
         None => before[2 + start - back],
     };
     let url_path = byte_before(1) == b'/' && byte_before(2) != b'/';
-    let empty_label = memmem::find(text, b"..").is_some();
+    let empty_label = text.windows(2).any(|pair| pair == b"..");
     // One word of non-ASCII text is not taken for a name.
     let one_label = raw
         && !text
@@ -916,8 +916,8 @@ fn grow(
     if dot && !looks_like_a_name(text) {
         // No name in ASCII (an address, a number, a file name with no suffix in letters);
         // another anchor in the run may still make it a name.
-        let other_anchor =
-            memmem::find(text, b"--").is_some() || text.iter().any(|&b| b == b'\\' || b >= 0x80);
+        let other_anchor = text.windows(2).any(|pair| pair == b"--")
+            || text.iter().any(|&b| b == b'\\' || b >= 0x80);
         return if other_anchor {
             Found::Skip(anchor, anchor + 1)
         } else {

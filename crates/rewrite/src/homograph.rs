@@ -167,6 +167,15 @@ impl NameRewriter {
         unicode.clear();
         unicode_labels.clear();
         spans.clear();
+        // In ASCII, the name in lower case is copied whole, and its labels stand where
+        // they stand in it; else each byte is a character.
+        let ascii = std::str::from_utf8(body)
+            .ok()
+            .filter(|text| text.is_ascii());
+        if let Some(text) = ascii {
+            unicode.push_str(text);
+            unicode.make_ascii_lowercase();
+        }
         let mut start = 0;
         for label in body.split(|&b| b == b'.') {
             if label.is_empty() {
@@ -178,12 +187,16 @@ impl NameRewriter {
                 wire_len: label.len(),
                 escaped: false,
             });
-            if start > 0 {
-                unicode.push('.');
+            if ascii.is_some() {
+                unicode_labels.push(start..start + label.len());
+            } else {
+                if start > 0 {
+                    unicode.push('.');
+                }
+                let at = unicode.len();
+                unicode.extend(label.iter().map(|&b| char::from(b.to_ascii_lowercase())));
+                unicode_labels.push(at..unicode.len());
             }
-            let at = unicode.len();
-            unicode.extend(label.iter().map(|&b| char::from(b.to_ascii_lowercase())));
-            unicode_labels.push(at..unicode.len());
             start += label.len() + 1;
         }
         let own = unicode_labels.len();
