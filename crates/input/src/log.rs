@@ -404,18 +404,26 @@ struct LineCursor {
     json: bool,
     /// What the chunk's first line is before the chunk (a chunk that starts inside a line).
     first_kind: LineKind,
+    /// The first line end at or after `at` (`data.len()` when there is none), once looked
+    /// for: each is looked for once, however many times the cursor moves on its line.
+    next_end: Option<usize>,
 }
 
 impl LineCursor {
     fn advance(&mut self, data: &[u8], to: usize) {
-        if to <= self.at {
-            return;
-        }
-        for nl in memchr::memchr_iter(b'\n', &data[self.at..to]) {
+        while to > self.at {
+            let end = *self.next_end.get_or_insert_with(|| {
+                memchr::memchr(b'\n', &data[self.at..]).map_or(data.len(), |nl| self.at + nl)
+            });
+            if end >= to {
+                self.at = to;
+                return;
+            }
             self.line += 1;
-            self.line_start = self.at + nl + 1;
+            self.line_start = end + 1;
+            self.at = end + 1;
+            self.next_end = None;
         }
-        self.at = to;
     }
 
     /// What the line starting at `line_start` was before it.
