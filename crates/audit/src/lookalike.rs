@@ -201,10 +201,10 @@ pub struct Lookalikes {
     suffixes: Arc<Suffixes>,
     brands: Vec<Brand>,
     /// Folded label to the brands that have it.
-    exact: FxHashMap<u64, Vec<u32>>,
+    exact: BrandsByKey,
     /// A folded label (of [`MIN_TYPO`] characters or more) with one character deleted, to
     /// the brands it comes from.
-    deleted: FxHashMap<u64, Vec<u32>>,
+    deleted: BrandsByKey,
     /// The registrable domains of the protected and allowed domains: never flagged.
     exempt: FxHashSet<u64>,
     /// Registrable domains, and their labels run together with their suffixes without
@@ -237,6 +237,59 @@ pub struct Lookalikes {
     /// The gate of the embeddings: of the keys of `folded_first_words` and
     /// `folded_joined`, small enough to stay in cache while every word is looked up.
     word_gate: Box<[u64]>,
+}
+
+/// Keys to the brands that have them. Most keys have one, kept in the map itself; a key
+/// of several has them in `more`.
+#[derive(Debug, Default)]
+struct BrandsByKey {
+    /// A key's brand, or, with [`MANY`] set, the index of its brands in `more`.
+    one: FxHashMap<u64, u32>,
+    more: Vec<Vec<u32>>,
+}
+
+/// See [`BrandsByKey::one`].
+const MANY: u32 = 1 << 31;
+
+impl BrandsByKey {
+    fn reserve(&mut self, keys: usize) {
+        self.one.reserve(keys);
+    }
+
+    /// Adds `brand` to the brands of `key`, unless it is the last one added there.
+    fn add(&mut self, key: u64, brand: u32) {
+        use std::collections::hash_map::Entry;
+        match self.one.entry(key) {
+            Entry::Vacant(entry) => {
+                entry.insert(brand);
+            }
+            Entry::Occupied(mut entry) => {
+                let held = *entry.get();
+                if held & MANY != 0 {
+                    let brands = &mut self.more[(held & !MANY) as usize];
+                    if brands.last() != Some(&brand) {
+                        brands.push(brand);
+                    }
+                } else if held != brand {
+                    entry.insert(MANY | self.more.len() as u32);
+                    self.more.push(vec![held, brand]);
+                }
+            }
+        }
+    }
+
+    /// The brands of `key`, in the order they were added.
+    fn get(&self, key: u64) -> Option<&[u32]> {
+        let held = self.one.get(&key)?;
+        Some(match held & MANY {
+            0 => std::slice::from_ref(held),
+            _ => &self.more[(held & !MANY) as usize],
+        })
+    }
+
+    fn keys(&self) -> impl Iterator<Item = &u64> + Clone {
+        self.one.keys()
+    }
 }
 
 /// Bits of a gate ([`gate`]) per key, at the least: at most about two probes in a hundred
@@ -279,8 +332,8 @@ impl Lookalikes {
         let mut lookalikes = Lookalikes {
             suffixes,
             brands: Vec::new(),
-            exact: FxHashMap::default(),
-            deleted: FxHashMap::default(),
+            exact: BrandsByKey::default(),
+            deleted: BrandsByKey::default(),
             exempt: FxHashSet::default(),
             registrables: FxHashMap::default(),
             joined: FxHashMap::default(),
@@ -307,7 +360,8 @@ impl Lookalikes {
         let mut folded = Vec::new();
         let mut other = Vec::new();
         let mut deletions = Deletions::default();
-        let mut half_keys = Vec::with_capacity(12 * n);
+        // The forms whose halves go in `halves_gate`, made once their number is known.
+        let mut half_forms = 0;
         for domain in brands {
             let domain = domain.trim_end_matches('.');
             let Some(at) = lookalikes.suffixes.registrable_icann(domain) else {
@@ -351,45 +405,48 @@ impl Lookalikes {
                 .folded_joined
                 .entry(hash_chars(&other))
                 .or_insert(index);
-            lookalikes
-                .exact
-                .entry(hash_chars(&folded))
-                .or_default()
-                .push(index);
+            lookalikes.exact.add(hash_chars(&folded), index);
             // The typosquats are looked for on the label as written and as folded: `m`
             // folds to two characters, so `googlem` is one edit from `google` only as
             // written.
             let raw: Vec<char> = brand.label().chars().collect();
             if raw != folded {
-                let entry = lookalikes.exact.entry(hash_chars(&raw)).or_default();
-                entry.push(index);
+                lookalikes.exact.add(hash_chars(&raw), index);
             }
             if raw.len() >= MIN_TYPO {
-                // The halves of every label one edit from either form ([`halves`]).
-                for form in [&folded, &raw] {
-                    let m = form.len();
-                    for len in (m.max(2) - 1)..=m + 1 {
-                        let (head, tail) = halves(form, len);
-                        half_keys.extend([head, tail]);
-                    }
-                }
+                half_forms += if raw == folded { 1 } else { 2 };
             }
             for form in [&folded, &raw] {
                 if form.len() < MIN_TYPO {
                     continue;
                 }
                 for &key in &deletions.of(form)[1..] {
-                    let entry = lookalikes.deleted.entry(key).or_default();
-                    if entry.last() != Some(&index) {
-                        entry.push(index);
-                    }
+                    lookalikes.deleted.add(key, index);
                 }
             }
             lookalikes.brands.push(brand);
         }
         let typo_keys = lookalikes.exact.keys().chain(lookalikes.deleted.keys());
         lookalikes.typo_gate = gate(typo_keys);
-        lookalikes.halves_gate = gate(half_keys.iter());
+        // Three lengths a form, two halves a length.
+        lookalikes.halves_gate = empty_gate(6 * half_forms);
+        for brand in &lookalikes.brands {
+            let raw: Vec<char> = brand.label().chars().collect();
+            if raw.len() < MIN_TYPO {
+                continue;
+            }
+            fold(brand.label(), &mut folded);
+            // The halves of every label one edit from either form ([`halves`]).
+            let forms = if raw == folded { 1 } else { 2 };
+            for form in [&folded, &raw].into_iter().take(forms) {
+                let m = form.len();
+                for len in (m.max(2) - 1)..=m + 1 {
+                    let (head, tail) = halves(form, len);
+                    let_through(&mut lookalikes.halves_gate, head);
+                    let_through(&mut lookalikes.halves_gate, tail);
+                }
+            }
+        }
         let word_keys = lookalikes.folded_first_words.iter();
         lookalikes.word_gate = gate(word_keys.chain(lookalikes.folded_joined.keys()));
         for domain in exempt {
@@ -540,7 +597,10 @@ impl Lookalikes {
         let brand = self
             .first_brand(folded, |b| b.label() != label && b.suffix() == suffix)
             .or_else(|| self.first_brand(folded, |b| b.label() != label))?;
-        if self.exact[&hash_chars(folded)]
+        if self
+            .exact
+            .get(hash_chars(folded))
+            .unwrap_or_default()
             .iter()
             .any(|&b| self.brands[b as usize].label() == label)
         {
@@ -595,7 +655,7 @@ impl Lookalikes {
         let raw = &raw[..];
         // The first brand the label is a typosquat of, one under the name's own suffix
         // first.
-        let mut judge = |ours: &[char], brands: Option<&Vec<u32>>| -> Option<(Typo, usize)> {
+        let mut judge = |ours: &[char], brands: Option<&[u32]>| -> Option<(Typo, usize)> {
             let mut first = None;
             for &b in brands.into_iter().flatten() {
                 let brand = &self.brands[b as usize];
@@ -636,7 +696,7 @@ impl Lookalikes {
             // Omission: the label is a protected one with a character deleted.
             let whole = hashes[0];
             if self.may_hold(whole) {
-                best = best.or_else(|| judge(ours, self.deleted.get(&whole)));
+                best = best.or_else(|| judge(ours, self.deleted.get(whole)));
             }
             for &key in &hashes[1..] {
                 if best.is_some() {
@@ -647,8 +707,8 @@ impl Lookalikes {
                 }
                 // Insertion, repetition, addition, plural, hyphenation; then replacement,
                 // vowel swap, bit flip, transposition.
-                best = judge(ours, self.exact.get(&key))
-                    .or_else(|| judge(ours, self.deleted.get(&key)));
+                best =
+                    judge(ours, self.exact.get(key)).or_else(|| judge(ours, self.deleted.get(key)));
             }
             if best.is_some() || raw == folded {
                 break;
@@ -663,7 +723,7 @@ impl Lookalikes {
                     other.clear();
                     other.extend_from_slice(&raw[..i]);
                     other.extend_from_slice(&raw[i + 2..]);
-                    self.exact.get(&hash_chars(other))?.iter().find_map(|&b| {
+                    self.exact.get(hash_chars(other))?.iter().find_map(|&b| {
                         let brand = &self.brands[b as usize];
                         (brand.label().chars().eq(other.iter().copied()) && other.len() >= MIN_TYPO)
                             .then_some((Typo::Plural, b as usize))
@@ -928,7 +988,7 @@ impl Lookalikes {
     fn first_brand(&self, folded: &[char], keep: impl Fn(&Brand) -> bool) -> Option<&Brand> {
         let mut theirs = Vec::new();
         self.exact
-            .get(&hash_chars(folded))?
+            .get(hash_chars(folded))?
             .iter()
             .map(|&b| &self.brands[b as usize])
             .find(|b| {
@@ -993,15 +1053,23 @@ fn first_part(folded: &[char]) -> &[char] {
 /// A Bloom filter of `keys`, [`GATE_BITS_PER_KEY`] bits a key or more, two bits a key in
 /// one word ([`gate_bits`]).
 fn gate<'a>(keys: impl Iterator<Item = &'a u64> + Clone) -> Box<[u64]> {
-    let bits = (keys.clone().count() * GATE_BITS_PER_KEY)
-        .next_power_of_two()
-        .max(1 << 12);
-    let mut gate = vec![0u64; bits / 64].into_boxed_slice();
+    let mut gate = empty_gate(keys.clone().count());
     for &key in keys {
-        let (word, mask) = gate_bits(key, gate.len());
-        gate[word] |= mask;
+        let_through(&mut gate, key);
     }
     gate
+}
+
+/// A [`gate`] of no key yet, for `keys` keys.
+fn empty_gate(keys: usize) -> Box<[u64]> {
+    let bits = (keys * GATE_BITS_PER_KEY).next_power_of_two().max(1 << 12);
+    vec![0u64; bits / 64].into_boxed_slice()
+}
+
+/// Sets the bits of `key` in `gate`.
+fn let_through(gate: &mut [u64], key: u64) {
+    let (word, mask) = gate_bits(key, gate.len());
+    gate[word] |= mask;
 }
 
 /// Whether `gate` lets `key` through: it may be one of the keys it was made of.
