@@ -251,6 +251,16 @@ pub fn max_threads() -> usize {
     4 * cores()
 }
 
+/// Runs `work` with rayon's parallel work on `threads` threads (of a pool of its own):
+/// what a job does before its pipeline runs, such as reading a protected list, keeps to
+/// the job's bound. On the calling thread alone when no pool can be made.
+pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
+}
+
 /// The cores this process may run on (one when the system does not say).
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
@@ -1031,6 +1041,17 @@ impl<'a> LineCursor<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn work_before_the_pipeline_keeps_to_the_jobs_threads() {
+        for threads in [1, 3] {
+            let seen = on_threads(threads, || {
+                let (a, b) = rayon::join(rayon::current_num_threads, rayon::current_num_threads);
+                (a, b, rayon::current_thread_index().is_some())
+            });
+            assert_eq!(seen, (threads, threads, true), "{threads}");
+        }
+    }
 
     #[test]
     fn chunks_in_flight_are_four_per_running_worker_and_one_per_worker_beyond_the_cores() {

@@ -126,23 +126,30 @@ impl Homographs {
     pub fn with_suffixes(protected: Protected, suffixes: Suffixes, allowed: &Protected) -> Self {
         let suffixes = Arc::new(suffixes);
         let (builtin, own) = (false, true);
-        let lookalikes = Lookalikes::new(
-            protected
-                .domain_names_of(own)
-                .chain(protected.domain_names_of(builtin)),
-            Arc::clone(&suffixes),
-            allowed.domain_names(),
-        );
         let any_own = protected.domain_names_of(own).next().is_some();
-        let own_lookalikes = any_own.then(|| {
-            Lookalikes::new(
-                protected.domain_names_of(own),
-                suffixes,
-                protected
-                    .domain_names_of(builtin)
-                    .chain(allowed.domain_names()),
-            )
-        });
+        // The two sets of tables are made side by side.
+        let (lookalikes, own_lookalikes) = rayon::join(
+            || {
+                Lookalikes::new(
+                    protected
+                        .domain_names_of(own)
+                        .chain(protected.domain_names_of(builtin)),
+                    Arc::clone(&suffixes),
+                    allowed.domain_names(),
+                )
+            },
+            || {
+                any_own.then(|| {
+                    Lookalikes::new(
+                        protected.domain_names_of(own),
+                        Arc::clone(&suffixes),
+                        protected
+                            .domain_names_of(builtin)
+                            .chain(allowed.domain_names()),
+                    )
+                })
+            },
+        );
         Homographs {
             protected,
             lookalikes,

@@ -167,7 +167,7 @@ fn run_job(mode: Mode, args: &JobArgs) -> Result<Done, Fatal> {
     } else {
         args.threads
     };
-    let homographs = Arc::new(homographs(args)?);
+    let homographs = Arc::new(pipeline::on_threads(threads, || homographs(args))?);
     let options = Options {
         mode,
         profile: Profile::default(),
