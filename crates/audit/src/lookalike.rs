@@ -1264,7 +1264,10 @@ fn fold_chars(label: &str, out: &mut Vec<char>, ascii_only: bool) -> Option<bool
             if ascii_only && !fold.ascii {
                 return None;
             }
-            out.extend_from_slice(folded);
+            match folded {
+                [one] => out.push(*one),
+                _ => out.extend_from_slice(folded),
+            }
             marks |= fold.marks;
         }
         Some(marks)
@@ -1282,6 +1285,9 @@ thread_local! {
 #[derive(Default)]
 struct CharFolds {
     at: FxHashMap<char, CharFold>,
+    /// Those of the characters under [`CharFolds::LOW`] (Latin, Greek, Cyrillic, Hebrew,
+    /// Arabic and the others of one or two bytes in UTF-8), by code point, once met.
+    low: Vec<Option<CharFold>>,
     chars: Vec<char>,
 }
 
@@ -1300,10 +1306,24 @@ impl CharFolds {
     /// Past this many characters kept, the folds start again (memory stays bounded).
     const MOST: usize = 1 << 14;
 
+    /// The code points whose folds are found by index, not hashed.
+    const LOW: usize = 0x800;
+
     fn of(&mut self, c: char, table: &[([char; 4], u8); 128]) -> (&[char], CharFold) {
-        let fold = match self.at.get(&c) {
-            Some(&fold) => fold,
-            None => self.insert(c, table),
+        let cp = c as usize;
+        let fold = if cp < CharFolds::LOW {
+            if self.low.is_empty() {
+                self.low = vec![None; CharFolds::LOW];
+            }
+            match self.low[cp] {
+                Some(fold) => fold,
+                None => self.insert(c, table),
+            }
+        } else {
+            match self.at.get(&c) {
+                Some(&fold) => fold,
+                None => self.insert(c, table),
+            }
         };
         let start = fold.start as usize;
         (&self.chars[start..start + usize::from(fold.len)], fold)
@@ -1314,6 +1334,7 @@ impl CharFolds {
     fn insert(&mut self, c: char, table: &[([char; 4], u8); 128]) -> CharFold {
         if self.at.len() >= CharFolds::MOST {
             self.at.clear();
+            self.low.fill(None);
             self.chars.clear();
         }
         let start = self.chars.len();
@@ -1346,7 +1367,12 @@ impl CharFolds {
             marks,
             ascii: all_ascii(&self.chars[start..]),
         };
-        self.at.insert(c, fold);
+        match self.low.get_mut(c as usize) {
+            Some(slot) => *slot = Some(fold),
+            None => {
+                self.at.insert(c, fold);
+            }
+        }
         fold
     }
 }
