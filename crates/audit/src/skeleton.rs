@@ -543,22 +543,12 @@ pub(super) fn embedded_candidates<'v, T>(
 
 /// Where the first character of `text` that [`hides`] is.
 pub(super) fn first_hiding(text: &str) -> Option<usize> {
-    // ASCII hides nothing: its bytes are passed over one by one, and only the characters
-    // outside it are decoded.
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at].is_ascii() {
-            at += 1;
-            continue;
-        }
-        let c = text[at..].chars().next()?;
-        if chars::known_hides(c) {
-            return Some(at);
-        }
-        at += c.len_utf8();
-    }
-    None
+    // ASCII hides nothing: the characters are read from the first that is not ASCII.
+    let start = text.bytes().position(|b| !b.is_ascii())?;
+    text[start..]
+        .char_indices()
+        .find(|&(_, c)| !c.is_ascii() && chars::known_hides(c))
+        .map(|(at, _)| start + at)
 }
 
 /// Whether IDNA2003 and IDNA2008 treat `c` differently (C04).
