@@ -253,7 +253,8 @@ pub fn max_threads() -> usize {
 
 /// Runs `work` with rayon's parallel work on `threads` threads (of a pool of its own):
 /// what a job does before its pipeline runs, such as reading a protected list, keeps to
-/// the job's bound. On the calling thread alone when no pool can be made.
+/// the job's bound. When no pool can be made, `work` runs on the calling thread and its
+/// parallel parts on rayon's global pool.
 pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool.install(work),
