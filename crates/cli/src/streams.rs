@@ -38,11 +38,13 @@ impl StdStream {
         }
     }
 
-    /// A writer into the stream, locked for the job.
+    /// A writer into the stream, locked for the job, that passes each line on as soon as it
+    /// is whole: standard error is unbuffered, and a finding written there piece by piece
+    /// would cost a system call a piece.
     pub(super) fn writer(self) -> Box<dyn Write> {
         match self {
             StdStream::Stdout => Box::new(io::stdout().lock()),
-            StdStream::Stderr => Box::new(io::stderr().lock()),
+            StdStream::Stderr => Box::new(io::LineWriter::new(io::stderr().lock())),
         }
     }
 }

@@ -153,13 +153,28 @@ impl Scanner for LogScanner {
         // reads it.
         let mut left_to_next = None;
         let decoding = matches!(rewriter.mode(), Mode::Decode { .. });
-        while let Some(anchor) = anchors.next(data, pos) {
+        loop {
+            let plain = match anchors.dots {
+                true => plain_dot(data, pos, len, floor, &mut anchors),
+                false => None,
+            };
+            let (anchor, run) = match plain {
+                Some((anchor, run)) => (anchor, Some(run)),
+                None => match anchors.next(data, pos) {
+                    Some(anchor) => (anchor, None),
+                    None => break,
+                },
+            };
             if anchor.start >= len && memchr::memchr(b'\n', &data[len..anchor.start]).is_some() {
                 break;
             }
             lines.advance(data, anchor.start.min(len));
             let json = lines.is_json(data);
-            let (range, syntax) = match grow(data, anchor, floor, json, state.before, &mut cursor) {
+            let found = match run {
+                Some(run) => judge_run(data, run, RunFlags::default(), anchor, floor, state.before),
+                None => grow(data, anchor, floor, json, state.before, &mut cursor),
+            };
+            let (range, syntax) = match found {
                 Found::Skip(run, next) => {
                     if run >= len {
                         left_to_next = Some(anchor.start);
@@ -499,25 +514,44 @@ impl Anchors {
         }
     }
 
+    /// Where the searches for `--`, non-ASCII bytes and backslashes next hit at or after
+    /// `pos`, each searched again only when its last hit is behind.
+    fn search_others(&mut self, data: &[u8], pos: usize) {
+        let stale = |next: Option<usize>| next.is_none_or(|at| at < pos);
+        if stale(self.next_dash) {
+            self.next_dash = Some(
+                self.dashes
+                    .find(&data[pos..])
+                    .map_or(usize::MAX, |at| pos + at),
+            );
+        }
+        if stale(self.next_high) {
+            self.next_high = Some(find_non_ascii(data, pos));
+        }
+        if stale(self.next_backslash) {
+            self.next_backslash =
+                Some(memchr::memchr(b'\\', &data[pos..]).map_or(usize::MAX, |at| pos + at));
+        }
+    }
+
+    /// Where the first anchor other than a dot may start at or after `pos`: the bytes up
+    /// to there hold no `--`, no byte over 0x7F and no backslash.
+    fn others_from(&mut self, data: &[u8], pos: usize) -> usize {
+        self.search_others(data, pos);
+        let hit = |next: Option<usize>| next.unwrap_or(usize::MAX);
+        // An ACE prefix starts two bytes before its `--`.
+        hit(self.next_dash)
+            .saturating_sub(2)
+            .min(hit(self.next_high))
+            .min(hit(self.next_backslash))
+    }
+
     /// The first anchor that starts at or after `from`.
     fn next(&mut self, data: &[u8], from: usize) -> Option<Anchor> {
         let mut pos = from;
         loop {
+            self.search_others(data, pos);
             let stale = |next: Option<usize>| next.is_none_or(|at| at < pos);
-            if stale(self.next_dash) {
-                self.next_dash = Some(
-                    self.dashes
-                        .find(&data[pos..])
-                        .map_or(usize::MAX, |at| pos + at),
-                );
-            }
-            if stale(self.next_high) {
-                self.next_high = Some(find_non_ascii(data, pos));
-            }
-            if stale(self.next_backslash) {
-                self.next_backslash =
-                    Some(memchr::memchr(b'\\', &data[pos..]).map_or(usize::MAX, |at| pos + at));
-            }
             if self.dots && stale(self.next_dot) {
                 self.next_dot =
                     Some(memchr::memchr(b'.', &data[pos..]).map_or(usize::MAX, |at| pos + at));
@@ -870,6 +904,41 @@ fn run_holding(
     found
 }
 
+/// The first dot at or after `pos`, when it comes before every other anchor and before
+/// `len` and stands in a run of plain name bytes (letters, digits, `-`, `_`, `*`, `.`)
+/// between bytes that end every name (or `floor`): that dot's anchor and that run, which is
+/// the run [`run_holding`] reads there, found without it.
+fn plain_dot(
+    data: &[u8],
+    pos: usize,
+    len: usize,
+    floor: usize,
+    anchors: &mut Anchors,
+) -> Option<(Anchor, std::ops::Range<usize>)> {
+    let limit = anchors.others_from(data, pos).min(len);
+    let at = pos + memchr::memchr(b'.', data.get(pos..limit)?)?;
+    let class = |at: usize| NAME_BYTES[usize::from(data[at])];
+    let mut start = at;
+    while start > floor && class(start - 1) == PLAIN {
+        start -= 1;
+    }
+    let mut end = at + 1;
+    while end < data.len() && class(end) == PLAIN {
+        end += 1;
+    }
+    let bounded = |at: usize, edge: bool| edge || class(at) == 0;
+    if !bounded(start.wrapping_sub(1), start == floor) || !bounded(end, end == data.len()) {
+        return None;
+    }
+    let anchor = Anchor {
+        start: at,
+        len: 1,
+        raw: false,
+        dot: true,
+    };
+    Some((anchor, start..end))
+}
+
 /// The name around `anchor`, not reaching left of `floor`.
 /// `before`: the two bytes before `data` on its line (line ends when it starts a line).
 fn grow(
@@ -880,15 +949,29 @@ fn grow(
     before: [u8; 2],
     cursor: &mut RunCursor,
 ) -> Found {
+    let at = anchor.start;
+    let Some((run, flags)) = run_holding(data, at, floor, json, cursor) else {
+        return Found::Skip(at, at + anchor.len.max(step(data, at)));
+    };
+    judge_run(data, run, flags, anchor, floor, before)
+}
+
+/// The name in the run of name characters `run` (with what reading it met) that holds
+/// `anchor`, not reaching left of `floor`.
+fn judge_run(
+    data: &[u8],
+    run: std::ops::Range<usize>,
+    flags: RunFlags,
+    anchor: Anchor,
+    floor: usize,
+    before: [u8; 2],
+) -> Found {
     let Anchor {
         start: anchor,
-        len: anchor_len,
         raw,
         dot,
+        ..
     } = anchor;
-    let Some((run, flags)) = run_holding(data, anchor, floor, json, cursor) else {
-        return Found::Skip(anchor, anchor + anchor_len.max(step(data, anchor)));
-    };
     let std::ops::Range { mut start, end } = run;
     if end - start > MAX_NAME_RUN {
         return Found::Long(start..end);
@@ -1671,5 +1754,62 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_plain_dot_is_the_next_anchor_and_its_run_the_run_read_there() {
+        // Bytes of plain names, bytes that end runs, and bytes that start or continue one
+        // in another syntax (escapes, characters outside ASCII, ACE prefixes, `(`, `@`).
+        let pieces: [&[u8]; 16] = [
+            b"a",
+            b"7",
+            b".",
+            b"-",
+            b"--",
+            b"xn--",
+            b"\\",
+            b"\\046",
+            b"\xc3\xa9",
+            b"\xff",
+            b" ",
+            b",",
+            b"(",
+            b")",
+            b"@",
+            b"/",
+        ];
+        let mut seed = 11u64;
+        let mut next = move |below: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % below
+        };
+        let mut taken = 0;
+        for _ in 0..2000 {
+            let data: Vec<u8> = (0..next(30))
+                .flat_map(|_| pieces[next(pieces.len())].iter().copied())
+                .collect();
+            let json = next(2) == 0;
+            let len = next(data.len() + 1);
+            let mut anchors = Anchors::with_dots();
+            let mut pos = 0;
+            while pos < len {
+                let floor = next(pos + 1);
+                if let Some((anchor, run)) = plain_dot(&data, pos, len, floor, &mut anchors) {
+                    taken += 1;
+                    let general = Anchors::with_dots().next(&data, pos).map(|a| a.start);
+                    assert_eq!(general, Some(anchor.start), "{data:?} from {pos}");
+                    let read =
+                        run_holding(&data, anchor.start, floor, json, &mut RunCursor::default());
+                    let (range, flags) = read.expect("a run holds the dot");
+                    assert_eq!(range, run, "{data:?} at {}, floor {floor}", anchor.start);
+                    assert!(!flags.hex && !flags.doubled);
+                }
+                pos += 1 + next(4);
+            }
+        }
+        // The property holds of dots it takes, and it takes some.
+        assert!(taken > 300, "{taken}");
     }
 }
