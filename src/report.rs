@@ -90,6 +90,9 @@ pub struct ReportWriter<W: Write> {
     notes: Vec<String>,
     /// The notes taken past [`MAX_NOTES`], counted only.
     notes_left_out: u64,
+    /// A text or JSON Lines finding made whole before it is written, so that a line
+    /// writer (standard error's) passes it on in one write.
+    line: Vec<u8>,
 }
 
 /// The notes a [`ReportWriter`] keeps as a [`Sink`]; past them, it counts them only.
@@ -111,6 +114,7 @@ impl<W: Write> ReportWriter<W> {
             html: (format == Format::Html).then(Box::default),
             notes: Vec::new(),
             notes_left_out: 0,
+            line: Vec::new(),
         }
     }
 
@@ -204,10 +208,12 @@ impl<W: Write> ReportWriter<W> {
             self.written += 1;
             return Ok(());
         }
+        let line = &mut self.line;
+        line.clear();
         match self.format {
-            Format::Text if self.color => write_colored_finding(&mut self.out, finding)?,
+            Format::Text if self.color => write_colored_finding(line, finding)?,
             Format::Text => writeln!(
-                self.out,
+                line,
                 "{}:{}:{}: {}: {}: {}",
                 escape_controls(&finding.file),
                 finding.line,
@@ -221,7 +227,7 @@ impl<W: Write> ReportWriter<W> {
                     kind_of_record: "finding",
                     finding,
                 };
-                write_json(&mut self.out, &record)?;
+                write_json(line, &record)?;
             }
             Format::Csv => {
                 if !self.csv_header_done {
@@ -277,6 +283,7 @@ impl<W: Write> ReportWriter<W> {
                 }
             }
         }
+        self.out.write_all(&self.line)?;
         self.written += 1;
         Ok(())
     }
