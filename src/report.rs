@@ -771,6 +771,44 @@ mod tests {
         );
     }
 
+    /// The writes a writer was given, each as it came.
+    #[derive(Default)]
+    struct Writes(Vec<Vec<u8>>);
+
+    impl Write for Writes {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.push(buf.to_vec());
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_text_or_json_lines_finding_comes_in_one_write_of_a_whole_line() {
+        // A line writer (standard error's) passes a line written in one piece on in one
+        // system call, and one written in pieces in more.
+        for format in [Format::Text, Format::Jsonl] {
+            for color in [false, true] {
+                let mut writes = Writes::default();
+                let mut w = ReportWriter::new(format, &mut writes).with_color(color);
+                w.write(&sample()).unwrap();
+                w.write(&sample()).unwrap();
+                assert_eq!(writes.0.len(), 2, "{format:?}, colour {color}");
+                for line in &writes.0 {
+                    let text = String::from_utf8_lossy(line);
+                    assert_eq!(text.matches('\n').count(), 1, "{text:?}");
+                    assert!(
+                        text.ends_with('\n') && text.contains("xn--a-ecp"),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_silenced_writer_counts_findings_and_writes_nothing() {
         for format in [Format::Text, Format::Jsonl, Format::Csv, Format::Html] {
