@@ -13,6 +13,7 @@ use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
+use idnscope_bytes::swar::has_pair;
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use unicode_normalization::char::is_combining_mark;
 
@@ -121,7 +122,7 @@ impl Suffixes {
     }
 
     fn find(&self, name: &str, private: bool) -> Option<Registrable> {
-        let empty_label = name.as_bytes().windows(2).any(|pair| pair == b"..");
+        let empty_label = has_pair(name.as_bytes(), b'.');
         if name.is_empty() || name.starts_with('.') || name.ends_with('.') || empty_label {
             return None;
         }

@@ -45,6 +45,32 @@ pub fn ascii_upper(word: u64) -> u64 {
     word ^ (lower >> 2)
 }
 
+/// Whether two bytes in a row of `bytes` are `byte` (`..` in a name), a word at a time.
+pub fn has_pair(bytes: &[u8], byte: u8) -> bool {
+    let mut at = 0;
+    // The words overlap by a byte, so that a pair across two of them is inside one.
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let flags = bytes_equal(u64::from_le_bytes(chunk.try_into().expect("8 bytes")), byte);
+        if flags & (flags >> 8) != 0 {
+            return true;
+        }
+        at += 7;
+    }
+    bytes[at..].windows(2).any(|pair| pair == [byte, byte])
+}
+
+/// Whether `bytes` holds `byte` or a byte over 0x7F, a word at a time.
+pub fn has_byte_or_over_ascii(bytes: &[u8], byte: u8) -> bool {
+    let mut words = bytes.chunks_exact(8);
+    for chunk in words.by_ref() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        if (word & HIGH) | bytes_equal(word, byte) != 0 {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| b == byte || b > 0x7F)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +99,34 @@ mod tests {
                     assert_eq!(first & equal, equal, "{bytes:?}");
                     let upper = bytes.map(|x| x.to_ascii_uppercase());
                     assert_eq!(ascii_upper(word), u64::from_le_bytes(upper), "{bytes:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_and_bytes_found_word_wise_are_those_found_byte_by_byte() {
+        // Every string of dots and letters up to sixteen bytes long: each pair stands at
+        // every place in a word and across two.
+        for len in 0..=16u32 {
+            for n in 0..1usize << len {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|i| if n >> i & 1 == 1 { b'.' } else { b'a' })
+                    .collect();
+                let pair = bytes.windows(2).any(|w| w == b"..");
+                assert_eq!(has_pair(&bytes, b'.'), pair, "{bytes:?}");
+            }
+        }
+        // One byte of note, or none, at every place of a run of letters.
+        for len in 0..=20 {
+            for at in 0..=len {
+                for b in [b'\\', 0x80, 0xC3, 0xFF, 0x7F, b'.'] {
+                    let mut bytes = vec![b'a'; len];
+                    if at < len {
+                        bytes[at] = b;
+                    }
+                    let any = bytes.iter().any(|&b| b == b'\\' || b > 0x7F);
+                    assert_eq!(has_byte_or_over_ascii(&bytes, b'\\'), any, "{bytes:?}");
                 }
             }
         }

@@ -31,6 +31,7 @@
 //! it ended, knowing what the line is (JSON or not), the two bytes before the cut, and
 //! whether it is inside a run of more than [`MAX_NAME_RUN`] name characters ([`Carry`]).
 
+use idnscope_bytes::swar::{has_byte_or_over_ascii, has_pair};
 use memchr::memmem;
 
 use crate::finding::{Seen, Verdict};
@@ -995,7 +996,7 @@ fn judge_run(
         None => before[2 + start - back],
     };
     let url_path = byte_before(1) == b'/' && byte_before(2) != b'/';
-    let empty_label = text.windows(2).any(|pair| pair == b"..");
+    let empty_label = has_pair(text, b'.');
     // One word of non-ASCII text is not taken for a name.
     let one_label = raw
         && !text
@@ -1007,8 +1008,7 @@ fn judge_run(
     if dot && !looks_like_a_name(text) {
         // No name in ASCII (an address, a number, a file name with no suffix in letters);
         // another anchor in the run may still make it a name.
-        let other_anchor = text.windows(2).any(|pair| pair == b"--")
-            || text.iter().any(|&b| b == b'\\' || b >= 0x80);
+        let other_anchor = has_pair(text, b'-') || has_byte_or_over_ascii(text, b'\\');
         return if other_anchor {
             Found::Skip(anchor, anchor + 1)
         } else {

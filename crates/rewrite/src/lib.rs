@@ -25,6 +25,7 @@ use crate::name::{
 use crate::reason::Reason;
 use crate::uts46::{Facts, Profile};
 use idnscope_audit::{self as audit, Homographs};
+use idnscope_bytes::swar::has_pair;
 use idnscope_names::{finding, label, name, reason, slots, uts46};
 
 use crate::slots::Slots;
@@ -306,7 +307,7 @@ impl NameRewriter {
             && (name.len() > MAX_LABEL_OCTETS
                 || name.len() + 1 + origin > MAX_NAME_OCTETS
                 || (name.first() == Some(&b'.') && name.len() > 1)
-                || name.windows(2).any(|pair| pair == b".."))
+                || has_pair(name, b'.'))
     }
 
     /// The shortest name that [`NameRewriter::may_be_invalid_name`] may find no DNS name
