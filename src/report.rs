@@ -208,26 +208,12 @@ impl<W: Write> ReportWriter<W> {
             self.written += 1;
             return Ok(());
         }
-        let line = &mut self.line;
-        line.clear();
         match self.format {
-            Format::Text if self.color => write_colored_finding(line, finding)?,
-            Format::Text => writeln!(
-                line,
-                "{}:{}:{}: {}: {}: {}",
-                escape_controls(&finding.file),
-                finding.line,
-                finding.column,
-                finding.verdict.kind,
-                escape_controls(&finding.label),
-                escape_controls(&finding.verdict.message)
-            )?,
-            Format::Jsonl => {
-                let record = JsonFinding {
-                    kind_of_record: "finding",
-                    finding,
-                };
-                write_json(line, &record)?;
+            Format::Text | Format::Jsonl => {
+                self.line.clear();
+                let json = self.format == Format::Jsonl;
+                finding_line(json, self.color, finding, &mut self.line)?;
+                self.out.write_all(&self.line)?;
             }
             Format::Csv => {
                 if !self.csv_header_done {
@@ -283,7 +269,6 @@ impl<W: Write> ReportWriter<W> {
                 }
             }
         }
-        self.out.write_all(&self.line)?;
         self.written += 1;
         Ok(())
     }
@@ -681,6 +666,31 @@ impl<W: Write> Sink for ReportWriter<W> {
     fn flush(&mut self) -> io::Result<()> {
         ReportWriter::flush(self)
     }
+}
+
+/// A finding as one line put in `line`: a JSON Lines record with `json`, else text,
+/// coloured with `color`.
+fn finding_line(json: bool, color: bool, finding: &Finding, line: &mut Vec<u8>) -> io::Result<()> {
+    if json {
+        let record = JsonFinding {
+            kind_of_record: "finding",
+            finding,
+        };
+        return write_json(line, &record);
+    }
+    if color {
+        return write_colored_finding(line, finding);
+    }
+    writeln!(
+        line,
+        "{}:{}:{}: {}: {}: {}",
+        escape_controls(&finding.file),
+        finding.line,
+        finding.column,
+        finding.verdict.kind,
+        escape_controls(&finding.label),
+        escape_controls(&finding.verdict.message)
+    )
 }
 
 /// Writes `value` as one JSON line, every control character escaped.

@@ -1704,6 +1704,24 @@ mod tests {
         }
     }
 
+    /// Numbers below the one asked for, from a linear congruential generator started at
+    /// `seed`: the same bytes on every run.
+    fn seeded(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |below| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % below
+        }
+    }
+
+    /// Fewer than `most` of `pieces`, picked by `next`, one after the other.
+    fn pieced(pieces: &[&[u8]], most: usize, next: &mut impl FnMut(usize) -> usize) -> Vec<u8> {
+        (0..next(most))
+            .flat_map(|_| pieces[next(pieces.len())].iter().copied())
+            .collect()
+    }
+
     #[test]
     fn runs_read_with_a_cursor_are_those_read_afresh() {
         // Bytes that end runs, start them, or sit inside one (escapes, characters outside
@@ -1724,17 +1742,9 @@ mod tests {
             b"(",
             b"\xd0\xb0",
         ];
-        let mut seed = 7u64;
-        let mut next = move |below: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % below
-        };
+        let mut next = seeded(7);
         for _ in 0..300 {
-            let data: Vec<u8> = (0..next(40))
-                .flat_map(|_| pieces[next(pieces.len())].iter().copied())
-                .collect();
+            let data = pieced(&pieces, 40, &mut next);
             let json = next(2) == 0;
             let mut cursor = RunCursor::default();
             let mut floor = 0;
@@ -1778,18 +1788,10 @@ mod tests {
             b"@",
             b"/",
         ];
-        let mut seed = 11u64;
-        let mut next = move |below: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % below
-        };
+        let mut next = seeded(11);
         let mut taken = 0;
         for _ in 0..2000 {
-            let data: Vec<u8> = (0..next(30))
-                .flat_map(|_| pieces[next(pieces.len())].iter().copied())
-                .collect();
+            let data = pieced(&pieces, 30, &mut next);
             let json = next(2) == 0;
             let len = next(data.len() + 1);
             let mut anchors = Anchors::with_dots();
