@@ -70,15 +70,14 @@ mod ansi {
     pub const RESET: &str = "\x1b[0m";
 }
 
-/// Writes one text finding, `FILE:LINE:COLUMN: KIND: LABEL: MESSAGE`, coloured for a
-/// terminal: the same text as the plain form (control characters from the input escaped)
-/// with ANSI colour escapes around the path, the line and column, the kind (bold, one
-/// colour per kind) and the label.
-pub fn write_colored_finding<W: io::Write + ?Sized>(
+/// Writes one text finding, `FILE:LINE:COLUMN: KIND: LABEL: MESSAGE` (control characters
+/// from the input escaped); with `color`, coloured for a terminal: ANSI colour escapes
+/// around the path, the line and column, the kind (bold, one colour per kind) and the label.
+pub fn write_text_finding<W: io::Write + ?Sized>(
     out: &mut W,
     finding: &Finding,
+    color: bool,
 ) -> io::Result<()> {
-    use ansi::{LABEL, NUMBER, PATH, RESET};
     let kind = match finding.verdict.kind {
         Kind::InvalidAce => "\x1b[1;31m",
         Kind::LegacyRace => "\x1b[1;35m",
@@ -86,9 +85,13 @@ pub fn write_colored_finding<W: io::Write + ?Sized>(
         Kind::EncodeError => "\x1b[1;34m",
         Kind::InvalidName => "\x1b[1;36m",
     };
+    let (path, number, kind, label, reset) = match color {
+        true => (ansi::PATH, ansi::NUMBER, kind, ansi::LABEL, ansi::RESET),
+        false => ("", "", "", "", ""),
+    };
     writeln!(
         out,
-        "{PATH}{}{RESET}:{NUMBER}{}{RESET}:{NUMBER}{}{RESET}: {kind}{}{RESET}: {LABEL}{}{RESET}: {}",
+        "{path}{}{reset}:{number}{}{reset}:{number}{}{reset}: {kind}{}{reset}: {label}{}{reset}: {}",
         escape_controls(&finding.file),
         finding.line,
         finding.column,
@@ -156,7 +159,7 @@ mod tests {
         writer.write(&finding).unwrap();
         writer.finish(None).unwrap();
         let mut colored = Vec::new();
-        write_colored_finding(&mut colored, &finding).unwrap();
+        write_text_finding(&mut colored, &finding, true).unwrap();
         let colored = String::from_utf8(colored).unwrap();
         assert!(colored.starts_with("\x1b[35min\\u{1b}.txt\x1b[0m:\x1b[32m12\x1b[0m:"));
         assert!(colored.contains("\x1b[1;31mxn--pple-43d\x1b[0m"));

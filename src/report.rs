@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::display::{escape_controls, write_colored_finding};
+use crate::display::{escape_controls, write_text_finding};
 use crate::finding::{DnsSite, Finding, Seen};
 use crate::groups::{Group, GroupBy, Grouped};
 use crate::html_report::HtmlReport;
@@ -126,7 +126,7 @@ impl<W: Write> ReportWriter<W> {
     }
 
     /// With `color`, text findings are coloured with ANSI escapes for a terminal, as
-    /// ripgrep colours its matches (see [`write_colored_finding`]); other formats ignore it.
+    /// ripgrep colours its matches (see [`write_text_finding`]); other formats ignore it.
     pub fn with_color(mut self, color: bool) -> Self {
         self.color = color;
         self
@@ -678,19 +678,7 @@ fn finding_line(json: bool, color: bool, finding: &Finding, line: &mut Vec<u8>) 
         };
         return write_json(line, &record);
     }
-    if color {
-        return write_colored_finding(line, finding);
-    }
-    writeln!(
-        line,
-        "{}:{}:{}: {}: {}: {}",
-        escape_controls(&finding.file),
-        finding.line,
-        finding.column,
-        finding.verdict.kind,
-        escape_controls(&finding.label),
-        escape_controls(&finding.verdict.message)
-    )
+    write_text_finding(line, finding, color)
 }
 
 /// Writes `value` as one JSON line, every control character escaped.
