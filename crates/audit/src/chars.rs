@@ -10,6 +10,7 @@
 //! only: "clean" is a proof, "not clean" sends the label to the full checks, which stay the
 //! reference.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use unicode_normalization::char::{canonical_combining_class, is_combining_mark};
@@ -104,8 +105,14 @@ const NOTHING: u32 = Script::Unknown as u32;
 /// The most [`SIMPLE_MARK`]s in a row on one base that the pass follows.
 const MARK_RUN: usize = 4;
 
-/// The facts of the BMP, in blocks of 256 characters computed on first use.
-static FACTS: [OnceLock<[u32; 256]>; 256] = [const { OnceLock::new() }; 256];
+/// The facts of the BMP, each worked out on the first use of its character and kept with
+/// [`KNOWN`] set (0: not yet). A label meets few characters of a block, and a character's
+/// facts cost some thousand instructions: a block's at a time cost more than the labels
+/// of a whole zone that needed them. Threads that race on a character store the same word.
+static FACTS: [AtomicU64; 0x1_0000] = [const { AtomicU64::new(0) }; 0x1_0000];
+
+/// Set in a word of [`FACTS`] whose facts are known.
+const KNOWN: u64 = 1 << 32;
 
 /// Whether every check of [`check_label`](super::labels::check_label) passes on `label`
 /// under the TLD `tld`, when one pass over the facts of its characters can tell; `false`
@@ -241,14 +248,16 @@ pub(super) fn cached_is_cjk(c: char) -> bool {
     facts(c).map_or_else(|| is_cjk(c), |w| w & CJK != 0)
 }
 
-/// [`hides`] of `c`: from its cached facts when the label checks have worked out those of
-/// its block, else from the predicate (the name checks meet characters that the label
-/// checks never need, and a block's facts cost more than the predicate).
+/// [`hides`] of `c`: from its cached facts when the label checks have worked them out,
+/// else from the predicate (the name checks meet characters that the label checks never
+/// need, and a character's facts cost more than the predicate).
 pub(super) fn known_hides(c: char) -> bool {
-    let cp = u32::from(c);
-    match FACTS.get((cp >> 8) as usize).and_then(OnceLock::get) {
-        Some(block) => block[(cp & 0xFF) as usize] & HIDES != 0,
-        None => hides(c),
+    match FACTS
+        .get(u32::from(c) as usize)
+        .map(|w| w.load(Ordering::Relaxed))
+    {
+        Some(w) if w & KNOWN != 0 => w as u32 & HIDES != 0,
+        _ => hides(c),
     }
 }
 
@@ -279,16 +288,14 @@ fn facts(c: char) -> Option<u32> {
     if cp > 0xFFFF {
         return None;
     }
-    let block = FACTS[(cp >> 8) as usize].get_or_init(|| {
-        let mut table = [BAIL; 256];
-        for (low, slot) in table.iter_mut().enumerate() {
-            if let Some(c) = char::from_u32((cp & !0xFF) | low as u32) {
-                *slot = compute(c);
-            }
-        }
-        table
-    });
-    Some(block[(cp & 0xFF) as usize])
+    let slot = &FACTS[cp as usize];
+    let known = slot.load(Ordering::Relaxed);
+    if known & KNOWN != 0 {
+        return Some(known as u32);
+    }
+    let w = compute(c);
+    slot.store(u64::from(w) | KNOWN, Ordering::Relaxed);
+    Some(w)
 }
 
 /// The facts of one character, from the predicates of the full checks.
