@@ -1,9 +1,8 @@
-//! The per-code-point class cache of the Basic Multilingual Plane: blocks of 256 classes
-//! made on first use, equal blocks shared. All of the module's `unsafe` is here.
+//! The per-code-point class cache of the Basic Multilingual Plane: each class computed on
+//! its first use.
 
 use std::iter;
-use std::ptr;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicU16, Ordering};
 
 use icu_normalizer::properties::CanonicalCombiningClassMapBorrowed;
 use icu_properties::props::BidiClass;
@@ -13,15 +12,17 @@ use super::properties::{
     REPLACEMENT, UTS46_VALID, ZWJ, ZWNJ,
 };
 
-/// Per-code-point facts of the Basic Multilingual Plane, cached in blocks of 256 computed
-/// on first use, so that a label in a common script is judged by table look-ups alone.
-/// Bits: the `CLASS_` constants. Most say what one character is enough to make of a whole
-/// label (not plain, not ASCII, holding a bidi group...), so that the OR of a label's
-/// classes says it of the label; [`CLASS_MARK`] counts only first, [`CLASS_REORDERABLE`]
-/// only in two neighbours, and [`CLASS_SECOND`] asks to look at the character before.
-/// Each entry is null until its block is made (see [`make_class_block`]): a look-up is one
-/// load and a test, where a `OnceLock` per block took about twice the instructions.
-static CLASSES: [AtomicPtr<[u16; 256]>; 256] = [const { AtomicPtr::new(ptr::null_mut()) }; 256];
+/// Per-code-point facts of the Basic Multilingual Plane, each computed on its first use,
+/// so that a label in a common script is judged by table look-ups alone. Bits: the
+/// `CLASS_` constants. Most say what one character is enough to make of a whole label (not
+/// plain, not ASCII, holding a bidi group...), so that the OR of a label's classes says it
+/// of the label; [`CLASS_MARK`] counts only first, [`CLASS_REORDERABLE`] only in two
+/// neighbours, and [`CLASS_SECOND`] asks to look at the character before. An entry is 0
+/// until its class is computed: a class is never 0, as it holds its bidi group's bit. A
+/// label meets few characters of a block of the BMP, and a class costs a thousand
+/// instructions or so to compute: computing each on its first use costs less than whole
+/// blocks.
+static CLASSES: [AtomicU16; 0x1_0000] = [const { AtomicU16::new(0) }; 0x1_0000];
 
 /// Not plain. Plain is: UTS #46 status valid, unchanged by NFC alone, never the second
 /// character of a canonical composition, not a conjoining Hangul jamo, not a joiner; a
@@ -120,59 +121,29 @@ pub(super) fn cached_class(c: char) -> Option<u16> {
     if cp > 0xFFFF {
         return None;
     }
-    Some(class_block(cp)[(cp & 0xFF) as usize])
+    Some(cached(cp))
 }
 
-/// The block of cached classes that holds `cp` (in the BMP), computed on first use.
+/// The cached class of `cp` (in the BMP), computed on its first use. Threads that race on
+/// a code point store the same class.
 #[inline(always)]
-fn class_block(cp: u32) -> &'static [u16; 256] {
+fn cached(cp: u32) -> u16 {
     debug_assert!(cp <= 0xFFFF);
     // In the BMP, the mask changes nothing.
-    let block = CLASSES[(cp >> 8) as usize & 0xFF].load(Ordering::Acquire);
-    if block.is_null() {
-        return make_class_block(cp);
+    let class = CLASSES[cp as usize & 0xFFFF].load(Ordering::Relaxed);
+    if class == 0 {
+        return compute_and_keep(cp);
     }
-    // SAFETY: a pointer other than null in CLASSES comes from `Box::into_raw` in
-    // `make_class_block`, stored (Release, read here with Acquire) after its block was
-    // filled; the block is never written again nor freed.
-    unsafe { &*block }
+    class
 }
 
-/// Computes the block of classes that holds `cp` and publishes it, unless another thread
-/// did first (then its block is the one kept). A block equal to one already published
-/// shares it: the CJK ideographs make blocks all alike, and so do the Hangul syllables,
-/// so that a label in those scripts looks up one block, not one per character, which
-/// stays in the processor's first cache. Blocks live as long as the process: at
-/// most 256 of 512 bytes.
+/// Computes the class of `cp` (in the BMP) and keeps it.
 #[cold]
 #[inline(never)]
-fn make_class_block(cp: u32) -> &'static [u16; 256] {
-    let mut table = Box::new([CLASS_INVALID; 256]);
-    for (low, slot) in table.iter_mut().enumerate() {
-        if let Some(c) = char::from_u32((cp & !0xFF) | low as u32) {
-            *slot = compute_class(c);
-        }
-    }
-    let published = CLASSES
-        .iter()
-        .map(|entry| entry.load(Ordering::Acquire))
-        .filter(|block| !block.is_null())
-        // SAFETY: a published block (see `class_block`).
-        .find(|&block| unsafe { &*block } == &*table);
-    let fresh = published.unwrap_or_else(|| Box::into_raw(table));
-    let entry = &CLASSES[(cp >> 8) as usize & 0xFF];
-    match entry.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
-        // SAFETY: `fresh` is now (also) this entry's, never freed (see `class_block`).
-        Ok(_) => unsafe { &*fresh },
-        Err(first) => {
-            if published.is_none() {
-                // SAFETY: `fresh` came from `Box::into_raw` above and was not published.
-                drop(unsafe { Box::from_raw(fresh) });
-            }
-            // SAFETY: `first` is a published block (see `class_block`).
-            unsafe { &*first }
-        }
-    }
+fn compute_and_keep(cp: u32) -> u16 {
+    let class = char::from_u32(cp).map_or(CLASS_INVALID, compute_class);
+    CLASSES[cp as usize & 0xFFFF].store(class, Ordering::Relaxed);
+    class
 }
 
 /// The class bits of one code point, from the UTS #46 and Unicode property data.
@@ -224,7 +195,7 @@ fn compute_class(c: char) -> u16 {
 #[inline(always)]
 pub(super) fn class_of(cp: u32) -> u16 {
     if cp <= 0xFFFF {
-        class_block(cp)[(cp & 0xFF) as usize]
+        cached(cp)
     } else {
         astral_class(cp)
     }
@@ -249,32 +220,29 @@ mod tests {
     use crate::uts46::facts::label_facts;
     use crate::uts46::properties::is_normalized_valid;
 
-    /// Threads that make the class blocks at once, each in its own order, all get the same
-    /// block for each part of the BMP, holding the computed class of each character; and
-    /// blocks alike are one (the ideographs' here).
+    /// Threads that fill the cache at once, each in its own order, all read the computed
+    /// class of each code point of the BMP (a surrogate's is [`CLASS_INVALID`]), and none is
+    /// 0, the mark of a class not yet computed.
     #[test]
-    fn class_blocks_made_by_threads_at_once_hold_the_computed_classes() {
+    fn classes_cached_by_threads_at_once_are_the_computed_classes() {
         let walk = |thread: u32| {
-            (0..256u32)
-                .map(|k| (k * 97 + thread * 61) % 256)
-                .map(|block| (block, class_block(block << 8) as *const [u16; 256] as usize))
-                .collect::<std::collections::BTreeMap<u32, usize>>()
+            (0..=0xFFFFu32)
+                .map(|k| (k * 40_503 + thread * 7_919) & 0xFFFF)
+                .map(|cp| (cp, cached(cp)))
+                .collect::<std::collections::BTreeMap<u32, u16>>()
         };
         let seen: Vec<_> = std::thread::scope(|scope| {
             let threads: Vec<_> = (0..4).map(|t| scope.spawn(move || walk(t))).collect();
             threads.into_iter().map(|t| t.join().unwrap()).collect()
         });
-        assert!(seen.windows(2).all(|pair| pair[0] == pair[1]));
-        for cp in (0..=0xFFFFu32).step_by(7) {
-            let expected = char::from_u32(cp).map_or(CLASS_INVALID, compute_class);
-            assert_eq!(
-                class_block(cp)[(cp & 0xFF) as usize],
-                expected,
-                "U+{cp:04X}"
-            );
+        for classes in &seen {
+            assert_eq!(classes.len(), 0x1_0000);
+            for (&cp, &class) in classes {
+                let expected = char::from_u32(cp).map_or(CLASS_INVALID, compute_class);
+                assert_eq!(class, expected, "U+{cp:04X}");
+                assert_ne!(class, 0, "U+{cp:04X}");
+            }
         }
-        assert!(ptr::eq(class_block(0x4E00), class_block(0x6000)));
-        assert!(!ptr::eq(class_block(0x0000), class_block(0x4E00)));
     }
 
     #[test]

@@ -73,7 +73,7 @@
 //! - `profile`: the [`Profile`], the options that vary;
 //! - `violation`: each [`Violation`] with its code and message;
 //! - `properties`: the Unicode data read (UTS #46 status, IDNA2008 class, properties);
-//! - `classes`: the per-code-point class cache of the BMP, with the module's `unsafe`;
+//! - `classes`: the per-code-point class cache of the BMP;
 //! - `facts`: the one pass over a label that decides the common case, [`Facts`];
 //! - `scan`: the full checks, which say where and why a label fails;
 //! - `context` and `bidi`: the rules of RFC 5892 appendix A and RFC 5893;
