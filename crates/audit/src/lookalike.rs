@@ -305,9 +305,7 @@ pub struct LookalikeScratch {
     joined: String,
     /// The words of the labels up to the registrable one, between dots and hyphens.
     words: Vec<Range<usize>>,
-    /// Of each word: whether it folds to the first word of a protected registrable
-    /// domain, and the hash of its fold (none when it folds to no protected form, see
-    /// [`Lookalikes::fold_word`]).
+    /// Of each word, [`Lookalikes::word_fold`].
     word_folds: Vec<(bool, Option<u64>)>,
     raw: Vec<char>,
     theirs: (Vec<char>, Vec<char>),
@@ -317,10 +315,17 @@ pub struct LookalikeScratch {
     /// typosquat checks cleared, by hash (a name under one is judged on its other labels
     /// alone).
     cleared: Option<Slots<u64>>,
+    /// The labels met lately none of whose words can start an embedding, by hash
+    /// ([`Lookalikes::is_quiet`]).
+    quiet: Option<Slots<u64>>,
 }
 
-/// Slots of [`LookalikeScratch::cleared`].
-const CLEARED_SLOTS: usize = 1 << 12;
+/// Slots of [`LookalikeScratch::cleared`]: about the registrable domains of a log's busiest
+/// hours.
+const CLEARED_SLOTS: usize = 1 << 16;
+
+/// Slots of [`LookalikeScratch::quiet`].
+const QUIET_SLOTS: usize = 1 << 14;
 
 impl Lookalikes {
     /// The tables of the domains of `brands` (the first [`MAX_BRANDS`]) under `suffixes`,
@@ -765,8 +770,14 @@ impl Lookalikes {
             word_folds,
             folded,
             other,
+            quiet,
             ..
         } = scratch;
+        // Only a word that folds to a protected form's first word or joined form can start
+        // a protected domain in the name.
+        if self.head_is_quiet(name, index, folded, quiet) {
+            return self.combosquat(index, label, suffix, scratch);
+        }
         words.clear();
         let mut start = 0;
         for (at, b) in head.bytes().enumerate() {
@@ -783,21 +794,11 @@ impl Lookalikes {
         // Folded, ASCII look-alikes too (`paypa1.com.evil.net`): only a run from a word that
         // folds to the first word of a protected registrable domain may fold to one.
         word_folds.clear();
-        for w in words.iter() {
-            let word = &head[w.clone()];
-            let (first, whole) = if word.is_ascii() {
-                // An ASCII word folds to no dot or hyphen: its fold is its first part.
-                let whole = ascii_fold_hash(word.as_bytes());
-                (whole, whole)
-            } else if self.fold_word(word, folded).is_some() {
-                (hash_chars(first_part(folded)), hash_chars(folded))
-            } else {
-                word_folds.push((false, None));
-                continue;
-            };
-            let first = passes(&self.word_gate, first) && self.folded_first_words.contains(&first);
-            word_folds.push((first, Some(whole)));
-        }
+        word_folds.extend(
+            words
+                .iter()
+                .map(|w| self.word_fold(&head[w.clone()], folded)),
+        );
         let label_at = |at: usize| name.labels.iter().rposition(|r| r.start <= at).unwrap_or(0);
         for (i, first) in words.iter().enumerate() {
             let found = |message, brand| {
@@ -889,56 +890,130 @@ impl Lookalikes {
                 return found(message, brand);
             }
         }
-        // Combosquats: a protected label and words of phishing, joined by hyphens, in
-        // Unicode folded (`googlé-lógin.com`); one under the name's own suffix first.
-        if label.contains('-') {
-            for (i, word) in label.split('-').enumerate() {
-                if word.chars().count() < MIN_COMBO {
-                    continue;
-                }
-                let others_phishy = label
+        self.combosquat(index, label, suffix, scratch)
+    }
+
+    /// C38's combosquats: a protected label and words of phishing, joined by hyphens, in
+    /// Unicode folded (`googlé-lógin.com`), in `label`, the name's `index`th; one under the
+    /// name's own `suffix` first.
+    fn combosquat(
+        &self,
+        index: usize,
+        label: &str,
+        suffix: &str,
+        scratch: &mut LookalikeScratch,
+    ) -> Option<Spoof> {
+        let LookalikeScratch {
+            folded,
+            other,
+            theirs,
+            ..
+        } = scratch;
+        if !label.contains('-') {
+            return None;
+        }
+        for (i, word) in label.split('-').enumerate() {
+            if word.chars().count() < MIN_COMBO {
+                continue;
+            }
+            // A protected label's fold first: few words are one.
+            if self.fold_word(word, folded).is_none()
+                || self.exact.get(hash_chars(folded)).is_none()
+            {
+                continue;
+            }
+            let others_phishy = label
+                .split('-')
+                .enumerate()
+                .all(|(j, w)| j == i || is_combo_word(w, other, &mut theirs.0));
+            if !others_phishy {
+                continue;
+            }
+            // The label as written (or, in Unicode, folded) first; then an ASCII word
+            // that reads as it (`paypa1-login.com`).
+            let same = |b: &Brand| b.label() == word || !word.is_ascii();
+            let brand = self
+                .first_brand(folded, |b| same(b) && b.suffix() == suffix)
+                .or_else(|| self.first_brand(folded, same))
+                .or_else(|| self.first_brand(folded, |b| b.suffix() == suffix))
+                .or_else(|| self.first_brand(folded, |_| true));
+            if let Some(brand) = brand {
+                let others: Vec<String> = label
                     .split('-')
                     .enumerate()
-                    .all(|(j, w)| j == i || is_combo_word(w, folded, other));
-                if !others_phishy {
-                    continue;
-                }
-                if self.fold_word(word, folded).is_none() {
-                    continue;
-                }
-                // The label as written (or, in Unicode, folded) first; then an ASCII word
-                // that reads as it (`paypa1-login.com`).
-                let same = |b: &Brand| b.label() == word || !word.is_ascii();
-                let brand = self
-                    .first_brand(folded, |b| same(b) && b.suffix() == suffix)
-                    .or_else(|| self.first_brand(folded, same))
-                    .or_else(|| self.first_brand(folded, |b| b.suffix() == suffix))
-                    .or_else(|| self.first_brand(folded, |_| true));
-                if let Some(brand) = brand {
-                    let others: Vec<String> = label
-                        .split('-')
-                        .enumerate()
-                        .filter(|&(j, _)| j != i)
-                        .map(|(_, w)| format!("\"{w}\""))
-                        .collect();
-                    let message = if same(brand) {
-                        format!(
-                            "the protected label \"{}\" joined to {}",
-                            brand.label(),
-                            others.join(", ")
-                        )
-                    } else {
-                        format!(
-                            "the protected label \"{}\", written \"{word}\", joined to {}",
-                            brand.label(),
-                            others.join(", ")
-                        )
-                    };
-                    return Some(spoof(index, Check::Embedding, message, brand));
-                }
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, w)| format!("\"{w}\""))
+                    .collect();
+                let message = if same(brand) {
+                    format!(
+                        "the protected label \"{}\" joined to {}",
+                        brand.label(),
+                        others.join(", ")
+                    )
+                } else {
+                    format!(
+                        "the protected label \"{}\", written \"{word}\", joined to {}",
+                        brand.label(),
+                        others.join(", ")
+                    )
+                };
+                return Some(spoof(index, Check::Embedding, message, brand));
             }
         }
         None
+    }
+
+    /// Of `word`: whether it folds to the first word of a protected registrable domain, and
+    /// the hash of its fold (none when it folds to no protected form, see
+    /// [`Lookalikes::fold_word`]); `folded` is scratch space.
+    fn word_fold(&self, word: &str, folded: &mut Vec<char>) -> (bool, Option<u64>) {
+        let (first, whole) = if word.is_ascii() {
+            // An ASCII word folds to no dot or hyphen: its fold is its first part.
+            let whole = ascii_fold_hash(word.as_bytes());
+            (whole, whole)
+        } else if self.fold_word(word, folded).is_some() {
+            (hash_chars(first_part(folded)), hash_chars(folded))
+        } else {
+            return (false, None);
+        };
+        let first = passes(&self.word_gate, first) && self.folded_first_words.contains(&first);
+        (first, Some(whole))
+    }
+
+    /// Whether no word of `label` (between hyphens) folds to a protected registrable
+    /// domain's first word, or passes the gate of the protected forms run together: then
+    /// no embedding starts in it.
+    fn is_quiet(&self, label: &str, folded: &mut Vec<char>) -> bool {
+        label.split('-').filter(|w| !w.is_empty()).all(|word| {
+            let (first, whole) = self.word_fold(word, folded);
+            !first && !whole.is_some_and(|h| passes(&self.word_gate, h))
+        })
+    }
+
+    /// Whether every label of `name` up to the registrable one, its `index`th, is quiet
+    /// ([`Lookalikes::is_quiet`]), each looked up first in `quiet`, the labels found so
+    /// lately.
+    fn head_is_quiet(
+        &self,
+        name: &UnicodeName<'_>,
+        index: usize,
+        folded: &mut Vec<char>,
+        quiet: &mut Option<Slots<u64>>,
+    ) -> bool {
+        let quiet = quiet.get_or_insert_with(|| Slots::new(QUIET_SLOTS, || 0));
+        (0..=index).all(|i| {
+            let label = name.label(i);
+            // A key that is never 0, the empty slot.
+            let key = hash_str(label) | 1;
+            if *quiet.of_mut(key) == key {
+                return true;
+            }
+            let is_quiet = self.is_quiet(label, folded);
+            if is_quiet {
+                *quiet.of_mut(key) = key;
+            }
+            is_quiet
+        })
     }
 
     /// The brand whose registrable domain folded is `domain` folded (`folded` and
@@ -1777,15 +1852,27 @@ mod tests {
     /// What the checks say of `name` with `protected` (and the built-in list left out),
     /// as (reason, target).
     fn verdict(protected: &[&str], allowed: &[&str], name: &str) -> Option<(String, String)> {
+        let lookalikes = tables(protected, allowed);
+        judge(&lookalikes, name, &mut LookalikeScratch::default())
+    }
+
+    fn tables(protected: &[&str], allowed: &[&str]) -> Lookalikes {
         let mut list = Protected::default();
         list.add_domains(protected.iter().copied()).unwrap();
         let mut allow = Protected::default();
         allow.add_domains(allowed.iter().copied()).unwrap();
-        let lookalikes = Lookalikes::new(
+        Lookalikes::new(
             list.domain_names(),
             Arc::new(Suffixes::builtin()),
             allow.domain_names(),
-        );
+        )
+    }
+
+    fn judge(
+        lookalikes: &Lookalikes,
+        name: &str,
+        scratch: &mut LookalikeScratch,
+    ) -> Option<(String, String)> {
         let mut labels = Vec::new();
         let mut start = 0;
         for label in name.split('.') {
@@ -1798,8 +1885,40 @@ mod tests {
             absolute: false,
             invalid: 0,
         };
-        let spoof = lookalikes.check(&name, &mut LookalikeScratch::default())?;
+        let spoof = lookalikes.check(&name, scratch)?;
         Some((spoof.check.code().to_owned(), spoof.target.unwrap()))
+    }
+
+    #[test]
+    fn names_judged_after_others_that_share_their_labels_are_judged_as_afresh() {
+        let lookalikes = tables(&["paypal.com", "google.com"], &[]);
+        // Each look-alike comes after clean names with its other labels, its registrable
+        // domain or its label, which the scratch keeps as cleared.
+        let names = [
+            ("www.example.net", None),
+            ("evil.net", None),
+            ("www.evil.net", None),
+            ("paypal.com.evil.net", Some("brand-embedding")),
+            ("www.pal.com", None),
+            ("pay.pal.com", Some("typo-subdomain")),
+            ("secure-shop.net", None),
+            ("www.secure-shop.net", None),
+            ("secure-paypal.net", Some("brand-embedding")),
+            ("login-example.com", None),
+            ("login-paypal.com", Some("brand-embedding")),
+            ("mail.google-login.com", Some("brand-embedding")),
+            ("mail.example.org", None),
+            ("mail.googlecom.org", Some("brand-embedding")),
+        ];
+        let mut scratch = LookalikeScratch::default();
+        for _ in 0..2 {
+            for (name, check) in names {
+                let kept = judge(&lookalikes, name, &mut scratch);
+                let afresh = judge(&lookalikes, name, &mut LookalikeScratch::default());
+                assert_eq!(kept, afresh, "{name}");
+                assert_eq!(kept.map(|(code, _)| code).as_deref(), check, "{name}");
+            }
+        }
     }
 
     /// Each name of `cases` gets its finding, of its reason, naming its protected domain.
